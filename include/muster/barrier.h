@@ -1,0 +1,150 @@
+/* muster — barrier synchronization for many-core CPUs.
+ *
+ * One API over every published barrier algorithm.  A barrier is created for a
+ * fixed number of participants; participant `id` (0 <= id < participants)
+ * calls muster_barrier_wait() once per episode.  Each participant id must be
+ * used by one thread at a time.
+ *
+ * Return values: every call that can fail returns a negative MUSTER_E_* code;
+ * muster_strerror() names it and muster_error_detail() says, for the calling
+ * thread's last failure, what exactly was wrong.  No user error aborts the
+ * process.
+ */
+#ifndef MUSTER_BARRIER_H
+#define MUSTER_BARRIER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Returned by a successful wait to exactly one participant per episode, as
+ * PTHREAD_BARRIER_SERIAL_THREAD is; the others get 0. */
+#define MUSTER_BARRIER_SERIAL 1
+
+enum muster_error {
+    MUSTER_OK = 0,
+    MUSTER_E_INVAL = -1,        /* an argument or attribute is out of range */
+    MUSTER_E_UNSUPPORTED = -2,  /* the attribute does not apply to the algorithm */
+    MUSTER_E_NOMEM = -3,        /* memory could not be allocated */
+    MUSTER_E_RANGE = -4,        /* participant id out of range */
+    MUSTER_E_BROKEN = -5,       /* the barrier was aborted or a participant timed out */
+    MUSTER_E_TIMEDOUT = -6,     /* this participant's deadline passed; the barrier is now broken */
+    MUSTER_E_UNKNOWN_NAME = -7, /* no algorithm, policy or wake-up shape has that name */
+    MUSTER_E_SYSTEM = -8,       /* the operating system refused (see errno in the detail) */
+};
+
+typedef enum muster_algorithm {
+    MUSTER_ALG_AUTO = 0,          /* chosen for the team size and the machine */
+    MUSTER_ALG_CENTRAL_BLOCKING,  /* counter under a mutex, condition-variable broadcast */
+    MUSTER_ALG_CENTRAL_SENSE,     /* one shared counter, one global release flag */
+    MUSTER_ALG_DISSEMINATION,     /* ceil(log2 P) rounds of pairwise flags */
+    MUSTER_ALG_COMBINING_TREE,    /* counters per group, last arriver climbs */
+    MUSTER_ALG_MCS_TREE,          /* 4-ary arrival tree, binary wake-up tree */
+    MUSTER_ALG_TOURNAMENT,        /* static pairwise rounds, global release */
+    MUSTER_ALG_STATIC_FWAY,       /* static f-way tournament, winner fixed */
+    MUSTER_ALG_DYNAMIC_FWAY,      /* dynamic f-way tournament, last arriver wins */
+    MUSTER_ALG_HYPER,             /* hypercube-embedded tree (LLVM libomp's default) */
+    MUSTER_ALG_TUNED,             /* Gao et al.: padded 4-way tournament, cluster-aware */
+    MUSTER_ALG_COUNT
+} muster_algorithm;
+
+typedef enum muster_wait_policy {
+    MUSTER_WAIT_DEFAULT = 0, /* environment, else hybrid */
+    MUSTER_WAIT_ACTIVE,      /* spin with the CPU's relax hint, never sleep */
+    MUSTER_WAIT_PASSIVE,     /* sleep on a futex at once */
+    MUSTER_WAIT_HYBRID,      /* spin for a budget in ns, then sleep */
+    MUSTER_WAIT_COUNT
+} muster_wait_policy;
+
+typedef enum muster_wakeup {
+    MUSTER_WAKE_DEFAULT = 0, /* the algorithm's own */
+    MUSTER_WAKE_GLOBAL,      /* the winner flips one flag everyone watches */
+    MUSTER_WAKE_BINARY,      /* a binary tree of per-participant flags */
+    MUSTER_WAKE_CLUSTER,     /* Gao et al. eq. 5: cluster masters fan out to masters and members */
+    MUSTER_WAKE_TREE,        /* the arrival tree reversed, farthest subtree first (hyper's release) */
+    MUSTER_WAKE_COUNT
+} muster_wakeup;
+
+typedef enum muster_padding {
+    MUSTER_PAD_DEFAULT = 0, /* the algorithm's own */
+    MUSTER_PAD_PADDED,      /* one cache line per flag */
+    MUSTER_PAD_PACKED,      /* flags 4 bytes apart */
+    MUSTER_PAD_COUNT
+} muster_padding;
+
+/* Creation attributes.  Zero means "default" for every field, so a zeroed
+ * struct (or muster_barrier_attr_init) asks for all defaults. */
+typedef struct muster_barrier_attr {
+    muster_algorithm algorithm;
+    muster_wait_policy wait_policy;
+    int64_t spin_ns;       /* hybrid spin budget; < 0 = default */
+    unsigned fan_in;       /* 0 = the algorithm's default; else 2..MUSTER_MAX_FAN_IN
+                              (dynamic-fway: 2..30, hyper: powers of two) */
+    muster_wakeup wakeup;
+    unsigned cluster_size; /* cores per cluster for arrival groups and wake-up; 0 = default */
+    muster_padding padding;
+} muster_barrier_attr;
+
+#define MUSTER_MAX_PARTICIPANTS 4096u
+#define MUSTER_MAX_FAN_IN 64u
+#define MUSTER_MAX_SPIN_NS 10000000000LL /* 10 s */
+
+typedef struct muster_barrier muster_barrier;
+
+void muster_barrier_attr_init(muster_barrier_attr *attr);
+
+/* Creates a barrier for `participants` threads.  attr may be NULL. */
+int muster_barrier_create(muster_barrier **out, unsigned participants,
+                          const muster_barrier_attr *attr);
+void muster_barrier_destroy(muster_barrier *barrier);
+
+/* Waits until all participants have arrived.  Returns MUSTER_BARRIER_SERIAL
+ * to one participant per episode, 0 to the others, or MUSTER_E_BROKEN. */
+int muster_barrier_wait(muster_barrier *barrier, unsigned id);
+
+/* As muster_barrier_wait, but gives up after timeout_ns: the barrier is then
+ * broken, this call returns MUSTER_E_TIMEDOUT and every other participant's
+ * wait returns MUSTER_E_BROKEN. */
+int muster_barrier_wait_timeout(muster_barrier *barrier, unsigned id, uint64_t timeout_ns);
+
+/* Breaks the barrier: current and future waits return MUSTER_E_BROKEN until
+ * muster_barrier_reset().  Safe to call from any thread, at any time. */
+int muster_barrier_abort(muster_barrier *barrier);
+
+/* Makes a broken (or unused) barrier usable again.  No participant may be
+ * inside a wait while it runs. */
+int muster_barrier_reset(muster_barrier *barrier);
+
+/* 1 if broken, 0 if not. */
+int muster_barrier_is_broken(const muster_barrier *barrier);
+
+/* The settings the barrier actually uses, with every default resolved. */
+int muster_barrier_get_attr(const muster_barrier *barrier, muster_barrier_attr *out);
+unsigned muster_barrier_participants(const muster_barrier *barrier);
+
+/* Bytes of barrier state per participant (flags, counters, private lines and
+ * the plan), averaged over participants. */
+size_t muster_barrier_state_bytes(const muster_barrier *barrier);
+
+/* Names.  The *_name functions return NULL for values out of range; the
+ * parse functions return MUSTER_E_UNKNOWN_NAME for names they don't know. */
+const char *muster_algorithm_name(muster_algorithm algorithm);
+int muster_algorithm_parse(const char *name, muster_algorithm *out);
+const char *muster_wait_policy_name(muster_wait_policy policy);
+int muster_wait_policy_parse(const char *name, muster_wait_policy *out);
+const char *muster_wakeup_name(muster_wakeup wakeup);
+int muster_wakeup_parse(const char *name, muster_wakeup *out);
+const char *muster_padding_name(muster_padding padding);
+int muster_padding_parse(const char *name, muster_padding *out);
+
+const char *muster_strerror(int error);
+/* The calling thread's last failure, in one line ("" if none). */
+const char *muster_error_detail(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

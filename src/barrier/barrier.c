@@ -1,0 +1,349 @@
+/* The public API: resolves attributes, dispatches to the algorithm, and owns
+ * what every algorithm shares — participant checks, deadlines, abort/reset. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/mman.h>
+
+#include "internal.h"
+
+/* ---- names ---- */
+
+static const char *const algorithm_names[MUSTER_ALG_COUNT] = {
+    "auto", "central-blocking", "central-sense", "dissemination", "combining-tree",
+    "mcs-tree", "tournament", "static-fway", "dynamic-fway", "hyper", "tuned",
+};
+static const char *const policy_names[MUSTER_WAIT_COUNT] = {"default", "active", "passive", "hybrid"};
+static const char *const wakeup_names[MUSTER_WAKE_COUNT] = {"default", "global", "binary", "cluster", "tree"};
+static const char *const padding_names[MUSTER_PAD_COUNT] = {"default", "padded", "packed"};
+
+static const muster_barrier_ops *const algorithm_ops[MUSTER_ALG_COUNT] = {
+    [MUSTER_ALG_CENTRAL_BLOCKING] = &muster_central_blocking_ops,
+    [MUSTER_ALG_CENTRAL_SENSE] = &muster_central_sense_ops,
+    [MUSTER_ALG_DISSEMINATION] = &muster_dissemination_ops,
+    [MUSTER_ALG_COMBINING_TREE] = &muster_combining_tree_ops,
+    [MUSTER_ALG_MCS_TREE] = &muster_mcs_tree_ops,
+    [MUSTER_ALG_TOURNAMENT] = &muster_tournament_ops,
+    [MUSTER_ALG_STATIC_FWAY] = &muster_static_fway_ops,
+    [MUSTER_ALG_DYNAMIC_FWAY] = &muster_dynamic_fway_ops,
+    [MUSTER_ALG_HYPER] = &muster_hyper_ops,
+    [MUSTER_ALG_TUNED] = &muster_tuned_ops,
+};
+
+static const char *name_of(const char *const *names, int count, int value)
+{
+    return value >= 0 && value < count ? names[value] : NULL;
+}
+
+static int parse_name(const char *const *names, int count, const char *name, int *out)
+{
+    if (name == NULL)
+        return muster_fail(MUSTER_E_INVAL, "name is NULL");
+    for (int i = 0; i < count; i++) {
+        if (strcasecmp(name, names[i]) == 0) {
+            *out = i;
+            return MUSTER_OK;
+        }
+    }
+    return muster_fail(MUSTER_E_UNKNOWN_NAME, "unknown name '%s'", name);
+}
+
+const char *muster_algorithm_name(muster_algorithm a) { return name_of(algorithm_names, MUSTER_ALG_COUNT, (int)a); }
+const char *muster_wait_policy_name(muster_wait_policy p) { return name_of(policy_names, MUSTER_WAIT_COUNT, (int)p); }
+const char *muster_wakeup_name(muster_wakeup w) { return name_of(wakeup_names, MUSTER_WAKE_COUNT, (int)w); }
+const char *muster_padding_name(muster_padding p) { return name_of(padding_names, MUSTER_PAD_COUNT, (int)p); }
+
+#define DEFINE_PARSE(fn, type, names, count)                       \
+    int fn(const char *name, type *out)                            \
+    {                                                              \
+        int value = 0;                                             \
+        int rc = parse_name(names, count, name, &value);           \
+        if (rc == MUSTER_OK && out != NULL)                        \
+            *out = (type)value;                                    \
+        return rc;                                                 \
+    }
+DEFINE_PARSE(muster_algorithm_parse, muster_algorithm, algorithm_names, MUSTER_ALG_COUNT)
+DEFINE_PARSE(muster_wait_policy_parse, muster_wait_policy, policy_names, MUSTER_WAIT_COUNT)
+DEFINE_PARSE(muster_wakeup_parse, muster_wakeup, wakeup_names, MUSTER_WAKE_COUNT)
+DEFINE_PARSE(muster_padding_parse, muster_padding, padding_names, MUSTER_PAD_COUNT)
+
+/* ---- errors ---- */
+
+static _Thread_local char error_detail[256];
+
+int muster_fail(int code, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(error_detail, sizeof error_detail, format, args);
+    va_end(args);
+    return code;
+}
+
+const char *muster_error_detail(void) { return error_detail; }
+
+const char *muster_strerror(int error)
+{
+    switch (error) {
+    case MUSTER_OK: return "success";
+    case MUSTER_E_INVAL: return "invalid argument";
+    case MUSTER_E_UNSUPPORTED: return "attribute not supported by this algorithm";
+    case MUSTER_E_NOMEM: return "out of memory";
+    case MUSTER_E_RANGE: return "participant id out of range";
+    case MUSTER_E_BROKEN: return "barrier is broken (aborted or a participant timed out)";
+    case MUSTER_E_TIMEDOUT: return "timed out; the barrier is now broken";
+    case MUSTER_E_UNKNOWN_NAME: return "unknown name";
+    case MUSTER_E_SYSTEM: return "system call failed";
+    default: return "unknown muster error code";
+    }
+}
+
+/* ---- attributes ---- */
+
+void muster_barrier_attr_init(muster_barrier_attr *attr)
+{
+    if (attr == NULL)
+        return;
+    memset(attr, 0, sizeof *attr);
+    attr->spin_ns = -1;
+}
+
+/* The placeholder selector until the tuning work lands: Nanjegowda et al.
+ * found dissemination best below 16 threads and tournaments above; when
+ * oversubscribed a single release flag means one futex wake for everybody. */
+static muster_algorithm select_algorithm(unsigned participants, unsigned cpus)
+{
+    if (participants > cpus)
+        return MUSTER_ALG_CENTRAL_SENSE;
+    return participants < 16 ? MUSTER_ALG_DISSEMINATION : MUSTER_ALG_TUNED;
+}
+
+static int check_attr_ranges(const muster_barrier_attr *a)
+{
+    if ((unsigned)a->algorithm >= MUSTER_ALG_COUNT)
+        return muster_fail(MUSTER_E_INVAL, "algorithm %d is not a muster_algorithm", (int)a->algorithm);
+    if ((unsigned)a->wait_policy >= MUSTER_WAIT_COUNT)
+        return muster_fail(MUSTER_E_INVAL, "wait policy %d is not a muster_wait_policy", (int)a->wait_policy);
+    if ((unsigned)a->wakeup >= MUSTER_WAKE_COUNT)
+        return muster_fail(MUSTER_E_INVAL, "wake-up %d is not a muster_wakeup", (int)a->wakeup);
+    if ((unsigned)a->padding >= MUSTER_PAD_COUNT)
+        return muster_fail(MUSTER_E_INVAL, "padding %d is not a muster_padding", (int)a->padding);
+    if (a->spin_ns > MUSTER_MAX_SPIN_NS)
+        return muster_fail(MUSTER_E_INVAL, "spin budget %lld ns exceeds the maximum %lld ns",
+                           (long long)a->spin_ns, (long long)MUSTER_MAX_SPIN_NS);
+    if (a->cluster_size > MUSTER_MAX_PARTICIPANTS)
+        return muster_fail(MUSTER_E_INVAL, "cluster size %u exceeds the maximum %u",
+                           a->cluster_size, MUSTER_MAX_PARTICIPANTS);
+    return MUSTER_OK;
+}
+
+static int resolve_fan_in(const muster_barrier_ops *ops, muster_barrier_attr *a)
+{
+    const char *name = muster_algorithm_name(ops->algorithm);
+    if (ops->default_fan_in == 0) {
+        if (a->fan_in != 0)
+            return muster_fail(MUSTER_E_UNSUPPORTED, "fan-in %u given, but %s has no fan-in", a->fan_in, name);
+        return MUSTER_OK;
+    }
+    if (a->fan_in == 0)
+        a->fan_in = ops->default_fan_in;
+    unsigned hi = ops->max_fan_in ? ops->max_fan_in : MUSTER_MAX_FAN_IN;
+    if (a->fan_in < 2 || a->fan_in > hi)
+        return muster_fail(MUSTER_E_INVAL, "fan-in %u is out of range [2, %u] for %s", a->fan_in, hi, name);
+    if (ops->fan_in_power_of_two && (a->fan_in & (a->fan_in - 1)) != 0)
+        return muster_fail(MUSTER_E_INVAL, "fan-in %u is not a power of two, as %s requires", a->fan_in, name);
+    return MUSTER_OK;
+}
+
+static int resolve_shape(const muster_barrier_ops *ops, muster_barrier_attr *a)
+{
+    const char *name = muster_algorithm_name(ops->algorithm);
+    if (a->wakeup == MUSTER_WAKE_DEFAULT)
+        a->wakeup = ops->default_wakeup;
+    else if (!(ops->wakeups & (1u << a->wakeup)))
+        return muster_fail(MUSTER_E_UNSUPPORTED, "wake-up '%s' is not available for %s",
+                           muster_wakeup_name(a->wakeup), name);
+    if (ops->default_padding == MUSTER_PAD_DEFAULT) {
+        if (a->padding != MUSTER_PAD_DEFAULT)
+            return muster_fail(MUSTER_E_UNSUPPORTED, "%s has no flags to pad", name);
+    } else if (a->padding == MUSTER_PAD_DEFAULT) {
+        a->padding = ops->default_padding;
+    }
+    if (!ops->uses_cluster_size) {
+        if (a->cluster_size != 0)
+            return muster_fail(MUSTER_E_UNSUPPORTED, "cluster size %u given, but %s does not use clusters",
+                               a->cluster_size, name);
+    } else if (a->cluster_size == 0) {
+        /* Until topology discovery lands, assume clusters of fan-in cores:
+         * arrival groups then coincide with clusters, as Gao et al. advise. */
+        a->cluster_size = a->fan_in ? a->fan_in : 4;
+    }
+    return MUSTER_OK;
+}
+
+static void resolve_wait(muster_barrier *b, unsigned cpus)
+{
+    const muster_env_config *env = muster_env();
+    muster_barrier_attr *a = &b->attr;
+    if (a->wait_policy == MUSTER_WAIT_DEFAULT)
+        a->wait_policy = env->has_policy ? env->policy : MUSTER_WAIT_HYBRID;
+    if (a->spin_ns < 0) {
+        if (env->has_spin_ns)
+            a->spin_ns = env->spin_ns;
+        else
+            a->spin_ns = b->participants > cpus ? MUSTER_SPIN_NS_OVERSUBSCRIBED : MUSTER_SPIN_NS_DEFAULT;
+    }
+    b->waiter.policy = a->wait_policy;
+    b->waiter.spin_iterations = muster_spin_iterations(a->spin_ns);
+    b->waiter.deadline_ns = 0;
+    b->may_sleep = a->wait_policy != MUSTER_WAIT_ACTIVE;
+}
+
+static int resolve_attr(muster_barrier *b, const muster_barrier_attr *given)
+{
+    muster_barrier_attr defaults;
+    muster_barrier_attr_init(&defaults);
+    b->attr = given ? *given : defaults;
+    int rc = check_attr_ranges(&b->attr);
+    if (rc != MUSTER_OK)
+        return rc;
+    unsigned cpus = muster_cpus_available();
+    if (b->attr.algorithm == MUSTER_ALG_AUTO) {
+        const muster_env_config *env = muster_env();
+        b->attr.algorithm = env->has_algorithm ? env->algorithm : MUSTER_ALG_AUTO;
+        if (b->attr.algorithm == MUSTER_ALG_AUTO)
+            b->attr.algorithm = select_algorithm(b->participants, cpus);
+    }
+    b->ops = algorithm_ops[b->attr.algorithm];
+    rc = resolve_fan_in(b->ops, &b->attr);
+    if (rc == MUSTER_OK)
+        rc = resolve_shape(b->ops, &b->attr);
+    if (rc == MUSTER_OK)
+        resolve_wait(b, cpus);
+    return rc;
+}
+
+/* ---- lifecycle ---- */
+
+int muster_barrier_create(muster_barrier **out, unsigned participants, const muster_barrier_attr *attr)
+{
+    if (out == NULL)
+        return muster_fail(MUSTER_E_INVAL, "the barrier pointer to fill in is NULL");
+    *out = NULL;
+    if (participants == 0 || participants > MUSTER_MAX_PARTICIPANTS)
+        return muster_fail(MUSTER_E_INVAL, "%u participants is out of range [1, %u]", participants,
+                           MUSTER_MAX_PARTICIPANTS);
+    muster_barrier *b = calloc(1, sizeof *b);
+    if (b == NULL)
+        return muster_fail(MUSTER_E_NOMEM, "no memory for the barrier object");
+    b->participants = participants;
+    int rc = resolve_attr(b, attr);
+    if (rc == MUSTER_OK)
+        rc = b->ops->init(b);
+    if (rc != MUSTER_OK) {
+        muster_barrier_destroy(b);
+        return rc;
+    }
+    *out = b;
+    return MUSTER_OK;
+}
+
+void muster_barrier_destroy(muster_barrier *b)
+{
+    if (b == NULL)
+        return;
+    if (b->ops != NULL && b->ops->destroy != NULL)
+        b->ops->destroy(b);
+    muster_plan_free(b);
+    muster_unmap(b->arena, b->arena_bytes);
+    free(b);
+}
+
+/* ---- waiting ---- */
+
+static int enter(muster_barrier *b, unsigned id, uint64_t deadline_ns)
+{
+    if (b == NULL)
+        return muster_fail(MUSTER_E_INVAL, "barrier is NULL");
+    if (id >= b->participants)
+        return muster_fail(MUSTER_E_RANGE, "participant id %u is out of range [0, %u)", id, b->participants);
+    /* relaxed: a stale 0 is harmless, the flags themselves carry BROKEN. */
+    if (atomic_load_explicit(&b->broken, memory_order_relaxed))
+        return MUSTER_E_BROKEN;
+    muster_waiter waiter = b->waiter;
+    waiter.deadline_ns = deadline_ns;
+    int rc = b->ops->wait(b, id, &waiter);
+    if (rc == MUSTER_E_TIMEDOUT)
+        muster_barrier_abort(b);
+    return rc;
+}
+
+int muster_barrier_wait(muster_barrier *b, unsigned id)
+{
+    return enter(b, id, 0);
+}
+
+int muster_barrier_wait_timeout(muster_barrier *b, unsigned id, uint64_t timeout_ns)
+{
+    uint64_t deadline = muster_now_ns() + timeout_ns;
+    return enter(b, id, deadline ? deadline : 1);
+}
+
+int muster_barrier_abort(muster_barrier *b)
+{
+    if (b == NULL)
+        return muster_fail(MUSTER_E_INVAL, "barrier is NULL");
+    atomic_store(&b->broken, 1);
+    /* Break every flag: a spinner sees the bit on the word it polls, and a
+     * sleeper's futex word changes, so its wait cannot miss the wake. */
+    for (unsigned k = 0; k < b->shared_flags; k++)
+        muster_flag_break(muster_flag_at(b, muster_shared_flag(b, k)));
+    for (unsigned id = 0; id < b->participants; id++)
+        for (unsigned k = 0; k < b->flags_per_participant; k++)
+            muster_flag_break(muster_flag_at(b, muster_participant_flag(b, id, k)));
+    if (b->ops->abort != NULL)
+        b->ops->abort(b);
+    return MUSTER_OK;
+}
+
+int muster_barrier_reset(muster_barrier *b)
+{
+    if (b == NULL)
+        return muster_fail(MUSTER_E_INVAL, "barrier is NULL");
+    /* Dropping the pages zeroes every flag and private counter, and leaves
+     * them untouched again, so first touch still places them. */
+    if (b->arena != NULL && madvise(b->arena, b->arena_bytes, MADV_DONTNEED) != 0)
+        return muster_fail(MUSTER_E_SYSTEM, "madvise failed while resetting the barrier");
+    if (b->ops->reset != NULL)
+        b->ops->reset(b);
+    atomic_store(&b->broken, 0);
+    return MUSTER_OK;
+}
+
+int muster_barrier_is_broken(const muster_barrier *b)
+{
+    /* relaxed: a status query, it orders nothing. */
+    return b != NULL && atomic_load_explicit(&b->broken, memory_order_relaxed) != 0;
+}
+
+int muster_barrier_get_attr(const muster_barrier *b, muster_barrier_attr *out)
+{
+    if (b == NULL || out == NULL)
+        return muster_fail(MUSTER_E_INVAL, "barrier or output is NULL");
+    *out = b->attr;
+    return MUSTER_OK;
+}
+
+unsigned muster_barrier_participants(const muster_barrier *b)
+{
+    return b ? b->participants : 0;
+}
+
+size_t muster_barrier_state_bytes(const muster_barrier *b)
+{
+    if (b == NULL)
+        return 0;
+    return (b->used_bytes + b->plan_bytes) / b->participants;
+}

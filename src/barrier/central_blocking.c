@@ -1,0 +1,108 @@
+/* Central blocking barrier (Nanjegowda §3.1): a counter under a mutex and a
+ * condition-variable broadcast.  It always sleeps, whatever the wait policy:
+ * it is the baseline that wins only when threads outnumber CPUs. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "internal.h"
+
+typedef struct blocking_state {
+    pthread_mutex_t lock;
+    pthread_cond_t released;
+    unsigned arrived;      /* under lock */
+    unsigned long episode; /* under lock */
+    bool broken;           /* under lock */
+} blocking_state;
+
+static int init(muster_barrier *b)
+{
+    blocking_state *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return muster_fail(MUSTER_E_NOMEM, "no memory for the blocking barrier");
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->released, &attr);
+    pthread_condattr_destroy(&attr);
+    b->state = s;
+    b->used_bytes = sizeof *s;
+    return MUSTER_OK;
+}
+
+static int sleep_for_release(blocking_state *s, unsigned long episode, const muster_waiter *waiter)
+{
+    struct timespec deadline = {
+        .tv_sec = (time_t)(waiter->deadline_ns / 1000000000u),
+        .tv_nsec = (long)(waiter->deadline_ns % 1000000000u),
+    };
+    while (s->episode == episode && !s->broken) {
+        if (waiter->deadline_ns == 0)
+            pthread_cond_wait(&s->released, &s->lock);
+        else if (pthread_cond_timedwait(&s->released, &s->lock, &deadline) == ETIMEDOUT &&
+                 s->episode == episode && !s->broken)
+            return MUSTER_E_TIMEDOUT;
+    }
+    return s->episode == episode ? MUSTER_E_BROKEN : 0;
+}
+
+static int wait(muster_barrier *b, unsigned id, const muster_waiter *waiter)
+{
+    blocking_state *s = b->state;
+    int rc = 0;
+    pthread_mutex_lock(&s->lock);
+    if (s->broken) {
+        rc = MUSTER_E_BROKEN;
+    } else if (++s->arrived == b->participants) {
+        s->arrived = 0;
+        s->episode++;
+        pthread_cond_broadcast(&s->released);
+        rc = MUSTER_BARRIER_SERIAL;
+    } else {
+        rc = sleep_for_release(s, s->episode, waiter);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static void abort_blocking(muster_barrier *b)
+{
+    blocking_state *s = b->state;
+    pthread_mutex_lock(&s->lock);
+    s->broken = true;
+    pthread_cond_broadcast(&s->released);
+    pthread_mutex_unlock(&s->lock);
+}
+
+static void reset(muster_barrier *b)
+{
+    blocking_state *s = b->state;
+    pthread_mutex_lock(&s->lock);
+    s->arrived = 0;
+    s->broken = false;
+    pthread_mutex_unlock(&s->lock);
+}
+
+static void destroy(muster_barrier *b)
+{
+    blocking_state *s = b->state;
+    if (s == NULL)
+        return;
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->released);
+    free(s);
+}
+
+const muster_barrier_ops muster_central_blocking_ops = {
+    .algorithm = MUSTER_ALG_CENTRAL_BLOCKING,
+    .default_wakeup = MUSTER_WAKE_GLOBAL,
+    .wakeups = 1u << MUSTER_WAKE_GLOBAL,
+    .default_padding = MUSTER_PAD_DEFAULT,
+    .init = init,
+    .wait = wait,
+    .abort = abort_blocking,
+    .reset = reset,
+    .destroy = destroy,
+};

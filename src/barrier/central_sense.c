@@ -1,0 +1,38 @@
+/* Central sense-reversing barrier (Nanjegowda §3.2; Gao SENSE; libgomp's
+ * design): one shared arrival counter, one global release flag.  The release
+ * flag carries the episode number, which plays the part of the sense.
+ * (A wake-up tree here was measured and lost: with 8 sleepers on 2 CPUs one
+ * FUTEX_WAKE of all is cheaper than a chain of wakes; see the issue notes.) */
+#include "internal.h"
+
+enum { COUNTER, RELEASE };
+
+static int init(muster_barrier *b)
+{
+    return muster_layout(b, 2, 0);
+}
+
+static int wait(muster_barrier *b, unsigned id, const muster_waiter *waiter)
+{
+    uint32_t episode = muster_next_episode(b, id);
+    muster_flag *counter = muster_flag_at(b, muster_shared_flag(b, COUNTER));
+    muster_flag *release = muster_flag_at(b, muster_shared_flag(b, RELEASE));
+    /* acq_rel: the last arriver acquires everyone's writes and its release
+     * publish below passes them on. */
+    uint32_t arrived = (atomic_fetch_add_explicit(counter, 1u, memory_order_acq_rel) & MUSTER_FLAG_VALUE_MASK) + 1u;
+    if (arrived < b->participants)
+        return muster_wait_reach(release, episode, waiter);
+    /* relaxed: ordered before the next episode's increments by the release. */
+    atomic_store_explicit(counter, 0, memory_order_relaxed);
+    muster_flag_publish(release, episode, b->may_sleep);
+    return MUSTER_BARRIER_SERIAL;
+}
+
+const muster_barrier_ops muster_central_sense_ops = {
+    .algorithm = MUSTER_ALG_CENTRAL_SENSE,
+    .default_wakeup = MUSTER_WAKE_GLOBAL,
+    .wakeups = 1u << MUSTER_WAKE_GLOBAL,
+    .default_padding = MUSTER_PAD_PADDED,
+    .init = init,
+    .wait = wait,
+};

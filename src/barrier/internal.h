@@ -1,0 +1,158 @@
+/* What the algorithm files share: the barrier object, the per-algorithm
+ * operations, the flag arena and the tree plan.  Not installed. */
+#ifndef MUSTER_BARRIER_INTERNAL_H
+#define MUSTER_BARRIER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "muster/barrier.h"
+#include "platform/platform.h"
+#include "wait/wait.h"
+
+typedef struct muster_barrier_ops {
+    muster_algorithm algorithm;
+    unsigned default_fan_in;     /* 0: the algorithm has no fan-in */
+    unsigned max_fan_in;         /* largest fan-in it accepts; 0 = MUSTER_MAX_FAN_IN */
+    bool fan_in_power_of_two;    /* hyper: fan-in comes from branch bits */
+    muster_wakeup default_wakeup;
+    unsigned wakeups;            /* bit set of muster_wakeup values accepted */
+    muster_padding default_padding; /* DEFAULT: the algorithm has no flag layout choice */
+    bool uses_cluster_size;
+    /* Sizes the arena (muster_layout) and builds the plan; b->attr is resolved. */
+    int (*init)(muster_barrier *b);
+    /* One episode for participant id; returns SERIAL, 0 or a MUSTER_E_*. */
+    int (*wait)(muster_barrier *b, unsigned id, const muster_waiter *waiter);
+    /* Optional: extra work to break / reset / free algorithm state. */
+    void (*abort)(muster_barrier *b);
+    void (*reset)(muster_barrier *b);
+    void (*destroy)(muster_barrier *b);
+} muster_barrier_ops;
+
+/* A plan for tree-shaped barriers: who polls which arrival flags, who waits on
+ * which release flag, who publishes which.  Flags are named by byte offsets
+ * into the arena.  Lists are in CSR form: entries of participant i are
+ * [start[i], start[i+1]). */
+#define MUSTER_NO_FLAG UINT32_MAX
+typedef struct muster_tree_plan {
+    uint32_t *arrive_start, *arrive_poll; /* children's arrival flags to poll */
+    uint32_t *arrive_post;                /* own arrival flag; NO_FLAG for the root */
+    uint32_t *release_wait;               /* flag to wait on for release; NO_FLAG for the root */
+    uint32_t *release_start, *release_post; /* release flags to publish, in order */
+} muster_tree_plan;
+
+struct muster_barrier {
+    const muster_barrier_ops *ops;
+    unsigned participants;
+    muster_barrier_attr attr;  /* every default resolved */
+    muster_waiter waiter;      /* policy and spin budget; deadline filled per call */
+    bool may_sleep;            /* false only for ACTIVE: publishers may skip the exchange */
+    /* seq_cst: written once by abort, read at each wait's entry. */
+    _Atomic uint32_t broken;
+
+    /* The arena: shared flags, then one block per participant holding its
+     * private line and the flags it (and only it) writes.  Mapped zeroed and
+     * never written by the creator, so each block is first touched by its
+     * owner; with padded flags each block starts on its own page. */
+    unsigned char *arena;
+    size_t arena_bytes;
+    unsigned shared_flags, flags_per_participant;
+    size_t flag_stride;        /* 64 padded, 4 packed */
+    size_t private_offset, private_stride;
+    size_t block_offset, block_stride; /* participant flags */
+    size_t used_bytes;         /* arena bytes the layout really uses */
+
+    muster_tree_plan plan;     /* tree algorithms only */
+    size_t plan_bytes;
+    void *state;               /* algorithm-specific, freed by ops->destroy */
+};
+
+/* ---- the arena ---- */
+
+int muster_layout(muster_barrier *b, unsigned shared_flags, unsigned flags_per_participant);
+
+static inline uint32_t muster_shared_flag(const muster_barrier *b, unsigned k)
+{
+    return (uint32_t)(k * b->flag_stride);
+}
+
+static inline uint32_t muster_participant_flag(const muster_barrier *b, unsigned id, unsigned k)
+{
+    return (uint32_t)(b->block_offset + id * b->block_stride + k * b->flag_stride);
+}
+
+static inline muster_flag *muster_flag_at(const muster_barrier *b, uint32_t offset)
+{
+    return (muster_flag *)(b->arena + offset);
+}
+
+/* The participant's private episode counter: read and written only by it. */
+static inline uint32_t muster_next_episode(muster_barrier *b, unsigned id)
+{
+    uint32_t *episode = (uint32_t *)(b->arena + b->private_offset + id * b->private_stride);
+    *episode = muster_episode_next(*episode);
+    return *episode;
+}
+
+/* ---- tree plans ---- */
+
+/* Builds the plan from a parent array: parent[i] is i's arrival parent (the
+ * root, participant 0, has parent[0] == 0; parents have smaller ids than their
+ * children).  The arrival flag of i is its flag 0.  The release follows
+ * b->attr.wakeup: GLOBAL uses shared flag 0; BINARY and CLUSTER build wake
+ * trees; TREE wakes along the arrival tree. */
+int muster_plan_build(muster_barrier *b, const unsigned *parent);
+
+/* Static tournament trees: participants [first, first+count) of `members`
+ * play in groups of fan_in consecutive players, the first of each group
+ * winning; winners play on until one is left, which is returned.  With
+ * balanced set, the groups of each round are as even as possible (STOUR). */
+unsigned muster_tournament_rounds(unsigned *members, unsigned count, unsigned fan_in, bool balanced,
+                                  unsigned *parent);
+
+/* Dynamic trees (combining tree, dynamic f-way tournament): groups of fan_in
+ * participants, then of fan_in groups, ...; the last to arrive at a group
+ * climbs.  Arrival is counted (fetch_add) or marked in a bit mask (fetch_or). */
+int muster_node_tree_init(muster_barrier *b);
+int muster_node_tree_wait(muster_barrier *b, unsigned id, const muster_waiter *waiter, bool bit_mask);
+void muster_node_tree_destroy(muster_barrier *b);
+void muster_plan_free(muster_barrier *b);
+
+/* Runs one episode of a tree plan. */
+int muster_plan_wait(muster_barrier *b, unsigned id, const muster_waiter *waiter);
+
+/* The wake-up tree parents for BINARY and CLUSTER (Gao et al. eq. 5). */
+void muster_wake_parents(unsigned participants, muster_wakeup wakeup, unsigned cluster_size,
+                         unsigned *wake_parent);
+
+/* ---- errors ---- */
+
+/* Records a one-line detail for muster_error_detail() and returns code. */
+int muster_fail(int code, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- environment (parsed once per process; warnings printed once) ---- */
+
+typedef struct muster_env_config {
+    bool has_algorithm, has_policy, has_spin_ns;
+    muster_algorithm algorithm;
+    muster_wait_policy policy;
+    int64_t spin_ns;
+} muster_env_config;
+
+const muster_env_config *muster_env(void);
+
+/* ---- the algorithms ---- */
+
+extern const muster_barrier_ops muster_central_blocking_ops;
+extern const muster_barrier_ops muster_central_sense_ops;
+extern const muster_barrier_ops muster_dissemination_ops;
+extern const muster_barrier_ops muster_combining_tree_ops;
+extern const muster_barrier_ops muster_mcs_tree_ops;
+extern const muster_barrier_ops muster_tournament_ops;
+extern const muster_barrier_ops muster_static_fway_ops;
+extern const muster_barrier_ops muster_dynamic_fway_ops;
+extern const muster_barrier_ops muster_hyper_ops;
+extern const muster_barrier_ops muster_tuned_ops;
+
+#endif

@@ -1,0 +1,43 @@
+/* Linux implementation of the platform layer: futex and mmap. */
+#include "platform.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+int muster_futex_wait(_Atomic uint32_t *word, uint32_t expected, uint64_t deadline_ns)
+{
+    struct timespec deadline, *timeout = NULL;
+    if (deadline_ns != 0) {
+        deadline.tv_sec = (time_t)(deadline_ns / 1000000000u);
+        deadline.tv_nsec = (long)(deadline_ns % 1000000000u);
+        timeout = &deadline;
+    }
+    /* FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC deadline, so
+     * retrying after EINTR does not stretch the wait. */
+    long rc = syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG,
+                      expected, timeout, NULL, FUTEX_BITSET_MATCH_ANY);
+    if (rc == 0 || errno == EAGAIN)
+        return 0;
+    return -1;
+}
+
+void muster_futex_wake(_Atomic uint32_t *word, int count)
+{
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, count, NULL, NULL, 0);
+}
+
+void *muster_map_zeroed(size_t bytes)
+{
+    void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return memory == MAP_FAILED ? NULL : memory;
+}
+
+void muster_unmap(void *memory, size_t bytes)
+{
+    if (memory != NULL)
+        munmap(memory, bytes);
+}

@@ -1,0 +1,49 @@
+/* Platform details, in one place: cache-line size, the CPU's relax hint,
+ * futex calls and the monotonic clock.  Nothing else in muster includes
+ * <linux/futex.h> or writes inline assembly. */
+#ifndef MUSTER_PLATFORM_H
+#define MUSTER_PLATFORM_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+
+/* Coherence granule we pad flags to.  64 bytes on x86-64 and on the AArch64
+ * cores we target (Neoverse, ThunderX2, Kunpeng 920 use 64; Phytium uses 64). */
+#define MUSTER_CACHE_LINE 64u
+#define MUSTER_PAGE_SIZE 4096u
+
+/* Tells the core we are spinning: frees pipeline resources for the sibling
+ * hyper-thread and saves power.  Never a system call. */
+static inline void muster_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield" ::: "memory");
+#else
+    atomic_signal_fence(memory_order_seq_cst);
+#endif
+}
+
+static inline uint64_t muster_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Sleeps while *word == expected, until woken or until deadline_ns on the
+ * monotonic clock (0 = no deadline).  Returns 0 when woken or when the word
+ * had already changed, and -1 with errno ETIMEDOUT or EINTR otherwise. */
+int muster_futex_wait(_Atomic uint32_t *word, uint32_t expected, uint64_t deadline_ns);
+
+/* Wakes up to `count` threads sleeping on word. */
+void muster_futex_wake(_Atomic uint32_t *word, int count);
+
+/* Anonymous zero-filled memory that no thread has touched yet, so each page
+ * lands on the NUMA node of the first thread that writes it. */
+void *muster_map_zeroed(size_t bytes);
+void muster_unmap(void *memory, size_t bytes);
+
+#endif

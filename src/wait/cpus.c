@@ -1,0 +1,109 @@
+/* How many CPUs this process can really use: the affinity mask and the cgroup
+ * v2 cpu.max quota (containers), which libgomp and libomp both ignore. */
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wait.h"
+
+int muster_parse_cpu_max(const char *text, double *cpus)
+{
+    char quota[32];
+    unsigned long long period = 0;
+    char tail;
+    int fields = sscanf(text, "%31s %llu %c", quota, &period, &tail);
+    if (fields != 2 || period == 0)
+        return -1;
+    if (strcmp(quota, "max") == 0) {
+        *cpus = 0.0;
+        return 0;
+    }
+    char *end;
+    unsigned long long q = strtoull(quota, &end, 10);
+    if (*end != '\0' || quota[0] == '-' || q == 0)
+        return -1;
+    *cpus = (double)q / (double)period;
+    return 0;
+}
+
+static double read_cpu_max(const char *dir)
+{
+    char path[4200], text[128];
+    snprintf(path, sizeof path, "%s/cpu.max", dir);
+    FILE *file = fopen(path, "r");
+    if (file == NULL)
+        return 0.0;
+    double cpus = 0.0;
+    if (fgets(text, sizeof text, file) == NULL || muster_parse_cpu_max(text, &cpus) != 0)
+        cpus = 0.0;
+    fclose(file);
+    return cpus;
+}
+
+double muster_cgroup_cpu_quota(const char *root, const char *cgroup)
+{
+    char dir[4096];
+    double tightest = 0.0;
+    snprintf(dir, sizeof dir, "%s%s%s", root, cgroup[0] == '/' ? "" : "/", cgroup);
+    /* A parent's quota bounds its children: take the smallest on the path. */
+    for (;;) {
+        double cpus = read_cpu_max(dir);
+        if (cpus > 0.0 && (tightest == 0.0 || cpus < tightest))
+            tightest = cpus;
+        char *slash = strrchr(dir, '/');
+        if (slash == NULL || (size_t)(slash - dir) < strlen(root))
+            break;
+        *slash = '\0';
+    }
+    return tightest;
+}
+
+/* This process's cgroup v2 path, from the "0::/path" line of /proc/self/cgroup. */
+static int own_cgroup(char *path, size_t size)
+{
+    FILE *file = fopen("/proc/self/cgroup", "r");
+    if (file == NULL)
+        return -1;
+    char line[4096];
+    int found = -1;
+    while (fgets(line, sizeof line, file) != NULL) {
+        if (strncmp(line, "0::", 3) == 0) {
+            line[strcspn(line, "\n")] = '\0';
+            snprintf(path, size, "%s", line + 3);
+            found = 0;
+            break;
+        }
+    }
+    fclose(file);
+    return found;
+}
+
+/* The process's mask, read when the library loads: later, the thread that
+ * creates a barrier is often pinned to one CPU (an OpenMP primary thread is),
+ * and its own mask would make every team look oversubscribed. */
+static unsigned process_cpus;
+
+__attribute__((constructor)) static void read_process_mask(void)
+{
+    cpu_set_t mask;
+    if (sched_getaffinity(0, sizeof mask, &mask) == 0 && CPU_COUNT(&mask) > 0)
+        process_cpus = (unsigned)CPU_COUNT(&mask);
+}
+
+unsigned muster_cpus_available(void)
+{
+    unsigned cpus = process_cpus;
+    if (cpus == 0) {
+        read_process_mask();
+        cpus = process_cpus ? process_cpus : 1;
+    }
+    char cgroup[4096];
+    if (own_cgroup(cgroup, sizeof cgroup) == 0) {
+        double quota = muster_cgroup_cpu_quota("/sys/fs/cgroup", cgroup);
+        if (quota > 0.0 && ceil(quota) < cpus)
+            cpus = (unsigned)ceil(quota);
+    }
+    return cpus;
+}

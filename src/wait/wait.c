@@ -1,0 +1,120 @@
+/* The wait layer's slow path: spin, then sleep on the futex. */
+#include "wait.h"
+
+#include <limits.h>
+#include <pthread.h>
+
+#include "platform/platform.h"
+
+/* How often (in polls) a spinning waiter with a deadline reads the clock. */
+#define DEADLINE_CHECK_INTERVAL 64u
+
+static int check_value(uint32_t v, uint32_t target)
+{
+    if (muster_flag_reached(v, target))
+        return 1;
+    if (v & MUSTER_FLAG_BROKEN)
+        return MUSTER_E_BROKEN;
+    return 0;
+}
+
+static bool deadline_passed(const muster_waiter *waiter)
+{
+    return waiter->deadline_ns != 0 && muster_now_ns() >= waiter->deadline_ns;
+}
+
+/* Spins up to `polls` times.  Returns 1 reached, 0 still waiting, or an error. */
+static int spin(muster_flag *flag, uint32_t target, const muster_waiter *waiter, uint64_t polls)
+{
+    for (uint64_t i = 1; i <= polls; i++) {
+        muster_cpu_relax();
+        /* acquire: see the publisher's prior writes once the target shows. */
+        int state = check_value(atomic_load_explicit(flag, memory_order_acquire), target);
+        if (state != 0)
+            return state;
+        if (i % DEADLINE_CHECK_INTERVAL == 0 && deadline_passed(waiter))
+            return MUSTER_E_TIMEDOUT;
+    }
+    return 0;
+}
+
+static int sleep_until(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
+{
+    for (;;) {
+        /* acquire: as in spin(). */
+        uint32_t v = atomic_load_explicit(flag, memory_order_acquire);
+        int state = check_value(v, target);
+        if (state != 0)
+            return state;
+        if (deadline_passed(waiter))
+            return MUSTER_E_TIMEDOUT;
+        if (!(v & MUSTER_FLAG_SLEEPING)) {
+            /* relaxed: the announcement only has to be ordered against the
+             * publisher's exchange on this same word, which RMW order does. */
+            if (!atomic_compare_exchange_weak_explicit(flag, &v, v | MUSTER_FLAG_SLEEPING,
+                                                       memory_order_relaxed, memory_order_relaxed))
+                continue;
+            v |= MUSTER_FLAG_SLEEPING;
+        }
+        /* EINTR, ETIMEDOUT and spurious returns all loop back to re-check. */
+        muster_futex_wait(flag, v, waiter->deadline_ns);
+    }
+}
+
+int muster_wait_slow(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
+{
+    int state = check_value(atomic_load_explicit(flag, memory_order_acquire), target);
+    if (state == 0 && waiter->policy != MUSTER_WAIT_PASSIVE) {
+        uint64_t polls = waiter->policy == MUSTER_WAIT_ACTIVE ? UINT64_MAX : waiter->spin_iterations;
+        state = spin(flag, target, waiter, polls);
+    }
+    if (state == 0)
+        state = sleep_until(flag, target, waiter);
+    return state == 1 ? 0 : state;
+}
+
+void muster_flag_wake_sleepers(muster_flag *flag)
+{
+    muster_futex_wake(flag, INT_MAX);
+}
+
+void muster_flag_break(muster_flag *flag)
+{
+    /* seq_cst is the default here and abort is rare: no reason to weaken it. */
+    uint32_t old = atomic_fetch_or(flag, MUSTER_FLAG_BROKEN);
+    if (old & MUSTER_FLAG_SLEEPING)
+        muster_flag_wake_sleepers(flag);
+}
+
+/* ---- spin calibration ---- */
+
+static double ns_per_poll = 0.0;
+static pthread_once_t calibration_once = PTHREAD_ONCE_INIT;
+
+static void calibrate(void)
+{
+    muster_flag probe = 0;
+    const unsigned polls = 20000;
+    double best = 1e9;
+    /* Best of three: a preempted run only makes a poll look slower. */
+    for (int run = 0; run < 3; run++) {
+        uint64_t start = muster_now_ns();
+        for (unsigned i = 0; i < polls; i++) {
+            muster_cpu_relax();
+            /* relaxed: only the cost of the load matters here. */
+            (void)atomic_load_explicit(&probe, memory_order_relaxed);
+        }
+        double per = (double)(muster_now_ns() - start) / polls;
+        if (per < best)
+            best = per;
+    }
+    ns_per_poll = best > 0.5 ? best : 0.5;
+}
+
+uint64_t muster_spin_iterations(int64_t spin_ns)
+{
+    if (spin_ns <= 0)
+        return 0;
+    pthread_once(&calibration_once, calibrate);
+    return (uint64_t)((double)spin_ns / ns_per_poll) + 1u;
+}

@@ -1,0 +1,111 @@
+/* The wait layer: every "wait until this flag changes" in every algorithm
+ * goes through muster_wait_reach(), and every release through
+ * muster_flag_publish().  Algorithms know nothing about how a thread waits;
+ * this layer knows nothing about algorithms.
+ *
+ * A flag is one 32-bit futex word:
+ *   bits 0..29  an episode counter, written by exactly one thread per episode
+ *   bit 30      BROKEN: set by muster_flag_break() when the barrier is aborted
+ *   bit 31      SLEEPING: a waiter is, or is about to be, asleep on the word
+ * Waits are "until the counter reaches target" in modular arithmetic, so a
+ * fast writer may run ahead by an episode without a waiter missing it.
+ *
+ * The sleep handshake: a waiter that gives up spinning sets SLEEPING with a
+ * CAS and futex-waits on the value with the bit set; a publisher swaps in the
+ * new value with one atomic exchange and calls futex_wake only if the old
+ * value had SLEEPING.  Both are read-modify-writes of the same word, so they
+ * are totally ordered: either the publisher sees the bit, or the waiter's CAS
+ * fails (the value moved) and it never sleeps.  No lost wake-up, and no
+ * system call unless somebody sleeps. */
+#ifndef MUSTER_WAIT_H
+#define MUSTER_WAIT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "muster/barrier.h"
+
+#define MUSTER_FLAG_SLEEPING (1u << 31)
+#define MUSTER_FLAG_BROKEN (1u << 30)
+#define MUSTER_FLAG_VALUE_MASK (MUSTER_FLAG_BROKEN - 1u)
+
+typedef _Atomic uint32_t muster_flag;
+
+/* How one participant waits in one call; built on the stack by the caller. */
+typedef struct muster_waiter {
+    muster_wait_policy policy; /* ACTIVE, PASSIVE or HYBRID, never DEFAULT */
+    uint64_t spin_iterations;  /* HYBRID: spin this many polls before sleeping */
+    uint64_t deadline_ns;      /* CLOCK_MONOTONIC; 0 = no deadline */
+} muster_waiter;
+
+/* The next episode counter value after v. */
+static inline uint32_t muster_episode_next(uint32_t v)
+{
+    return (v + 1u) & MUSTER_FLAG_VALUE_MASK;
+}
+
+/* True when the counter in flag value v has reached target (modular). */
+static inline bool muster_flag_reached(uint32_t v, uint32_t target)
+{
+    return ((v - target) & MUSTER_FLAG_VALUE_MASK) < (MUSTER_FLAG_VALUE_MASK / 2u);
+}
+
+int muster_wait_slow(muster_flag *flag, uint32_t target, const muster_waiter *waiter);
+
+/* Waits until *flag reaches target.  Returns 0, MUSTER_E_BROKEN or
+ * MUSTER_E_TIMEDOUT.  The fast path is one acquire load. */
+static inline int muster_wait_reach(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
+{
+    /* acquire: pairs with the publisher's release so its prior writes are seen. */
+    uint32_t v = atomic_load_explicit(flag, memory_order_acquire);
+    if (muster_flag_reached(v, target))
+        return 0;
+    return muster_wait_slow(flag, target, waiter);
+}
+
+void muster_flag_wake_sleepers(muster_flag *flag);
+
+/* Publishes value (an episode counter) to the waiters of flag.  With
+ * may_sleep false (ACTIVE policy: nobody ever sleeps) a plain release store
+ * does; otherwise the exchange that implements the handshake above. */
+static inline void muster_flag_publish(muster_flag *flag, uint32_t value, bool may_sleep)
+{
+    if (!may_sleep) {
+        /* release: the waiter's acquire load then sees everything before it. */
+        atomic_store_explicit(flag, value, memory_order_release);
+        return;
+    }
+    /* release: publishes prior writes; the RMW order on this one word (not a
+     * fence) is what guarantees the SLEEPING bit is seen, see above. */
+    uint32_t old = atomic_exchange_explicit(flag, value, memory_order_release);
+    if (old & MUSTER_FLAG_SLEEPING)
+        muster_flag_wake_sleepers(flag);
+}
+
+/* Marks flag BROKEN and wakes its sleepers: used by abort. */
+void muster_flag_break(muster_flag *flag);
+
+/* Polls of the spin loop that fit in spin_ns, from a one-time calibration. */
+uint64_t muster_spin_iterations(int64_t spin_ns);
+
+/* CPUs this process may really use: the affinity mask, capped by the cgroup
+ * v2 cpu.max quota (rounded up).  Always >= 1. */
+unsigned muster_cpus_available(void);
+
+/* Parses the text of a cgroup v2 cpu.max file ("max 100000" or "150000
+ * 100000") into a CPU count (0 = unlimited).  Returns -1 when malformed. */
+int muster_parse_cpu_max(const char *text, double *cpus);
+
+/* The cgroup v2 quota in CPUs for the cgroup at relative path `cgroup` under
+ * the mount point `root`, the tightest over the path's ancestors (0 = none). */
+double muster_cgroup_cpu_quota(const char *root, const char *cgroup);
+
+/* Default hybrid spin budgets: long enough to ride out a late arrival on an
+ * idle machine (sleeping too early causes context-switch storms, LLVM
+ * PR #195473), and short when participants outnumber CPUs, where the thread
+ * we wait for usually needs our CPU to run at all. */
+#define MUSTER_SPIN_NS_DEFAULT 200000
+#define MUSTER_SPIN_NS_OVERSUBSCRIBED 0
+
+#endif

@@ -1,0 +1,83 @@
+/* Helpers shared by the concurrency tests: checks, scaling, random delays. */
+#ifndef MUSTER_TEST_STRESS_COMMON_H
+#define MUSTER_TEST_STRESS_COMMON_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "muster/barrier.h"
+
+#define CHECK(cond, ...)                                                              \
+    do {                                                                              \
+        if (!(cond)) {                                                                \
+            fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                             \
+            fprintf(stderr, "\n");                                                    \
+            exit(1);                                                                  \
+        }                                                                             \
+    } while (0)
+
+/* MUSTER_TEST_SCALE shrinks episode counts (sanitizer builds are slower). */
+static inline double test_scale(void)
+{
+    const char *s = getenv("MUSTER_TEST_SCALE");
+    double v = s ? atof(s) : 1.0;
+    return v > 0.0 ? v : 1.0;
+}
+
+static inline unsigned scaled(unsigned n)
+{
+    unsigned v = (unsigned)(n * test_scale());
+    return v ? v : 1;
+}
+
+static inline unsigned online_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        return (unsigned)CPU_COUNT(&set);
+    return 1;
+}
+
+/* xorshift: cheap per-thread randomness. */
+static inline unsigned next_random(unsigned *state)
+{
+    unsigned x = *state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return *state = x ? x : 0x9e3779b9u;
+}
+
+/* A random delay: mostly a short spin, sometimes a yield or a short sleep,
+ * so arrival orders and sleep/wake races vary from episode to episode. */
+static inline void random_delay(unsigned *state)
+{
+    unsigned r = next_random(state);
+    switch (r % 16) {
+    case 0:
+        sched_yield();
+        break;
+    case 1:
+        usleep(r % 200);
+        break;
+    default:
+        for (volatile unsigned i = 0; i < r % 2000; i++)
+            ;
+    }
+}
+
+static inline uint64_t test_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+#endif

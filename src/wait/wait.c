@@ -6,6 +6,15 @@
 
 #include "platform/platform.h"
 
+/* relaxed: statistics only; they order nothing. */
+static _Atomic uint64_t sleep_count, wake_count;
+
+muster_wait_counts muster_wait_counters(void)
+{
+    return (muster_wait_counts){atomic_load_explicit(&sleep_count, memory_order_relaxed),
+                                atomic_load_explicit(&wake_count, memory_order_relaxed)};
+}
+
 /* How often (in polls) a spinning waiter with a deadline reads the clock. */
 #define DEADLINE_CHECK_INTERVAL 64u
 
@@ -57,6 +66,7 @@ static int sleep_until(muster_flag *flag, uint32_t target, const muster_waiter *
             v |= MUSTER_FLAG_SLEEPING;
         }
         /* EINTR, ETIMEDOUT and spurious returns all loop back to re-check. */
+        atomic_fetch_add_explicit(&sleep_count, 1, memory_order_relaxed);
         muster_futex_wait(flag, v, waiter->deadline_ns);
     }
 }
@@ -75,6 +85,7 @@ int muster_wait_slow(muster_flag *flag, uint32_t target, const muster_waiter *wa
 
 void muster_flag_wake_sleepers(muster_flag *flag)
 {
+    atomic_fetch_add_explicit(&wake_count, 1, memory_order_relaxed);
     muster_futex_wake(flag, INT_MAX);
 }
 

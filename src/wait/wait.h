@@ -86,6 +86,13 @@ static inline void muster_flag_publish(muster_flag *flag, uint32_t value, bool m
 /* Marks flag BROKEN and wakes its sleepers: used by abort. */
 void muster_flag_break(muster_flag *flag);
 
+/* Futex sleeps and wakes made by this process so far (slow path only; used
+ * by tests and benchmarks to show the fast path makes no system call). */
+typedef struct muster_wait_counts {
+    uint64_t sleeps, wakes;
+} muster_wait_counts;
+muster_wait_counts muster_wait_counters(void);
+
 /* Polls of the spin loop that fit in spin_ns, from a one-time calibration. */
 uint64_t muster_spin_iterations(int64_t spin_ns);
 

@@ -3,7 +3,10 @@
  * before all have entered it, and that exactly one participant per episode
  * gets MUSTER_BARRIER_SERIAL.
  *
- * usage: test_barrier_stress [algorithm ...]   (default: all) */
+ * The "shapes" pass repeats this for every wake-up shape, flag padding,
+ * fan-in and cluster size each algorithm accepts, at uneven team sizes.
+ *
+ * usage: test_barrier_stress [algorithm ... | shapes]   (default: all) */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -61,14 +64,12 @@ static unsigned episodes_for(unsigned participants, muster_wait_policy policy, u
     return scaled(participants <= 2 ? 3000 : 600);
 }
 
-static void run_case(muster_algorithm alg, muster_wait_policy policy, unsigned participants, unsigned cpus)
+static void run_attr(const muster_barrier_attr *attr, unsigned participants, unsigned episodes)
 {
-    muster_barrier_attr attr;
-    muster_barrier_attr_init(&attr);
-    attr.algorithm = alg;
-    attr.wait_policy = policy;
-    run r = {.participants = participants, .episodes = episodes_for(participants, policy, cpus)};
-    int rc = muster_barrier_create(&r.barrier, participants, &attr);
+    muster_algorithm alg = attr->algorithm;
+    muster_wait_policy policy = attr->wait_policy;
+    run r = {.participants = participants, .episodes = episodes};
+    int rc = muster_barrier_create(&r.barrier, participants, attr);
     CHECK(rc == MUSTER_OK, "create %s/%s P=%u: %s (%s)", muster_algorithm_name(alg),
           muster_wait_policy_name(policy), participants, muster_strerror(rc), muster_error_detail());
     r.serials = calloc(r.episodes, sizeof *r.serials);
@@ -94,6 +95,48 @@ static void run_case(muster_algorithm alg, muster_wait_policy policy, unsigned p
     free(threads);
 }
 
+static void run_case(muster_algorithm alg, muster_wait_policy policy, unsigned participants, unsigned cpus)
+{
+    muster_barrier_attr attr;
+    muster_barrier_attr_init(&attr);
+    attr.algorithm = alg;
+    attr.wait_policy = policy;
+    run_attr(&attr, participants, episodes_for(participants, policy, cpus));
+}
+
+/* Every accepted combination of shape attributes, hybrid policy. */
+static void run_shapes(void)
+{
+    static const unsigned sizes[] = {3, 6, 7, 13, 33};
+    static const unsigned fan_ins[] = {0, 2, 3, 4, 8, 16};
+    static const unsigned clusters[] = {0, 1, 3, 4, 5, 64};
+    uint64_t start = test_now_ns();
+    unsigned cases = 0;
+    for (int a = MUSTER_ALG_AUTO + 1; a < MUSTER_ALG_COUNT; a++)
+        for (int w = MUSTER_WAKE_DEFAULT; w < MUSTER_WAKE_COUNT; w++)
+            for (int pad = MUSTER_PAD_DEFAULT; pad < MUSTER_PAD_COUNT; pad++)
+                for (size_t f = 0; f < sizeof fan_ins / sizeof *fan_ins; f++)
+                    for (size_t c = 0; c < sizeof clusters / sizeof *clusters; c++) {
+                        muster_barrier_attr attr;
+                        muster_barrier_attr_init(&attr);
+                        attr.algorithm = (muster_algorithm)a;
+                        attr.wait_policy = MUSTER_WAIT_HYBRID;
+                        attr.wakeup = (muster_wakeup)w;
+                        attr.padding = (muster_padding)pad;
+                        attr.fan_in = fan_ins[f];
+                        attr.cluster_size = clusters[c];
+                        muster_barrier *probe;
+                        if (muster_barrier_create(&probe, 4, &attr) != MUSTER_OK)
+                            continue; /* a combination the algorithm refuses */
+                        muster_barrier_destroy(probe);
+                        unsigned p = sizes[cases % (sizeof sizes / sizeof *sizes)];
+                        run_attr(&attr, p, scaled(p <= 2 ? 400 : 60));
+                        cases++;
+                    }
+    CHECK(cases > 300, "only %u shape combinations were accepted", cases);
+    printf("shapes            %u cases ok in %.1f s\n", cases, (double)(test_now_ns() - start) / 1e9);
+}
+
 static void run_algorithm(muster_algorithm alg, unsigned cpus)
 {
     static const muster_wait_policy policies[] = {MUSTER_WAIT_ACTIVE, MUSTER_WAIT_PASSIVE, MUSTER_WAIT_HYBRID};
@@ -112,6 +155,10 @@ int main(int argc, char **argv)
     unsigned cpus = online_cpus();
     if (argc > 1) {
         for (int i = 1; i < argc; i++) {
+            if (strcmp(argv[i], "shapes") == 0) {
+                run_shapes();
+                continue;
+            }
             muster_algorithm alg;
             CHECK(muster_algorithm_parse(argv[i], &alg) == MUSTER_OK && alg != MUSTER_ALG_AUTO,
                   "unknown algorithm '%s'", argv[i]);
@@ -121,5 +168,6 @@ int main(int argc, char **argv)
     }
     for (int a = MUSTER_ALG_AUTO + 1; a < MUSTER_ALG_COUNT; a++)
         run_algorithm((muster_algorithm)a, cpus);
+    run_shapes();
     return 0;
 }

@@ -171,7 +171,8 @@ static int resolve_shape(const muster_barrier_ops *ops, muster_barrier_attr *a)
     } else if (a->padding == MUSTER_PAD_DEFAULT) {
         a->padding = ops->default_padding;
     }
-    if (!ops->uses_cluster_size) {
+    /* Clusters shape tuned's arrival groups and any cluster-aware wake-up. */
+    if (!ops->uses_cluster_size && a->wakeup != MUSTER_WAKE_CLUSTER) {
         if (a->cluster_size != 0)
             return muster_fail(MUSTER_E_UNSUPPORTED, "cluster size %u given, but %s does not use clusters",
                                a->cluster_size, name);

@@ -3,8 +3,6 @@
  * its bits [l*b, (l+1)*b) are not all zero, and its parent is i with bits
  * below (l+1)*b cleared; otherwise it gathers children i + k*2^(l*b).  The
  * release walks the same tree in reverse, farthest subtree first. */
-#include <stdlib.h>
-
 #include "internal.h"
 
 static unsigned hyper_parent(unsigned i, unsigned bits)
@@ -16,19 +14,18 @@ static unsigned hyper_parent(unsigned i, unsigned bits)
     return 0;
 }
 
-static int init(muster_barrier *b)
+static void parents(const muster_barrier *b, unsigned *parent, unsigned *scratch)
 {
-    unsigned n = b->participants, bits = 0;
+    unsigned bits = 0;
     while ((1u << bits) < b->attr.fan_in)
         bits++;
-    unsigned *parent = malloc(n * sizeof *parent);
-    if (parent == NULL)
-        return muster_fail(MUSTER_E_NOMEM, "no memory for the hyper tree");
-    for (unsigned i = 0; i < n; i++)
+    for (unsigned i = 1; i < b->participants; i++)
         parent[i] = hyper_parent(i, bits);
-    int rc = muster_plan_build(b, parent);
-    free(parent);
-    return rc;
+}
+
+static int init(muster_barrier *b)
+{
+    return muster_plan_init(b, parents);
 }
 
 const muster_barrier_ops muster_hyper_ops = {
@@ -36,7 +33,7 @@ const muster_barrier_ops muster_hyper_ops = {
     .default_fan_in = 4,
     .fan_in_power_of_two = true,
     .default_wakeup = MUSTER_WAKE_TREE,
-    .wakeups = (1u << MUSTER_WAKE_GLOBAL) | (1u << MUSTER_WAKE_BINARY) | (1u << MUSTER_WAKE_CLUSTER) | (1u << MUSTER_WAKE_TREE),
+    .wakeups = MUSTER_WAKEUPS_TREE,
     .default_padding = MUSTER_PAD_PADDED,
     .init = init,
     .wait = muster_plan_wait,

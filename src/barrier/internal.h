@@ -11,6 +11,11 @@
 #include "platform/platform.h"
 #include "wait/wait.h"
 
+/* Every release shape the tree engine (plan.c) can run. */
+#define MUSTER_WAKEUPS_TREE                                                                \
+    ((1u << MUSTER_WAKE_GLOBAL) | (1u << MUSTER_WAKE_BINARY) | (1u << MUSTER_WAKE_CLUSTER) | \
+     (1u << MUSTER_WAKE_TREE))
+
 typedef struct muster_barrier_ops {
     muster_algorithm algorithm;
     unsigned default_fan_in;     /* 0: the algorithm has no fan-in */
@@ -103,6 +108,13 @@ static inline uint32_t muster_next_episode(muster_barrier *b, unsigned id)
  * b->attr.wakeup: GLOBAL uses shared flag 0; BINARY and CLUSTER build wake
  * trees; TREE wakes along the arrival tree. */
 int muster_plan_build(muster_barrier *b, const unsigned *parent);
+
+/* Fills parent[] (see muster_plan_build) for b's participants; scratch has
+ * room for one unsigned per participant. */
+typedef void muster_parent_fn(const muster_barrier *b, unsigned *parent, unsigned *scratch);
+
+/* The usual init of a tree algorithm: fill the parents, build the plan. */
+int muster_plan_init(muster_barrier *b, muster_parent_fn *fill_parents);
 
 /* Static tournament trees: participants [first, first+count) of `members`
  * play in groups of fan_in consecutive players, the first of each group

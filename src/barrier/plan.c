@@ -151,6 +151,24 @@ int muster_plan_build(muster_barrier *b, const unsigned *parent)
     return MUSTER_OK;
 }
 
+int muster_plan_init(muster_barrier *b, muster_parent_fn *fill_parents)
+{
+    unsigned n = b->participants;
+    unsigned *parent = malloc(n * sizeof *parent);
+    unsigned *scratch = malloc(n * sizeof *scratch);
+    int rc;
+    if (parent == NULL || scratch == NULL) {
+        rc = muster_fail(MUSTER_E_NOMEM, "no memory for the %s tree", muster_algorithm_name(b->attr.algorithm));
+    } else {
+        parent[0] = 0;
+        fill_parents(b, parent, scratch);
+        rc = muster_plan_build(b, parent);
+    }
+    free(parent);
+    free(scratch);
+    return rc;
+}
+
 unsigned muster_tournament_rounds(unsigned *members, unsigned count, unsigned fan_in, bool balanced,
                                   unsigned *parent)
 {

@@ -4,18 +4,18 @@
  * groups aligned to core clusters (participant ids follow cores, as with
  * close pinning), and a wake-up chosen among global flag, binary tree and
  * the cluster-aware tree of eq. 5 (the default). */
-#include <stdlib.h>
-
 #include "internal.h"
 
 /* Plays each cluster's tournament to one winner, then the winners'. */
-static void cluster_rounds(unsigned n, unsigned fan_in, unsigned cluster, unsigned *members, unsigned *parent)
+static void parents(const muster_barrier *b, unsigned *parent, unsigned *members)
 {
+    unsigned n = b->participants, fan_in = b->attr.fan_in, cluster = b->attr.cluster_size;
     unsigned winners = 0;
     for (unsigned first = 0; first < n; first += cluster) {
         unsigned count = n - first < cluster ? n - first : cluster;
         for (unsigned k = 0; k < count; k++)
             members[first + k] = first + k;
+        /* Winners are packed at the front, behind the clusters already played. */
         members[winners++] = muster_tournament_rounds(members + first, count, fan_in, false, parent);
     }
     muster_tournament_rounds(members, winners, fan_in, false, parent);
@@ -23,27 +23,14 @@ static void cluster_rounds(unsigned n, unsigned fan_in, unsigned cluster, unsign
 
 static int init(muster_barrier *b)
 {
-    unsigned n = b->participants;
-    unsigned *parent = malloc(n * sizeof *parent);
-    unsigned *members = malloc(n * sizeof *members);
-    int rc;
-    if (parent == NULL || members == NULL) {
-        rc = muster_fail(MUSTER_E_NOMEM, "no memory for the tuned barrier");
-    } else {
-        parent[0] = 0;
-        cluster_rounds(n, b->attr.fan_in, b->attr.cluster_size, members, parent);
-        rc = muster_plan_build(b, parent);
-    }
-    free(parent);
-    free(members);
-    return rc;
+    return muster_plan_init(b, parents);
 }
 
 const muster_barrier_ops muster_tuned_ops = {
     .algorithm = MUSTER_ALG_TUNED,
     .default_fan_in = 4,
     .default_wakeup = MUSTER_WAKE_CLUSTER,
-    .wakeups = (1u << MUSTER_WAKE_GLOBAL) | (1u << MUSTER_WAKE_BINARY) | (1u << MUSTER_WAKE_CLUSTER) | (1u << MUSTER_WAKE_TREE),
+    .wakeups = MUSTER_WAKEUPS_TREE,
     .default_padding = MUSTER_PAD_PADDED,
     .uses_cluster_size = true,
     .init = init,

@@ -76,11 +76,11 @@ static void test_parse(void)
     check_parse_bad("150000 -100000");
 }
 
-static char root[64];
+static char root[128];
 
 static void write_file(const char *relative, const char *text)
 {
-    char path[256];
+    char path[sizeof root + 64];
     snprintf(path, sizeof path, "%s/%s", root, relative);
     FILE *f = fopen(path, "w");
     CHECK(f != NULL);
@@ -90,14 +90,14 @@ static void write_file(const char *relative, const char *text)
 
 static void make_dir(const char *relative)
 {
-    char path[256];
+    char path[sizeof root + 64];
     snprintf(path, sizeof path, "%s/%s", root, relative);
     CHECK(mkdir(path, 0755) == 0 || errno == EEXIST);
 }
 
 static void remove_file(const char *relative)
 {
-    char path[256];
+    char path[sizeof root + 64];
     snprintf(path, sizeof path, "%s/%s", root, relative);
     unlink(path);
 }
@@ -113,7 +113,7 @@ static void check_quota(const char *cgroup, double expected)
 static void test_cgroup_tree(void)
 {
     const char *tmp = getenv("TMPDIR");
-    snprintf(root, sizeof root, "%s/muster-cgroup-XXXXXX", tmp && strlen(tmp) < 32 ? tmp : "/tmp");
+    snprintf(root, sizeof root, "%s/muster-cgroup-XXXXXX", tmp && strlen(tmp) < 64 ? tmp : "/tmp");
     CHECK(mkdtemp(root) != NULL);
     make_dir("a");
     make_dir("a/b");
@@ -166,11 +166,12 @@ static void test_cgroup_tree(void)
     /* Nothing above the root is read: a parent of root with a quota must not
      * count, so make root/a the root and put a quota in its parent. */
     write_file("cpu.max", "100000 100000\n");
-    char saved[64];
-    snprintf(saved, sizeof saved, "%s", root);
-    snprintf(root, sizeof root, "%s/a", saved);
+    char saved[sizeof root];
+    memcpy(saved, root, sizeof root);
+    CHECK(strlen(root) + 2 < sizeof root);
+    strcat(root, "/a");
     check_quota("/b/c", 0.0);
-    snprintf(root, sizeof root, "%s", saved);
+    memcpy(root, saved, sizeof root);
     check_quota("/a/b/c", 1.0);
 
     remove_file("a/b/c/cpu.max");
@@ -178,7 +179,7 @@ static void test_cgroup_tree(void)
     remove_file("a/cpu.max");
     remove_file("z/cpu.max");
     remove_file("cpu.max");
-    char path[256];
+    char path[sizeof root + 64];
     const char *dirs[] = {"a/b/c", "a/b", "a", "z", ""};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", root, dirs[i]);

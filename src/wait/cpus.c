@@ -1,5 +1,6 @@
 /* How many CPUs this process can really use: the affinity mask and the cgroup
  * v2 cpu.max quota (containers), which libgomp and libomp both ignore. */
+#include <errno.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
@@ -8,21 +9,31 @@
 
 #include "wait.h"
 
+/* A whole number > 0, all digits (strtoull alone would take "-5" or " 5"). */
+static int parse_positive(const char *text, unsigned long long *out)
+{
+    if (*text < '0' || *text > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long value = strtoull(text, &end, 10);
+    if (errno != 0 || *end != '\0' || value == 0)
+        return -1;
+    *out = value;
+    return 0;
+}
+
 int muster_parse_cpu_max(const char *text, double *cpus)
 {
-    char quota[32];
-    unsigned long long period = 0;
-    char tail;
-    int fields = sscanf(text, "%31s %llu %c", quota, &period, &tail);
-    if (fields != 2 || period == 0)
+    char quota[32], period_text[32], tail;
+    unsigned long long q, period;
+    if (sscanf(text, "%31s %31s %c", quota, period_text, &tail) != 2 || parse_positive(period_text, &period) != 0)
         return -1;
     if (strcmp(quota, "max") == 0) {
         *cpus = 0.0;
         return 0;
     }
-    char *end;
-    unsigned long long q = strtoull(quota, &end, 10);
-    if (*end != '\0' || quota[0] == '-' || q == 0)
+    if (parse_positive(quota, &q) != 0)
         return -1;
     *cpus = (double)q / (double)period;
     return 0;

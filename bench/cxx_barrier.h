@@ -1,0 +1,18 @@
+/* C++20 std::barrier for the C benchmark: created, waited on and destroyed
+ * through plain C calls (cxx_barrier.cpp). */
+#ifndef MUSTER_BENCH_CXX_BARRIER_H
+#define MUSTER_BENCH_CXX_BARRIER_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* NULL if the barrier could not be constructed. */
+void *cxx_barrier_create(unsigned participants);
+void cxx_barrier_wait(void *barrier);
+void cxx_barrier_destroy(void *barrier);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,516 @@
+/* `muster bench barrier`: muster's barriers beside the comparators, by the
+ * EPCC method, interleaved, each measurement in its own child process. */
+#include "bench_barrier.h"
+
+#include "bench_epcc.h"
+#include "bench_impl.h"
+#include "bench_report.h"
+#include "cli.h"
+
+#include <muster/barrier.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PROG "muster bench barrier"
+#define MAX_COUNTS 32
+#define DELAY_NS 100.0 /* EPCC's delay between barriers: short, but not nothing */
+
+enum pin_mode { PIN_CLOSE, PIN_SPREAD, PIN_NONE };
+static const char *const pin_names[] = {"close", "spread", "none"};
+
+struct options {
+    unsigned threads[MAX_COUNTS];
+    size_t nthreads;
+    int alg[MUSTER_ALG_COUNT];     /* selected algorithms; [MUSTER_ALG_AUTO] too */
+    int policy[MUSTER_WAIT_COUNT]; /* selected policies; [MUSTER_WAIT_DEFAULT] too */
+    int compare;
+    enum pin_mode pin;
+    unsigned long reps;
+    double target_ms, timeout_s;
+    int json;
+    int seen_alg, seen_policy; /* given on the command line, so no defaults */
+};
+
+/* The CPUs this process may run on, in order. */
+struct cpu_mask {
+    int cpu[CPU_SETSIZE];
+    unsigned count;
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+"usage: muster bench barrier [options]\n"
+"\n"
+"The overhead of one barrier episode, by the EPCC method (Bull & O'Neill).  A reference\n"
+"loop runs a short calibrated busy delay (~0.1 us) INNER times on one thread; the test loop\n"
+"runs {delay; barrier} INNER times on every thread; overhead = (test - reference) / INNER.\n"
+"INNER is calibrated so the test loop takes about --target-ms; --reps outer repetitions\n"
+"give mean ± sd.  Each repetition visits every implementation in turn, so drift on a\n"
+"shared machine hits all alike.  Each measurement runs in a child process, killed after\n"
+"--timeout seconds (\"did not finish\": e.g. spinning with more threads than CPUs).\n"
+"Context switches (getrusage, all threads) are reported per barrier.\n"
+"\n"
+"Rows: every muster algorithm x wait policy, \"auto\" with the default policy, and the\n"
+"comparators: Concurrency Kit's five barriers (all spin), pthread_barrier_wait, C++20\n"
+"std::barrier, and the floor: two threads exchanging flags on separate cache lines (at\n"
+"2 threads only).  The table adds B/thr, bytes of barrier state per participant.\n"
+"\n"
+"options:\n"
+"  --alg LIST      muster algorithms, comma-separated, or all (default); see below\n"
+"  --policy LIST   wait policies: active, passive, hybrid, default; all (default) means\n"
+"                  the first three\n"
+"  --no-compare    muster only, no comparators\n"
+"  --threads LIST  team sizes, comma-separated (default: 2, the CPUs in the affinity\n"
+"                  mask, and 4 times that)\n"
+"  --pin MODE      close (default): thread i on the i-th allowed CPU, modulo;\n"
+"                  spread: thread i on allowed CPU i x cpus / threads; none: unpinned\n"
+"  --reps N        outer repetitions (default 5)\n"
+"  --target-ms MS  length of the test loop (default 20; at least 4 barriers)\n"
+"  --timeout S     seconds before one measurement is abandoned (default 5); a cell that\n"
+"                  did not finish is not tried again in later repetitions\n"
+"  --json          print one JSON object instead of the table\n"
+"  --help          this text\n"
+"\n"
+"algorithms:");
+    size_t col = strlen("algorithms:");
+    for (int a = 0; a < MUSTER_ALG_COUNT; a++) {
+        const char *name = muster_algorithm_name((muster_algorithm)a);
+        if (col + 1 + strlen(name) > 88) {
+            fputs("\n ", out);
+            col = 1;
+        }
+        col += (size_t)fprintf(out, " %s", name);
+    }
+    fprintf(out,
+"\n\n"
+"Progress goes to stderr when it is a terminal; stdout holds only the table or the JSON.\n"
+"Exit status: 0 when the run completed (cells may still be dnf or error), 1 when it\n"
+"could not run, 2 for a bad command line.\n");
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+/* Calls one(item) for each comma-separated item of list; empty items are an
+ * error, since "a,,b" is more likely a typo than a wish. */
+static int for_each_item(const char *option, const char *list, int (*one)(const char *, void *),
+                         void *ctx)
+{
+    char buf[1024];
+    if (*list == '\0')
+        return cli_usage_error(PROG, "%s: empty list", option);
+    if (strlen(list) >= sizeof buf)
+        return cli_usage_error(PROG, "%s: list too long", option);
+    strcpy(buf, list);
+    char *item = buf;
+    for (;;) {
+        char *comma = strchr(item, ',');
+        if (comma)
+            *comma = '\0';
+        if (*item == '\0')
+            return cli_usage_error(PROG, "%s: empty item in '%s'", option, list);
+        int rc = one(item, ctx);
+        if (rc != 0)
+            return rc;
+        if (!comma)
+            return 0;
+        item = comma + 1;
+    }
+}
+
+static int add_algorithm(const char *name, void *ctx)
+{
+    struct options *o = ctx;
+    muster_algorithm a;
+    if (strcmp(name, "all") == 0) {
+        for (int i = 0; i < MUSTER_ALG_COUNT; i++)
+            o->alg[i] = 1;
+        return 0;
+    }
+    if (muster_algorithm_parse(name, &a) < 0)
+        return cli_usage_error(PROG, "--alg: unknown algorithm '%s' (see --help)", name);
+    o->alg[a] = 1;
+    return 0;
+}
+
+/* "all" is the three real policies; "default" is one of them, resolved. */
+static void select_all_policies(struct options *o)
+{
+    o->policy[MUSTER_WAIT_ACTIVE] = o->policy[MUSTER_WAIT_PASSIVE] = o->policy[MUSTER_WAIT_HYBRID] = 1;
+}
+
+static int add_policy(const char *name, void *ctx)
+{
+    struct options *o = ctx;
+    muster_wait_policy p;
+    if (strcmp(name, "all") == 0) {
+        select_all_policies(o);
+        return 0;
+    }
+    if (muster_wait_policy_parse(name, &p) < 0)
+        return cli_usage_error(PROG, "--policy: unknown policy '%s' (active, passive, hybrid, default)",
+                               name);
+    o->policy[p] = 1;
+    return 0;
+}
+
+static int add_thread_count(const char *text, void *ctx)
+{
+    struct options *o = ctx;
+    unsigned long n;
+    if (cli_parse_ulong(PROG, "--threads", text, 1, MUSTER_MAX_PARTICIPANTS, &n) != 0)
+        return CLI_USAGE;
+    if (o->nthreads == MAX_COUNTS)
+        return cli_usage_error(PROG, "--threads: more than %d team sizes", MAX_COUNTS);
+    o->threads[o->nthreads++] = (unsigned)n;
+    return 0;
+}
+
+static int compare_unsigned(const void *a, const void *b)
+{
+    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+    return (x > y) - (x < y);
+}
+
+static void sort_unique(unsigned *v, size_t *n)
+{
+    qsort(v, *n, sizeof *v, compare_unsigned);
+    size_t kept = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (kept == 0 || v[kept - 1] != v[i])
+            v[kept++] = v[i];
+    *n = kept;
+}
+
+static int parse_pin(const char *text, struct options *o)
+{
+    for (int m = 0; m < 3; m++)
+        if (strcmp(text, pin_names[m]) == 0) {
+            o->pin = (enum pin_mode)m;
+            return 0;
+        }
+    return cli_usage_error(PROG, "--pin: unknown mode '%s' (close, spread, none)", text);
+}
+
+static int set_algorithms(const char *v, struct options *o)
+{
+    o->seen_alg = 1;
+    return for_each_item("--alg", v, add_algorithm, o);
+}
+
+static int set_policies(const char *v, struct options *o)
+{
+    o->seen_policy = 1;
+    return for_each_item("--policy", v, add_policy, o);
+}
+
+static int set_threads(const char *v, struct options *o)
+{
+    return for_each_item("--threads", v, add_thread_count, o);
+}
+
+static int set_reps(const char *v, struct options *o)
+{
+    return cli_parse_ulong(PROG, "--reps", v, 1, 1000, &o->reps);
+}
+
+static int set_target(const char *v, struct options *o)
+{
+    return cli_parse_double(PROG, "--target-ms", v, 0, 60000, &o->target_ms);
+}
+
+static int set_timeout(const char *v, struct options *o)
+{
+    return cli_parse_double(PROG, "--timeout", v, 0, 3600, &o->timeout_s);
+}
+
+static const struct valued_option {
+    const char *name;
+    int (*set)(const char *value, struct options *o); /* 0, or a message and non-zero */
+} valued_options[] = {
+    {"--alg", set_algorithms}, {"--policy", set_policies}, {"--threads", set_threads},
+    {"--pin", parse_pin},      {"--reps", set_reps},       {"--target-ms", set_target},
+    {"--timeout", set_timeout},
+};
+
+/* Handles argv[*i] if it is an option with a value: 1 done, 0 not one of
+ * them, -1 bad (a message has been printed). */
+static int parse_valued(int argc, char **argv, int *i, struct options *o)
+{
+    for (size_t k = 0; k < sizeof valued_options / sizeof valued_options[0]; k++) {
+        const char *value;
+        int m = cli_option_value(PROG, argc, argv, i, valued_options[k].name, &value);
+        if (m != 0)
+            return m < 0 || valued_options[k].set(value, o) != 0 ? -1 : 1;
+    }
+    return 0;
+}
+
+static void default_selection(struct options *o)
+{
+    if (!o->seen_alg)
+        for (int a = 0; a < MUSTER_ALG_COUNT; a++)
+            o->alg[a] = 1;
+    if (!o->seen_policy)
+        select_all_policies(o);
+}
+
+/* 2, the CPUs we may use, and four times that: no oversubscription, full,
+ * and the oversubscribed case where spinning collapses. */
+static void default_threads(struct options *o, unsigned ncpus)
+{
+    o->threads[0] = 2;
+    o->threads[1] = ncpus;
+    o->threads[2] = 4 * ncpus;
+    o->nthreads = 3;
+}
+
+/* Returns -1 on success (run the benchmark) or the exit status. */
+static int parse_options(int argc, char **argv, struct options *o, unsigned ncpus)
+{
+    *o = (struct options){.compare = 1, .pin = PIN_CLOSE, .reps = 5, .target_ms = 20, .timeout_s = 5};
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            usage(stdout);
+            return CLI_OK;
+        }
+        if (strcmp(arg, "--json") == 0) {
+            o->json = 1;
+            continue;
+        }
+        if (strcmp(arg, "--no-compare") == 0) {
+            o->compare = 0;
+            continue;
+        }
+        int rc = parse_valued(argc, argv, &i, o);
+        if (rc < 0)
+            return CLI_USAGE;
+        if (rc == 0)
+            return cli_usage_error(PROG, "%s '%s' (see --help)",
+                                   arg[0] == '-' ? "unknown option" : "unexpected argument", arg);
+    }
+    default_selection(o);
+    if (o->nthreads == 0)
+        default_threads(o, ncpus);
+    sort_unique(o->threads, &o->nthreads);
+    return -1;
+}
+
+/* ---- rows and CPUs ------------------------------------------------------ */
+
+static int read_cpu_mask(struct cpu_mask *mask)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return -1;
+    mask->count = 0;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &set))
+            mask->cpu[mask->count++] = c;
+    return mask->count > 0 ? 0 : -1;
+}
+
+/* The CPU of each thread of a team of n, by the pin mode. */
+static int *plan_cpus(const struct cpu_mask *mask, enum pin_mode pin, unsigned n)
+{
+    int *cpus = malloc(n * sizeof *cpus);
+    for (unsigned i = 0; cpus != NULL && i < n; i++) {
+        if (pin == PIN_NONE)
+            cpus[i] = -1;
+        else if (pin == PIN_CLOSE)
+            cpus[i] = mask->cpu[i % mask->count];
+        else
+            cpus[i] = mask->cpu[(unsigned long long)i * mask->count / n];
+    }
+    return cpus;
+}
+
+static void add_muster_row(bench_row *rows, size_t *n, int alg, int policy)
+{
+    bench_row *r = &rows[(*n)++];
+    r->impl = &bench_muster;
+    r->choice = (struct bench_muster_choice){.algorithm = alg, .policy = policy};
+    r->policy = muster_wait_policy_name((muster_wait_policy)policy);
+    const char *name = muster_algorithm_name((muster_algorithm)alg);
+    snprintf(r->label, sizeof r->label, "%s/%s", name, r->policy);
+}
+
+/* muster's algorithms x policies, then auto with the default policy, then
+ * the comparators.  Returns the number of rows written. */
+static size_t build_rows(const struct options *o, bench_row *rows)
+{
+    size_t n = 0;
+    for (int a = MUSTER_ALG_CENTRAL_BLOCKING; a < MUSTER_ALG_COUNT; a++)
+        for (int p = 0; p < MUSTER_WAIT_COUNT; p++)
+            if (o->alg[a] && o->policy[p])
+                add_muster_row(rows, &n, a, p);
+    if (o->alg[MUSTER_ALG_AUTO])
+        add_muster_row(rows, &n, MUSTER_ALG_AUTO, MUSTER_WAIT_DEFAULT);
+    size_t ncomp = 0;
+    const bench_impl *const *comp = o->compare ? bench_comparators(&ncomp) : NULL;
+    for (size_t i = 0; i < ncomp; i++) {
+        bench_row *r = &rows[n++];
+        r->impl = comp[i];
+        snprintf(r->label, sizeof r->label, "%s", comp[i]->label ? comp[i]->label : comp[i]->name);
+    }
+    return n;
+}
+
+/* ---- measuring ---------------------------------------------------------- */
+
+struct progress {
+    int tty;
+    unsigned done, total;
+};
+
+static void show_progress(struct progress *p, const bench_row *row, unsigned threads)
+{
+    p->done++;
+    if (p->tty)
+        fprintf(stderr, "\r\033[K[%u/%u] %s @%u ...", p->done, p->total, row->label, threads);
+}
+
+static void fold_result(bench_cell *c, const epcc_result *res)
+{
+    if (res->state_bytes >= 0)
+        c->state_bytes = res->state_bytes;
+    if (res->resolved_algorithm >= 0) {
+        c->resolved_algorithm = res->resolved_algorithm;
+        c->resolved_policy = res->resolved_policy;
+    }
+    if (res->status != EPCC_OK) {
+        c->status = res->status == EPCC_DNF ? CELL_DNF : CELL_ERROR;
+        snprintf(c->message, sizeof c->message, "%s", res->message);
+        return;
+    }
+    double x = ((double)res->test_ns - (double)res->ref_ns) / (double)res->inner / 1000.0;
+    double delta = x - c->mean_us;
+    c->samples++;
+    c->mean_us += delta / c->samples;
+    c->m2_us += delta * (x - c->mean_us);
+    c->csw_sum += (double)res->csw / (double)res->inner;
+    c->inner = res->inner;
+    c->status = CELL_OK;
+}
+
+static void measure_cell(const bench_run *run, size_t r, size_t k, int *const *cpus)
+{
+    const bench_row *row = &run->rows[r];
+    bench_cell *c = bench_cell_at(run, r, k);
+    epcc_request rq = {
+        .impl = row->impl,
+        .arg = &row->choice,
+        .threads = run->threads[k],
+        .cpus = cpus[k],
+        .inner = c->inner,
+        .target_ns = (uint64_t)(run->target_ms * 1e6),
+        .delay_iters = run->delay_iters,
+        .timeout_s = run->timeout_s,
+    };
+    epcc_result res;
+    epcc_measure(&rq, &res);
+    fold_result(c, &res);
+}
+
+/* Outer repetitions outermost, implementations innermost: every
+ * implementation is measured once before any is measured twice. */
+static void run_all(bench_run *run, int *const *cpus)
+{
+    struct progress p = {.tty = isatty(STDERR_FILENO), .total = 0};
+    for (size_t i = 0; i < run->nrows * run->ncounts; i++)
+        p.total += run->cells[i].status == CELL_PENDING ? run->reps : 0;
+    for (unsigned rep = 0; rep < run->reps; rep++)
+        for (size_t k = 0; k < run->ncounts; k++)
+            for (size_t r = 0; r < run->nrows; r++) {
+                cell_status s = bench_cell_at(run, r, k)->status;
+                if (s != CELL_PENDING && s != CELL_OK)
+                    continue; /* not applicable, or already failed: the answer will not change */
+                show_progress(&p, &run->rows[r], run->threads[k]);
+                measure_cell(run, r, k, cpus);
+            }
+    if (p.tty)
+        fprintf(stderr, "\r\033[K");
+}
+
+static void init_cells(bench_run *run)
+{
+    for (size_t r = 0; r < run->nrows; r++)
+        for (size_t k = 0; k < run->ncounts; k++) {
+            bench_cell *c = bench_cell_at(run, r, k);
+            *c = (bench_cell){.status = CELL_PENDING, .state_bytes = -1, .resolved_algorithm = -1,
+                              .resolved_policy = -1};
+            unsigned only = run->rows[r].impl->only_threads;
+            if (only != 0 && only != run->threads[k])
+                c->status = CELL_NOT_APPLICABLE;
+        }
+}
+
+/* muster reads its environment once per process; doing it here, before any
+ * fork, lets every child inherit the result, and a bad variable is warned
+ * about once rather than once per measurement. */
+static void read_muster_environment(void)
+{
+    muster_barrier *b = NULL;
+    if (muster_barrier_create(&b, 1, NULL) == MUSTER_OK)
+        muster_barrier_destroy(b);
+}
+
+static int run_benchmark(const struct options *o, const struct cpu_mask *mask)
+{
+    bench_row rows[MUSTER_ALG_COUNT * MUSTER_WAIT_COUNT + 32];
+    bench_run run = {
+        .rows = rows,
+        .threads = o->threads,
+        .ncounts = o->nthreads,
+        .reps = (unsigned)o->reps,
+        .target_ms = o->target_ms,
+        .timeout_s = o->timeout_s,
+        .pin = pin_names[o->pin],
+        .cpus_online = sysconf(_SC_NPROCESSORS_ONLN),
+        .cpus_available = mask->count,
+        .cpu_list = mask->cpu,
+    };
+    memset(rows, 0, sizeof rows);
+    run.nrows = build_rows(o, rows);
+    if (run.nrows == 0)
+        return cli_usage_error(PROG, "nothing to measure: no algorithm x policy selected");
+    run.cells = calloc(run.nrows * run.ncounts, sizeof *run.cells);
+    int *cpus[MAX_COUNTS] = {0};
+    int ok = run.cells != NULL;
+    for (size_t k = 0; ok && k < run.ncounts; k++)
+        ok = (cpus[k] = plan_cpus(mask, o->pin, o->threads[k])) != NULL;
+    if (ok) {
+        read_muster_environment();
+        run.delay_iters = epcc_calibrate_delay(DELAY_NS, &run.delay_ns);
+        init_cells(&run);
+        run_all(&run, cpus);
+        if (o->json)
+            bench_report_json(stdout, &run);
+        else
+            bench_report_table(stdout, &run);
+    } else {
+        fprintf(stderr, "%s: out of memory\n", PROG);
+    }
+    for (size_t k = 0; k < run.ncounts; k++)
+        free(cpus[k]);
+    free(run.cells);
+    return ok ? CLI_OK : CLI_FAILED;
+}
+
+int bench_barrier_main(int argc, char **argv)
+{
+    struct cpu_mask mask;
+    if (read_cpu_mask(&mask) != 0) {
+        fprintf(stderr, "%s: cannot read the CPU affinity mask\n", PROG);
+        return CLI_FAILED;
+    }
+    struct options o;
+    int rc = parse_options(argc, argv, &o, mask.count);
+    if (rc >= 0)
+        return rc;
+    return run_benchmark(&o, &mask);
+}

@@ -1,0 +1,482 @@
+#include "bench_report.h"
+
+#include <math.h>
+#include <muster/barrier.h>
+#include <string.h>
+
+#define TABLE_COLUMNS 100
+#define MEAN_W 15 /* "12345 ± 12345" with room to spare */
+#define CSW_W 6
+#define GAP 3
+#define GROUP_W (GAP + MEAN_W + 1 + CSW_W)
+
+double bench_cell_sd(const bench_cell *c)
+{
+    return c->samples > 1 ? sqrt(c->m2_us / (c->samples - 1)) : 0.0;
+}
+
+static double cell_csw(const bench_cell *c) { return c->samples ? c->csw_sum / c->samples : 0.0; }
+
+/* ---- text helpers ------------------------------------------------------- */
+
+/* Columns a UTF-8 string takes ("±" and "µ" are two bytes, one column). */
+static size_t display_width(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++)
+        w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+static void put_padded(FILE *out, const char *s, size_t width, int right)
+{
+    size_t w = display_width(s);
+    for (; right && w < width; w++)
+        fputc(' ', out);
+    fputs(s, out);
+    for (; !right && w < width; w++)
+        fputc(' ', out);
+}
+
+/* Centred in width; trailing blanks only when more columns follow. */
+static void put_centered(FILE *out, const char *s, size_t width, int last)
+{
+    size_t w = display_width(s), left = w < width ? (width - w) / 2 : 0;
+    for (size_t i = 0; i < left; i++)
+        fputc(' ', out);
+    put_padded(out, s, last ? 0 : width - left, 0);
+}
+
+/* Decimals for a value of this size: overheads span 0.05 µs to tens of
+ * milliseconds, and four significant digits are more than the noise allows. */
+static int decimals_for(double x)
+{
+    double a = fabs(x);
+    return a < 1 ? 3 : a < 10 ? 2 : a < 100 ? 1 : 0;
+}
+
+static void format_value(char *buf, size_t len, double x)
+{
+    snprintf(buf, len, "%.*f", decimals_for(x), x);
+}
+
+static void format_csw(char *buf, size_t len, double x)
+{
+    snprintf(buf, len, "%.*f", x < 10 ? 2 : x < 100 ? 1 : 0, x);
+}
+
+static void format_ratio(char *buf, size_t len, double r)
+{
+    if (r < 0.1)
+        snprintf(buf, len, "%.2g×", r); /* 0.0047×, not 0.00× */
+    else
+        snprintf(buf, len, "%.*f×", r < 10 ? 2 : r < 100 ? 1 : 0, r);
+}
+
+static void format_bytes(char *buf, size_t len, double b)
+{
+    if (b < 0)
+        snprintf(buf, len, "n/a");
+    else
+        snprintf(buf, len, "%.*f", b == floor(b) || b >= 100 ? 0 : 1, b);
+}
+
+/* "0-3,8" for the CPUs of the affinity mask. */
+static void format_cpu_list(char *buf, size_t len, const int *cpu, unsigned n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < n && used < len; i++) {
+        unsigned j = i;
+        while (j + 1 < n && cpu[j + 1] == cpu[j] + 1)
+            j++;
+        int w = j > i ? snprintf(buf + used, len - used, "%s%d-%d", i ? "," : "", cpu[i], cpu[j])
+                      : snprintf(buf + used, len - used, "%s%d", i ? "," : "", cpu[i]);
+        used += w > 0 ? (size_t)w : 0;
+        i = j;
+    }
+}
+
+/* ---- the table ---------------------------------------------------------- */
+
+/* Error cells are numbered in reading order and explained under the table. */
+static int note_number(const bench_run *run, size_t row, size_t count)
+{
+    int n = 0;
+    for (size_t r = 0; r < run->nrows; r++)
+        for (size_t k = 0; k < run->ncounts; k++) {
+            if (bench_cell_at(run, r, k)->status == CELL_ERROR)
+                n++;
+            if (r == row && k == count)
+                return n;
+        }
+    return n;
+}
+
+/* The B/thr text for a row over counts [first, first+n): one value when all
+ * agree, else each count's value joined by '/'. */
+static void bytes_text(const bench_run *run, size_t row, size_t first, size_t n, char *buf, size_t len)
+{
+    char one[32];
+    int all_same = 1;
+    double b0 = bench_cell_at(run, row, first)->state_bytes;
+    for (size_t k = first; k < first + n; k++) {
+        const bench_cell *c = bench_cell_at(run, row, k);
+        if (c->status != CELL_NOT_APPLICABLE && c->state_bytes != b0)
+            all_same = 0;
+    }
+    buf[0] = '\0';
+    for (size_t k = first; k < first + (all_same ? 1 : n); k++) {
+        const bench_cell *c = bench_cell_at(run, row, k);
+        if (c->status == CELL_NOT_APPLICABLE)
+            snprintf(one, sizeof one, "-");
+        else
+            format_bytes(one, sizeof one, c->state_bytes);
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%s", k > first ? "/" : "", one);
+    }
+}
+
+static size_t label_width(const bench_run *run)
+{
+    size_t w = strlen("implementation");
+    for (size_t r = 0; r < run->nrows; r++)
+        if (display_width(run->rows[r].label) > w)
+            w = display_width(run->rows[r].label);
+    return w;
+}
+
+static size_t bytes_width(const bench_run *run, size_t first, size_t n)
+{
+    char buf[128];
+    size_t w = strlen("B/thr");
+    for (size_t r = 0; r < run->nrows; r++) {
+        bytes_text(run, r, first, n, buf, sizeof buf);
+        if (strlen(buf) > w)
+            w = strlen(buf);
+    }
+    return w;
+}
+
+/* As many team sizes per block as fit in TABLE_COLUMNS (at least one). */
+static size_t block_size(const bench_run *run, size_t first, size_t label_w)
+{
+    size_t n = 1;
+    while (first + n < run->ncounts &&
+           label_w + 2 + bytes_width(run, first, n + 1) + (n + 1) * GROUP_W <= TABLE_COLUMNS)
+        n++;
+    return n;
+}
+
+static void put_cell(FILE *out, const bench_run *run, size_t r, size_t k)
+{
+    const bench_cell *c = bench_cell_at(run, r, k);
+    char text[64], mean[24], sd[24], csw[24];
+    fprintf(out, "%*s", GAP, "");
+    switch (c->status) {
+    case CELL_OK:
+        /* The sd to the mean's decimals, so the pair reads as one number. */
+        snprintf(mean, sizeof mean, "%.*f", decimals_for(c->mean_us), c->mean_us);
+        snprintf(sd, sizeof sd, "%.*f", decimals_for(c->mean_us), bench_cell_sd(c));
+        format_csw(csw, sizeof csw, cell_csw(c));
+        snprintf(text, sizeof text, "%s ± %s", mean, sd);
+        put_padded(out, text, MEAN_W, 1);
+        fputc(' ', out);
+        put_padded(out, csw, CSW_W, 1);
+        return;
+    case CELL_DNF:
+        snprintf(text, sizeof text, "did not finish in %g s", run->timeout_s);
+        break;
+    case CELL_ERROR:
+        snprintf(text, sizeof text, "error, see note %d", note_number(run, r, k));
+        break;
+    case CELL_NOT_APPLICABLE:
+        snprintf(text, sizeof text, "-");
+        break;
+    default:
+        snprintf(text, sizeof text, "not measured");
+        break;
+    }
+    put_padded(out, text, MEAN_W + 1 + CSW_W, 1);
+}
+
+static void put_block_header(FILE *out, const bench_run *run, size_t first, size_t n, size_t label_w,
+                             size_t bytes_w)
+{
+    char title[32];
+    fprintf(out, "%*s", (int)(label_w + 2 + bytes_w), "");
+    for (size_t k = first; k < first + n; k++) {
+        snprintf(title, sizeof title, "%u thread%s", run->threads[k], run->threads[k] == 1 ? "" : "s");
+        fprintf(out, "%*s", GAP, "");
+        put_centered(out, title, MEAN_W + 1 + CSW_W, k + 1 == first + n);
+    }
+    fputc('\n', out);
+    put_padded(out, "implementation", label_w + 2, 0);
+    put_padded(out, "B/thr", bytes_w, 1);
+    for (size_t k = first; k < first + n; k++) {
+        fprintf(out, "%*s", GAP, "");
+        put_padded(out, "µs mean ± sd", MEAN_W, 1);
+        fputc(' ', out);
+        put_padded(out, "csw/b", CSW_W, 1);
+    }
+    fputc('\n', out);
+    size_t width = label_w + 2 + bytes_w + n * GROUP_W;
+    for (size_t i = 0; i < width; i++)
+        fputc('-', out);
+    fputc('\n', out);
+}
+
+static void put_block(FILE *out, const bench_run *run, size_t first, size_t n, size_t label_w)
+{
+    size_t bytes_w = bytes_width(run, first, n);
+    char bytes[128];
+    put_block_header(out, run, first, n, label_w, bytes_w);
+    for (size_t r = 0; r < run->nrows; r++) {
+        /* A blank line where the comparators begin. */
+        if (r > 0 && run->rows[r].impl != run->rows[r - 1].impl && run->rows[r - 1].policy)
+            fputc('\n', out);
+        put_padded(out, run->rows[r].label, label_w + 2, 0);
+        bytes_text(run, r, first, n, bytes, sizeof bytes);
+        put_padded(out, bytes, bytes_w, 1);
+        for (size_t k = first; k < first + n; k++)
+            put_cell(out, run, r, k);
+        fputc('\n', out);
+    }
+}
+
+static void put_title(FILE *out, const bench_run *run)
+{
+    char cpus[256];
+    format_cpu_list(cpus, sizeof cpus, run->cpu_list, run->cpus_available);
+    fprintf(out, "muster bench barrier: overhead per barrier episode (EPCC), mean ± sd of %u rep%s\n",
+            run->reps, run->reps == 1 ? "" : "s");
+    int pinned = strcmp(run->pin, "none") != 0;
+    fprintf(out, "%u of %ld CPUs available (%s), %s%s; delay %.3f µs; test loop %g ms; "
+                 "timeout %g s\n",
+            run->cpus_available, run->cpus_online, cpus, pinned ? "pinned " : "not pinned",
+            pinned ? run->pin : "", run->delay_ns / 1000.0, run->target_ms, run->timeout_s);
+    fprintf(out, "csw/b: context switches per barrier (all threads); B/thr: bytes of barrier "
+                 "state per participant\n\n");
+}
+
+/* What "auto" chose at each team size, and every error in full. */
+static void put_notes(FILE *out, const bench_run *run)
+{
+    int lines = 0, note = 0;
+    for (size_t r = 0; r < run->nrows; r++) {
+        const bench_row *row = &run->rows[r];
+        if (row->policy && row->choice.algorithm == MUSTER_ALG_AUTO) {
+            fprintf(out, "%s%s chose:", lines++ ? "" : "\n", row->label);
+            for (size_t k = 0; k < run->ncounts; k++) {
+                const bench_cell *c = bench_cell_at(run, r, k);
+                const char *a = muster_algorithm_name((muster_algorithm)c->resolved_algorithm);
+                const char *p = muster_wait_policy_name((muster_wait_policy)c->resolved_policy);
+                fprintf(out, " @%u %s/%s%s", run->threads[k], a ? a : "?", p ? p : "?",
+                        k + 1 < run->ncounts ? "," : "\n");
+            }
+        }
+    }
+    for (size_t r = 0; r < run->nrows; r++)
+        for (size_t k = 0; k < run->ncounts; k++) {
+            const bench_cell *c = bench_cell_at(run, r, k);
+            if (c->status == CELL_ERROR)
+                fprintf(out, "%snote %d: %s @%u: %s\n", lines++ ? "" : "\n", ++note, run->rows[r].label,
+                        run->threads[k], c->message);
+        }
+}
+
+/* ---- ratios ------------------------------------------------------------- */
+
+static int is_family(const bench_row *row, const char *family)
+{
+    return strcmp(row->impl->family, family) == 0;
+}
+
+static int is_hybrid(const bench_run *run, size_t r, size_t k)
+{
+    const bench_cell *c = bench_cell_at(run, r, k);
+    int policy = c->resolved_policy >= 0 ? c->resolved_policy : run->rows[r].choice.policy;
+    return is_family(&run->rows[r], "muster") && policy == MUSTER_WAIT_HYBRID;
+}
+
+/* The fastest finished row of a family at count k (hybrid muster only when
+ * asked); -1 if none finished. */
+static long best_row(const bench_run *run, size_t k, const char *family, int hybrid_only)
+{
+    long best = -1;
+    for (size_t r = 0; r < run->nrows; r++) {
+        const bench_cell *c = bench_cell_at(run, r, k);
+        if (c->status != CELL_OK || !is_family(&run->rows[r], family))
+            continue;
+        if (hybrid_only && !is_hybrid(run, r, k))
+            continue;
+        if (best < 0 || c->mean_us < bench_cell_at(run, (size_t)best, k)->mean_us)
+            best = (long)r;
+    }
+    return best;
+}
+
+/* a ÷ b, or NAN when b is not above zero (a floor measured at or below its
+ * reference loop, say) and the ratio would mean nothing. */
+static double ratio_of(double a, double b) { return b > 0 ? a / b : NAN; }
+
+/* "  what  label  time µs  ratio suffix"; ratio < 0 prints none. */
+static void put_ratio_line(FILE *out, const char *what, const char *label, double us, double ratio,
+                           const char *suffix)
+{
+    char value[24], text[40] = "";
+    format_value(value, sizeof value, us);
+    if (isnan(ratio))
+        snprintf(text, sizeof text, "n/a");
+    else if (ratio >= 0)
+        format_ratio(text, sizeof text, ratio);
+    fprintf(out, "  %-19s %-24s %8s µs%s%s%s\n", what, label, value, *text ? "   " : "", text, suffix);
+}
+
+static double mean_at(const bench_run *run, long row, size_t k)
+{
+    return bench_cell_at(run, (size_t)row, k)->mean_us;
+}
+
+static void put_ratios(FILE *out, const bench_run *run, size_t k)
+{
+    static const struct {
+        const char *family, *what;
+    } others[] = {{"ck", "vs best CK"}, {"floor", "vs the floor"}, {"pthread", "vs pthread"},
+                  {"std", "vs std::barrier"}};
+    long muster = best_row(run, k, "muster", 0);
+    fprintf(out, "\nratios at %u thread%s (muster time ÷ other time; below 1× muster is faster):\n",
+            run->threads[k], run->threads[k] == 1 ? "" : "s");
+    if (muster < 0) {
+        fprintf(out, "  no muster barrier finished\n");
+        return;
+    }
+    double m = mean_at(run, muster, k);
+    put_ratio_line(out, "best muster", run->rows[muster].label, m, -1, "");
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        long other = best_row(run, k, others[i].family, 0);
+        if (other >= 0)
+            put_ratio_line(out, others[i].what, run->rows[other].label, mean_at(run, other, k),
+                           ratio_of(m, mean_at(run, other, k)), "");
+    }
+    long hybrid = best_row(run, k, "muster", 1);
+    long pthread = best_row(run, k, "pthread", 0);
+    if (hybrid >= 0 && pthread >= 0)
+        put_ratio_line(out, "best hybrid muster", run->rows[hybrid].label, mean_at(run, hybrid, k),
+                       ratio_of(mean_at(run, hybrid, k), mean_at(run, pthread, k)), " vs pthread");
+}
+
+void bench_report_table(FILE *out, const bench_run *run)
+{
+    size_t label_w = label_width(run);
+    put_title(out, run);
+    for (size_t first = 0; first < run->ncounts;) {
+        size_t n = block_size(run, first, label_w);
+        if (first > 0)
+            fputc('\n', out);
+        put_block(out, run, first, n, label_w);
+        first += n;
+    }
+    put_notes(out, run);
+    for (size_t k = 0; k < run->ncounts; k++)
+        put_ratios(out, run, k);
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+static void json_number(FILE *out, double x)
+{
+    if (isfinite(x))
+        fprintf(out, "%.6g", x);
+    else
+        fputs("null", out);
+}
+
+static const char *status_name(cell_status s)
+{
+    return s == CELL_OK ? "ok" : s == CELL_DNF ? "dnf" : s == CELL_ERROR ? "error" : "not run";
+}
+
+static void json_cell(FILE *out, const bench_run *run, size_t r, size_t k)
+{
+    const bench_row *row = &run->rows[r];
+    const bench_cell *c = bench_cell_at(run, r, k);
+    int ok = c->status == CELL_OK;
+    fputs("    {\"impl\": ", out);
+    json_string(out, row->policy ? muster_algorithm_name((muster_algorithm)row->choice.algorithm)
+                                 : row->impl->name);
+    fprintf(out, ", \"family\": \"%s\", \"policy\": ", row->impl->family);
+    if (row->policy)
+        json_string(out, row->policy);
+    else
+        fputs("null", out);
+    fprintf(out, ", \"threads\": %u, \"status\": \"%s\", \"mean_us\": ", run->threads[k],
+            status_name(c->status));
+    json_number(out, ok ? c->mean_us : NAN);
+    fputs(", \"sd_us\": ", out);
+    json_number(out, ok ? bench_cell_sd(c) : NAN);
+    fputs(", \"csw_per_barrier\": ", out);
+    json_number(out, ok ? cell_csw(c) : NAN);
+    fputs(", \"state_bytes\": ", out);
+    json_number(out, c->state_bytes >= 0 ? c->state_bytes : NAN);
+    fprintf(out, ", \"reps\": %u, \"inner\": %llu", c->samples, (unsigned long long)c->inner);
+    const char *a = muster_algorithm_name((muster_algorithm)c->resolved_algorithm);
+    const char *p = muster_wait_policy_name((muster_wait_policy)c->resolved_policy);
+    if (row->policy && a && p)
+        fprintf(out, ", \"resolved\": {\"algorithm\": \"%s\", \"policy\": \"%s\"}", a, p);
+    if (!ok) {
+        fputs(", \"message\": ", out);
+        json_string(out, c->message);
+    }
+    fputc('}', out);
+}
+
+static void json_header(FILE *out, const bench_run *run)
+{
+    fprintf(out, "{\n  \"machine\": {\"cpus\": %ld, \"cpus_available\": %u, \"cpu_list\": [",
+            run->cpus_online, run->cpus_available);
+    for (unsigned i = 0; i < run->cpus_available; i++)
+        fprintf(out, "%s%d", i ? ", " : "", run->cpu_list[i]);
+    fputs("]},\n  \"settings\": {\"method\": \"epcc\", \"threads\": [", out);
+    for (size_t k = 0; k < run->ncounts; k++)
+        fprintf(out, "%s%u", k ? ", " : "", run->threads[k]);
+    fprintf(out, "], \"reps\": %u, \"target_ms\": ", run->reps);
+    json_number(out, run->target_ms);
+    fputs(", \"timeout_s\": ", out);
+    json_number(out, run->timeout_s);
+    fprintf(out, ", \"pin\": \"%s\", \"delay_ns\": ", run->pin);
+    json_number(out, run->delay_ns);
+    fprintf(out, ", \"delay_iters\": %u},\n", run->delay_iters);
+}
+
+void bench_report_json(FILE *out, const bench_run *run)
+{
+    json_header(out, run);
+    fputs("  \"cells\": [\n", out);
+    int first = 1;
+    for (size_t r = 0; r < run->nrows; r++)
+        for (size_t k = 0; k < run->ncounts; k++) {
+            if (bench_cell_at(run, r, k)->status == CELL_NOT_APPLICABLE)
+                continue;
+            if (!first)
+                fputs(",\n", out);
+            json_cell(out, run, r, k);
+            first = 0;
+        }
+    fputs("\n  ]\n}\n", out);
+}

@@ -1,0 +1,67 @@
+/* The results of `muster bench barrier` and the two ways of printing them: a
+ * table for people (100 columns) and one JSON object for programs. */
+#ifndef MUSTER_TOOLS_BENCH_REPORT_H
+#define MUSTER_TOOLS_BENCH_REPORT_H
+
+#include "bench_impl.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum cell_status {
+    CELL_PENDING, /* not measured yet */
+    CELL_OK,
+    CELL_DNF,
+    CELL_ERROR,
+    CELL_NOT_APPLICABLE, /* the floor beyond two threads */
+} cell_status;
+
+/* One implementation at one team size, over the outer repetitions.  Mean and
+ * variance accumulate by Welford's method, one sample per repetition. */
+typedef struct bench_cell {
+    cell_status status;
+    unsigned samples;
+    double mean_us, m2_us;    /* overhead per barrier */
+    double csw_sum;           /* context switches per barrier, summed over samples */
+    uint64_t inner;           /* calibrated on the first repetition, reused after */
+    double state_bytes;       /* per participant; < 0: unknown */
+    int resolved_algorithm, resolved_policy;
+    char message[BENCH_ERR_LEN];
+} bench_cell;
+
+/* One row: a muster algorithm with a policy, "auto", or a comparator. */
+typedef struct bench_row {
+    const bench_impl *impl;
+    struct bench_muster_choice choice; /* for muster rows */
+    char label[48];                    /* e.g. "dissemination/hybrid", "ck-mcs" */
+    const char *policy;                /* muster rows only, else NULL */
+} bench_row;
+
+typedef struct bench_run {
+    bench_row *rows;
+    size_t nrows;
+    const unsigned *threads; /* team sizes, ascending */
+    size_t ncounts;
+    bench_cell *cells; /* nrows x ncounts, row-major */
+    /* settings */
+    unsigned reps;
+    double target_ms, timeout_s;
+    const char *pin;
+    double delay_ns;
+    unsigned delay_iters;
+    /* machine */
+    long cpus_online;
+    unsigned cpus_available;
+    const int *cpu_list;
+} bench_run;
+
+static inline bench_cell *bench_cell_at(const bench_run *run, size_t row, size_t count)
+{
+    return &run->cells[row * run->ncounts + count];
+}
+
+double bench_cell_sd(const bench_cell *c);
+void bench_report_table(FILE *out, const bench_run *run);
+void bench_report_json(FILE *out, const bench_run *run);
+
+#endif

@@ -1,0 +1,94 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int wants_help(const char *arg)
+{
+    return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0 || strcmp(arg, "help") == 0;
+}
+
+void cli_list_commands(FILE *out, const cli_command *table, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        fprintf(out, "  %-10s %s\n", table[i].name, table[i].summary);
+}
+
+int cli_dispatch(const char *prog, const cli_command *table, size_t count, int argc, char **argv,
+                 void (*usage)(FILE *out))
+{
+    if (argc < 1) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    if (wants_help(argv[0])) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(argv[0], table[i].name) == 0)
+            return table[i].run(argc, argv);
+    return cli_usage_error(prog, "unknown command '%s' (try '%s --help')", argv[0], prog);
+}
+
+int cli_usage_error(const char *prog, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", prog);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return CLI_USAGE;
+}
+
+int cli_option_value(const char *prog, int argc, char **argv, int *i, const char *name,
+                     const char **value)
+{
+    const char *arg = argv[*i];
+    size_t len = strlen(name);
+    if (strncmp(arg, name, len) != 0)
+        return 0;
+    if (arg[len] == '=') {
+        *value = arg + len + 1;
+        return 1;
+    }
+    if (arg[len] != '\0')
+        return 0; /* a longer option that merely starts the same way */
+    if (*i + 1 >= argc) {
+        cli_usage_error(prog, "%s needs a value", name);
+        return -1;
+    }
+    *value = argv[++*i];
+    return 1;
+}
+
+int cli_parse_ulong(const char *prog, const char *option, const char *text, unsigned long min,
+                    unsigned long max, unsigned long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    /* strtoul accepts "-1" and wraps it; a sign is never a count. */
+    unsigned long v = strtoul(text, &end, 10);
+    if (*text == '\0' || strchr(text, '-') || *end != '\0' || errno != 0 || v < min || v > max)
+        return cli_usage_error(prog, "%s: '%s' is not a whole number from %lu to %lu", option, text,
+                               min, max);
+    *out = v;
+    return 0;
+}
+
+int cli_parse_double(const char *prog, const char *option, const char *text, double above, double max,
+                     double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (*text == '\0' || *end != '\0' || errno != 0 || !isfinite(v) || v <= above || v > max)
+        return cli_usage_error(prog, "%s: '%s' is not a number above %g and at most %g", option, text,
+                               above, max);
+    *out = v;
+    return 0;
+}

@@ -1,0 +1,41 @@
+/* Small pieces every muster subcommand shares: a dispatch table and option
+ * parsing that names the bad value in a one-line message. */
+#ifndef MUSTER_TOOLS_CLI_H
+#define MUSTER_TOOLS_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Exit statuses: 0 done, 1 the work failed, 2 the command line was wrong. */
+enum { CLI_OK = 0, CLI_FAILED = 1, CLI_USAGE = 2 };
+
+typedef struct cli_command {
+    const char *name;
+    int (*run)(int argc, char **argv); /* argv[0] is the command's own name */
+    const char *summary;
+} cli_command;
+
+/* Runs the command argv[0] names.  prog ("muster", "muster bench") prefixes
+ * messages; usage prints the help that lists the table. */
+int cli_dispatch(const char *prog, const cli_command *table, size_t count, int argc, char **argv,
+                 void (*usage)(FILE *out));
+void cli_list_commands(FILE *out, const cli_command *table, size_t count);
+
+/* Prints "prog: message" and returns CLI_USAGE, for `return cli_usage_error(...)`. */
+int cli_usage_error(const char *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Matches argv[*i] against an option that takes a value, given as
+ * "--name VALUE" or "--name=VALUE".  Returns 1 and sets *value (moving *i to
+ * the value's word) on a match, 0 when argv[*i] is something else, -1 after
+ * a message when the value is missing. */
+int cli_option_value(const char *prog, int argc, char **argv, int *i, const char *name,
+                     const char **value);
+
+/* Whole numbers in [min, max] and reals in (above, max]; 0 on success, else
+ * a message naming the option and the text, and CLI_USAGE. */
+int cli_parse_ulong(const char *prog, const char *option, const char *text, unsigned long min,
+                    unsigned long max, unsigned long *out);
+int cli_parse_double(const char *prog, const char *option, const char *text, double above, double max,
+                     double *out);
+
+#endif

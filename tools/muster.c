@@ -1,0 +1,54 @@
+/* The muster command: one small table of subcommands, each in its own file.
+ * probe, model, tune and run will join the table as they are written. */
+#include "bench_barrier.h"
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef MUSTER_VERSION
+#define MUSTER_VERSION "unknown"
+#endif
+
+static const cli_command bench_commands[] = {
+    {"barrier", bench_barrier_main,
+     "barrier overhead per algorithm and policy, beside CK, pthreads, std::barrier"},
+};
+#define BENCH_COUNT (sizeof bench_commands / sizeof bench_commands[0])
+
+static void bench_usage(FILE *out)
+{
+    fprintf(out, "usage: muster bench WHAT [options]\n\n"
+                 "Measures synchronization overheads by the EPCC method; 'muster bench WHAT --help'\n"
+                 "describes each.\n\n");
+    cli_list_commands(out, bench_commands, BENCH_COUNT);
+}
+
+static int bench_main(int argc, char **argv)
+{
+    return cli_dispatch("muster bench", bench_commands, BENCH_COUNT, argc - 1, argv + 1, bench_usage);
+}
+
+static const cli_command commands[] = {
+    {"bench", bench_main, "measure barrier overheads, side by side with other libraries"},
+};
+#define COMMAND_COUNT (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: muster COMMAND [options]\n\n"
+                 "Barrier synchronization for many-core CPUs: tools around libmuster.\n\n"
+                 "commands:\n");
+    cli_list_commands(out, commands, COMMAND_COUNT);
+    fprintf(out, "\n'muster COMMAND --help' describes a command; 'muster --version' prints %s.\n",
+            MUSTER_VERSION);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+        printf("muster %s\n", MUSTER_VERSION);
+        return CLI_OK;
+    }
+    return cli_dispatch("muster", commands, COMMAND_COUNT, argc - 1, argv + 1, usage);
+}

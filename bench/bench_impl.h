@@ -55,14 +55,4 @@ extern const bench_impl bench_muster;
 /* The comparators compiled in, in table order; *count is set. */
 const bench_impl *const *bench_comparators(size_t *count);
 
-/* Spins politely: the CPU's relax hint, as every spinning barrier uses. */
-static inline void bench_cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield" ::: "memory");
-#endif
-}
-
 #endif

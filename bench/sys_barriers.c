@@ -2,6 +2,7 @@
  * pthread_barrier_wait, C++20 std::barrier (through cxx_barrier.cpp) and the
  * floor, a two-thread exchange of flags that no barrier can beat. */
 #include "bench_impl.h"
+#include "platform/platform.h"
 #include "cxx_barrier.h"
 
 #include <errno.h>
@@ -153,7 +154,7 @@ static int floor_wait(bench_slot *slot)
     uint64_t e = ++s->episode;
     atomic_store_explicit(&s->mine->episode, e, memory_order_release);
     while (atomic_load_explicit(&s->other->episode, memory_order_acquire) < e)
-        bench_cpu_relax();
+        muster_cpu_relax();
     return 0;
 }
 

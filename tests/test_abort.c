@@ -9,6 +9,7 @@
  * usage: test_abort [algorithm ...]   (default: all) */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 
 #include "stress_common.h"
 
@@ -206,8 +207,31 @@ static void abort_race(muster_algorithm alg, muster_wait_policy policy, unsigned
     muster_barrier_destroy(b);
 }
 
+/* A timeout too large to add to the clock means no timeout at all. */
+static void *huge_timeout_main(void *arg)
+{
+    return (void *)(intptr_t)muster_barrier_wait_timeout(arg, 1, UINT64_MAX);
+}
+
+static void huge_timeout(muster_algorithm alg)
+{
+    muster_barrier *b = make_barrier(alg, MUSTER_WAIT_HYBRID, 2);
+    for (int e = 0; e < 20; e++) {
+        pthread_t thread;
+        void *other;
+        pthread_create(&thread, NULL, huge_timeout_main, b);
+        usleep(e % 4 == 0 ? 2000 : 0);
+        int rc = muster_barrier_wait_timeout(b, 0, UINT64_MAX);
+        pthread_join(thread, &other);
+        CHECK(rc >= 0 && (intptr_t)other >= 0, "%s: UINT64_MAX timeout gave %d and %d",
+              muster_algorithm_name(alg), rc, (int)(intptr_t)other);
+    }
+    muster_barrier_destroy(b);
+}
+
 static void run_algorithm(muster_algorithm alg)
 {
+    huge_timeout(alg);
     static const muster_wait_policy policies[] = {MUSTER_WAIT_ACTIVE, MUSTER_WAIT_PASSIVE, MUSTER_WAIT_HYBRID};
     uint64_t begin = test_now_ns();
     for (size_t k = 0; k < 3; k++) {

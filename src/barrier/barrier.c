@@ -288,8 +288,10 @@ int muster_barrier_wait(muster_barrier *b, unsigned id)
 
 int muster_barrier_wait_timeout(muster_barrier *b, unsigned id, uint64_t timeout_ns)
 {
-    uint64_t deadline = muster_now_ns() + timeout_ns;
-    return enter(b, id, deadline ? deadline : 1);
+    uint64_t now = muster_now_ns();
+    /* Saturate: a timeout past the end of time means none (0 = no deadline). */
+    uint64_t deadline = timeout_ns > UINT64_MAX - now ? 0 : now + timeout_ns;
+    return enter(b, id, deadline);
 }
 
 int muster_barrier_abort(muster_barrier *b)

@@ -13,15 +13,7 @@
 
 #include "muster/barrier.h"
 
-#define CHECK(cond, ...)                                                              \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
-            fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                             \
-            fprintf(stderr, "\n");                                                    \
-            exit(1);                                                                  \
-        }                                                                             \
-    } while (0)
+#include "check.h"
 
 /* MUSTER_TEST_SCALE shrinks episode counts (sanitizer builds are slower). */
 static inline double test_scale(void)

@@ -20,14 +20,7 @@
 
 #include "muster/barrier.h"
 
-#define CHECK(expr)                                                              \
-    do {                                                                         \
-        if (!(expr)) {                                                           \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #expr); \
-            fprintf(stderr, "  muster_error_detail: %s\n", muster_error_detail()); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 /* A failed call's detail: non-empty, one line, and naming `mention`. */
 #define CHECK_DETAIL(mention)                                                          \

@@ -17,13 +17,7 @@
 #include "muster/barrier.h"
 #include "wait/wait.h"
 
-#define CHECK(expr)                                                              \
-    do {                                                                         \
-        if (!(expr)) {                                                           \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #expr); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 static int near(double a, double b) { return fabs(a - b) < 1e-9; }
 

@@ -24,14 +24,7 @@
 #include "muster/barrier.h"
 #include "wait/wait.h"
 
-#define CHECK(expr)                                                              \
-    do {                                                                         \
-        if (!(expr)) {                                                           \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #expr); \
-            fprintf(stderr, "  muster_error_detail: %s\n", muster_error_detail()); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define PARTICIPANTS 3u
 

@@ -4,7 +4,7 @@
 # does not touch the network.
 set -euo pipefail
 
-packages=(build-essential cmake libck-dev libhwloc-dev libomp-dev python3)
+packages=(build-essential cmake libck-dev libhwloc-dev libomp-dev python3 spin)
 
 missing=()
 for package in "${packages[@]}"; do

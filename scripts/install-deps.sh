@@ -4,7 +4,8 @@
 # does not touch the network.
 set -euo pipefail
 
-packages=(build-essential cmake libck-dev libhwloc-dev libomp-dev python3 spin)
+packages=(build-essential cmake libck-dev libhwloc-dev libomp-dev python3 spin
+          gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
 
 missing=()
 for package in "${packages[@]}"; do

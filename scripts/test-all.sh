@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# Builds muster three ways and runs every test in each:
-#   build       RelWithDebInfo
-#   build-tsan  ThreadSanitizer               (MUSTER_SANITIZE=thread)
-#   build-asan  AddressSanitizer + UBSan      (MUSTER_SANITIZE=address,undefined)
+# Builds muster four ways and runs every test in each:
+#   build          RelWithDebInfo
+#   build-tsan     ThreadSanitizer               (MUSTER_SANITIZE=thread)
+#   build-asan     AddressSanitizer + UBSan      (MUSTER_SANITIZE=address,undefined)
+#   build-aarch64  AArch64 cross build, tests run under qemu-user
 # Build directories are kept, so a re-run is incremental.  Every build is
 # tested even when an earlier one fails; the exit status is non-zero if any
 # configure, build or test step failed.
 #
-# usage: scripts/test-all.sh [plain] [tsan] [asan]      (default: all three)
+# usage: scripts/test-all.sh [plain] [tsan] [asan] [aarch64]      (default: all four)
 # environment:
 #   JOBS                  parallel build and test jobs (default: nproc)
 #   MUSTER_TSAN_SCALE     MUSTER_TEST_SCALE for the TSan build
 #   MUSTER_ASAN_SCALE     MUSTER_TEST_SCALE for the ASan build
+#   MUSTER_AARCH64_SCALE  MUSTER_TEST_SCALE for the AArch64 build (emulated: slow)
 #   CTEST_ARGS            extra ctest arguments, e.g. "-R test_env"
 set -uo pipefail
 
@@ -28,7 +30,7 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1 print_stacktrace=1}"
 
 configs=("$@")
 if [ "${#configs[@]}" -eq 0 ]; then
-  configs=(plain tsan asan)
+  configs=(plain tsan asan aarch64)
 fi
 
 summaries=()
@@ -72,8 +74,10 @@ for config in "${configs[@]}"; do
     plain) run_config plain build "${MUSTER_TEST_SCALE:-1}" -DMUSTER_SANITIZE= ;;
     tsan) run_config tsan build-tsan "${MUSTER_TSAN_SCALE:-0.3}" -DMUSTER_SANITIZE=thread ;;
     asan) run_config asan build-asan "${MUSTER_ASAN_SCALE:-0.5}" -DMUSTER_SANITIZE=address,undefined ;;
+    aarch64) run_config aarch64 build-aarch64 "${MUSTER_AARCH64_SCALE:-0.1}" -DMUSTER_SANITIZE= \
+               -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake ;;
     *)
-      echo "test-all: unknown configuration '$config' (plain, tsan, asan)" >&2
+      echo "test-all: unknown configuration '$config' (plain, tsan, asan, aarch64)" >&2
       exit 2
       ;;
   esac

@@ -134,9 +134,6 @@ void muster_plan_free(muster_barrier *b);
 /* Runs one episode of a tree plan. */
 int muster_plan_wait(muster_barrier *b, unsigned id, const muster_waiter *waiter);
 
-/* The wake-up tree parents for BINARY and CLUSTER (Gao et al. eq. 5). */
-void muster_wake_parents(unsigned participants, muster_wakeup wakeup, unsigned cluster_size,
-                         unsigned *wake_parent);
 
 /* ---- errors ---- */
 

@@ -12,7 +12,8 @@
 
 #include "internal.h"
 
-void muster_wake_parents(unsigned participants, muster_wakeup wakeup, unsigned cluster_size,
+/* The wake-up tree parents for BINARY and CLUSTER (Gao et al. eq. 5). */
+static void wake_parents(unsigned participants, muster_wakeup wakeup, unsigned cluster_size,
                          unsigned *wake_parent)
 {
     wake_parent[0] = 0;
@@ -98,7 +99,7 @@ int muster_plan_build(muster_barrier *b, const unsigned *parent)
         if (wake_parent != NULL)
             memcpy(tree, wake_parent, n * sizeof *tree);
         else
-            muster_wake_parents(n, wakeup, b->attr.cluster_size, tree);
+            wake_parents(n, wakeup, b->attr.cluster_size, tree);
         if (children_of(n, tree, &wake_start, &wake_list) != MUSTER_OK) {
             free(tree);
             return muster_fail(MUSTER_E_NOMEM, "no memory for the wake-up tree");

@@ -2,6 +2,7 @@
  * condition-variable broadcast.  It always sleeps, whatever the wait policy:
  * it is the baseline that wins only when threads outnumber CPUs. */
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
@@ -95,6 +96,26 @@ static void destroy(muster_barrier *b)
     free(s);
 }
 
+/* The lock's and the condition variable's cache traffic; the simulator does
+ * not model the kernel's sleeps and wake-ups, which cost far more. */
+static void schedule(const muster_barrier *b, unsigned id, muster_schedule *s)
+{
+    uint32_t lock = offsetof(blocking_state, lock), arrived = offsetof(blocking_state, arrived);
+    uint32_t released = offsetof(blocking_state, released);
+    muster_schedule_add(s, MUSTER_STEP_LOCK, lock, 0);
+    unsigned arrive = muster_schedule_add(s, MUSTER_STEP_ARRIVE, arrived, b->participants);
+    muster_schedule_add(s, MUSTER_STEP_CLEAR, arrived, 0);
+    muster_schedule_add(s, MUSTER_STEP_ALL_ARRIVED, 0, 0);
+    muster_schedule_add(s, MUSTER_STEP_PUBLISH, released, 0);
+    muster_schedule_add(s, MUSTER_STEP_UNLOCK, lock, 0);
+    muster_schedule_add(s, MUSTER_STEP_DONE, 0, 0);
+    unsigned unlock = muster_schedule_add(s, MUSTER_STEP_UNLOCK, lock, 0);
+    muster_schedule_add(s, MUSTER_STEP_WAIT, released, 0);
+    muster_schedule_add(s, MUSTER_STEP_DONE, 0, 0);
+    if (!s->out_of_memory)
+        s->steps[arrive].next = unlock;
+}
+
 const muster_barrier_ops muster_central_blocking_ops = {
     .algorithm = MUSTER_ALG_CENTRAL_BLOCKING,
     .default_wakeup = MUSTER_WAKE_GLOBAL,
@@ -102,6 +123,7 @@ const muster_barrier_ops muster_central_blocking_ops = {
     .default_padding = MUSTER_PAD_DEFAULT,
     .init = init,
     .wait = wait,
+    .schedule = schedule,
     .abort = abort_blocking,
     .reset = reset,
     .destroy = destroy,

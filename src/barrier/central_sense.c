@@ -28,6 +28,20 @@ static int wait(muster_barrier *b, unsigned id, const muster_waiter *waiter)
     return MUSTER_BARRIER_SERIAL;
 }
 
+static void schedule(const muster_barrier *b, unsigned id, muster_schedule *s)
+{
+    uint32_t counter = muster_shared_flag(b, COUNTER), release = muster_shared_flag(b, RELEASE);
+    unsigned arrive = muster_schedule_add(s, MUSTER_STEP_ARRIVE, counter, b->participants);
+    muster_schedule_add(s, MUSTER_STEP_CLEAR, counter, 0);
+    muster_schedule_add(s, MUSTER_STEP_ALL_ARRIVED, 0, 0);
+    muster_schedule_add(s, MUSTER_STEP_PUBLISH, release, 0);
+    muster_schedule_add(s, MUSTER_STEP_DONE, 0, 0);
+    unsigned wait = muster_schedule_add(s, MUSTER_STEP_WAIT, release, 0);
+    muster_schedule_add(s, MUSTER_STEP_DONE, 0, 0);
+    if (!s->out_of_memory)
+        s->steps[arrive].next = wait;
+}
+
 const muster_barrier_ops muster_central_sense_ops = {
     .algorithm = MUSTER_ALG_CENTRAL_SENSE,
     .default_wakeup = MUSTER_WAKE_GLOBAL,
@@ -35,4 +49,5 @@ const muster_barrier_ops muster_central_sense_ops = {
     .default_padding = MUSTER_PAD_PADDED,
     .init = init,
     .wait = wait,
+    .schedule = schedule,
 };

@@ -17,5 +17,6 @@ const muster_barrier_ops muster_combining_tree_ops = {
     .default_padding = MUSTER_PAD_PADDED,
     .init = muster_node_tree_init,
     .wait = wait,
+    .schedule = muster_node_tree_schedule,
     .destroy = muster_node_tree_destroy,
 };

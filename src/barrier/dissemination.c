@@ -34,6 +34,18 @@ static int wait(muster_barrier *b, unsigned id, const muster_waiter *waiter)
     return id == 0 ? MUSTER_BARRIER_SERIAL : 0;
 }
 
+static void schedule(const muster_barrier *b, unsigned id, muster_schedule *s)
+{
+    unsigned p = b->participants;
+    for (unsigned r = 0, distance = 1; distance < p; r++, distance <<= 1) {
+        unsigned from = (id + p - distance) % p;
+        muster_schedule_add(s, MUSTER_STEP_PUBLISH, muster_participant_flag(b, id, r), 0);
+        muster_schedule_add(s, MUSTER_STEP_WAIT, muster_participant_flag(b, from, r), 0);
+    }
+    muster_schedule_add(s, MUSTER_STEP_ALL_ARRIVED, 0, 0);
+    muster_schedule_add(s, MUSTER_STEP_DONE, 0, 0);
+}
+
 const muster_barrier_ops muster_dissemination_ops = {
     .algorithm = MUSTER_ALG_DISSEMINATION,
     .default_wakeup = MUSTER_WAKE_GLOBAL, /* no release phase at all */
@@ -41,4 +53,5 @@ const muster_barrier_ops muster_dissemination_ops = {
     .default_padding = MUSTER_PAD_PADDED,
     .init = init,
     .wait = wait,
+    .schedule = schedule,
 };

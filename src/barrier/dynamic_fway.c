@@ -18,5 +18,6 @@ const muster_barrier_ops muster_dynamic_fway_ops = {
     .default_padding = MUSTER_PAD_PACKED,
     .init = muster_node_tree_init,
     .wait = wait,
+    .schedule = muster_node_tree_schedule,
     .destroy = muster_node_tree_destroy,
 };

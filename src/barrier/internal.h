@@ -9,6 +9,7 @@
 
 #include "muster/barrier.h"
 #include "platform/platform.h"
+#include "schedule.h"
 #include "wait/wait.h"
 
 /* Every release shape the tree engine (plan.c) can run. */
@@ -29,6 +30,9 @@ typedef struct muster_barrier_ops {
     int (*init)(muster_barrier *b);
     /* One episode for participant id; returns SERIAL, 0 or a MUSTER_E_*. */
     int (*wait)(muster_barrier *b, unsigned id, const muster_waiter *waiter);
+    /* Emits one episode of participant id as steps (schedule.h): the same
+     * flags, in the same order, as wait. */
+    void (*schedule)(const muster_barrier *b, unsigned id, muster_schedule *s);
     /* Optional: extra work to break / reset / free algorithm state. */
     void (*abort)(muster_barrier *b);
     void (*reset)(muster_barrier *b);
@@ -133,6 +137,9 @@ void muster_plan_free(muster_barrier *b);
 
 /* Runs one episode of a tree plan. */
 int muster_plan_wait(muster_barrier *b, unsigned id, const muster_waiter *waiter);
+/* The steps of muster_plan_wait, and of muster_node_tree_wait. */
+void muster_plan_schedule(const muster_barrier *b, unsigned id, muster_schedule *s);
+void muster_node_tree_schedule(const muster_barrier *b, unsigned id, muster_schedule *s);
 
 
 /* ---- errors ---- */

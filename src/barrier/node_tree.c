@@ -93,6 +93,30 @@ static bool arrive(muster_flag *word, unsigned member, unsigned size, bool bit_m
     return (old & MUSTER_FLAG_VALUE_MASK) + 1u == size;
 }
 
+void muster_node_tree_schedule(const muster_barrier *b, unsigned id, muster_schedule *s)
+{
+    const node_tree *tree = b->state;
+    uint32_t release = muster_shared_flag(b, 0);
+    unsigned node = id / b->attr.fan_in;
+    unsigned arrivals[64], levels = 0; /* ARRIVE steps whose `next` is the wait */
+    for (;;) {
+        uint32_t word = muster_shared_flag(b, 1 + node);
+        if (levels < 64)
+            arrivals[levels++] = muster_schedule_add(s, MUSTER_STEP_ARRIVE, word, tree->size[node]);
+        muster_schedule_add(s, MUSTER_STEP_CLEAR, word, 0);
+        if (tree->parent[node] == node)
+            break;
+        node = tree->parent[node];
+    }
+    muster_schedule_add(s, MUSTER_STEP_ALL_ARRIVED, 0, 0);
+    muster_schedule_add(s, MUSTER_STEP_PUBLISH, release, 0);
+    muster_schedule_add(s, MUSTER_STEP_DONE, 0, 0);
+    unsigned wait = muster_schedule_add(s, MUSTER_STEP_WAIT, release, 0);
+    muster_schedule_add(s, MUSTER_STEP_DONE, 0, 0);
+    for (unsigned k = 0; k < levels && !s->out_of_memory; k++)
+        s->steps[arrivals[k]].next = wait;
+}
+
 int muster_node_tree_wait(muster_barrier *b, unsigned id, const muster_waiter *waiter, bool bit_mask)
 {
     const node_tree *tree = b->state;

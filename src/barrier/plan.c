@@ -31,9 +31,16 @@ static void wake_parents(unsigned participants, muster_wakeup wakeup, unsigned c
     }
 }
 
-/* Fills a CSR child list from a parent array; each parent's children are
- * ordered by descending subtree size, so the biggest subtree hears first. */
-static int children_of(unsigned n, const unsigned *parent, uint32_t **start_out, uint32_t **list_out)
+/* Fills a CSR child list from a parent array.  Wake-up trees list each
+ * parent's children by descending subtree size, so the biggest subtree hears
+ * first.  Arrival trees list them by ascending size: the smallest subtree is
+ * expected to finish first, so polling in that order overlaps each wait with
+ * the bigger subtrees' progress (polling the biggest first would add every
+ * other child's fetch after it; the simulator shows the difference). */
+typedef enum { SMALLEST_FIRST, BIGGEST_FIRST } child_order;
+
+static int children_of(unsigned n, const unsigned *parent, child_order order, uint32_t **start_out,
+                       uint32_t **list_out)
 {
     uint32_t *start = calloc(n + 1, sizeof *start);
     uint32_t *list = calloc(n ? n : 1, sizeof *list);
@@ -60,7 +67,8 @@ static int children_of(unsigned n, const unsigned *parent, uint32_t **start_out,
         unsigned p = parent[i];
         unsigned at = start[p] + fill[p]++;
         /* insertion into the parent's slice, keeping descending subtree size */
-        while (at > start[p] && subtree[list[at - 1]] < subtree[i]) {
+        while (at > start[p] && (order == BIGGEST_FIRST ? subtree[list[at - 1]] < subtree[i]
+                                                        : subtree[list[at - 1]] > subtree[i])) {
             list[at] = list[at - 1];
             at--;
         }
@@ -100,14 +108,14 @@ int muster_plan_build(muster_barrier *b, const unsigned *parent)
             memcpy(tree, wake_parent, n * sizeof *tree);
         else
             wake_parents(n, wakeup, b->attr.cluster_size, tree);
-        if (children_of(n, tree, &wake_start, &wake_list) != MUSTER_OK) {
+        if (children_of(n, tree, BIGGEST_FIRST, &wake_start, &wake_list) != MUSTER_OK) {
             free(tree);
             return muster_fail(MUSTER_E_NOMEM, "no memory for the wake-up tree");
         }
     }
     unsigned wake_flags = global ? 0 : max_children(n, wake_start);
     int rc = muster_layout(b, global ? 1 : 0, 1 + wake_flags);
-    if (rc == MUSTER_OK && children_of(n, parent, &plan->arrive_start, &plan->arrive_poll) != MUSTER_OK)
+    if (rc == MUSTER_OK && children_of(n, parent, SMALLEST_FIRST, &plan->arrive_start, &plan->arrive_poll) != MUSTER_OK)
         rc = muster_fail(MUSTER_E_NOMEM, "no memory for the arrival tree");
     plan->arrive_post = malloc(n * sizeof(uint32_t));
     plan->release_wait = malloc(n * sizeof(uint32_t));
@@ -200,6 +208,22 @@ void muster_plan_free(muster_barrier *b)
     free(plan->arrive_start), free(plan->arrive_poll), free(plan->arrive_post);
     free(plan->release_wait), free(plan->release_start), free(plan->release_post);
     memset(plan, 0, sizeof *plan);
+}
+
+void muster_plan_schedule(const muster_barrier *b, unsigned id, muster_schedule *s)
+{
+    const muster_tree_plan *plan = &b->plan;
+    for (uint32_t k = plan->arrive_start[id]; k < plan->arrive_start[id + 1]; k++)
+        muster_schedule_add(s, MUSTER_STEP_WAIT, plan->arrive_poll[k], 0);
+    if (plan->arrive_post[id] != MUSTER_NO_FLAG) {
+        muster_schedule_add(s, MUSTER_STEP_PUBLISH, plan->arrive_post[id], 0);
+        muster_schedule_add(s, MUSTER_STEP_WAIT, plan->release_wait[id], 0);
+    } else {
+        muster_schedule_add(s, MUSTER_STEP_ALL_ARRIVED, 0, 0);
+    }
+    for (uint32_t k = plan->release_start[id]; k < plan->release_start[id + 1]; k++)
+        muster_schedule_add(s, MUSTER_STEP_PUBLISH, plan->release_post[k], 0);
+    muster_schedule_add(s, MUSTER_STEP_DONE, 0, 0);
 }
 
 int muster_plan_wait(muster_barrier *b, unsigned id, const muster_waiter *waiter)

@@ -25,4 +25,5 @@ const muster_barrier_ops muster_static_fway_ops = {
     .default_padding = MUSTER_PAD_PACKED,
     .init = init,
     .wait = muster_plan_wait,
+    .schedule = muster_plan_schedule,
 };

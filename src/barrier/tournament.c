@@ -23,4 +23,5 @@ const muster_barrier_ops muster_tournament_ops = {
     .default_padding = MUSTER_PAD_PADDED,
     .init = init,
     .wait = muster_plan_wait,
+    .schedule = muster_plan_schedule,
 };

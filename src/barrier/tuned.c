@@ -35,4 +35,5 @@ const muster_barrier_ops muster_tuned_ops = {
     .uses_cluster_size = true,
     .init = init,
     .wait = muster_plan_wait,
+    .schedule = muster_plan_schedule,
 };

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "error.h"
 #include "muster/barrier.h"
 #include "platform/platform.h"
 #include "wait/wait.h"
@@ -134,11 +135,6 @@ void muster_plan_free(muster_barrier *b);
 /* Runs one episode of a tree plan. */
 int muster_plan_wait(muster_barrier *b, unsigned id, const muster_waiter *waiter);
 
-
-/* ---- errors ---- */
-
-/* Records a one-line detail for muster_error_detail() and returns code. */
-int muster_fail(int code, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- environment (parsed once per process; warnings printed once) ---- */
 

@@ -2,6 +2,7 @@
  * probe, model, tune and run will join the table as they are written. */
 #include "bench_barrier.h"
 #include "cli.h"
+#include "topology.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +32,7 @@ static int bench_main(int argc, char **argv)
 
 static const cli_command commands[] = {
     {"bench", bench_main, "measure barrier overheads, side by side with other libraries"},
+    {"topology", topology_main, "packages, caches, cores and CPUs this process may use"},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 

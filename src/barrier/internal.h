@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "error.h"
 #include "muster/barrier.h"
 #include "platform/platform.h"
 #include "schedule.h"
@@ -141,11 +142,6 @@ int muster_plan_wait(muster_barrier *b, unsigned id, const muster_waiter *waiter
 void muster_plan_schedule(const muster_barrier *b, unsigned id, muster_schedule *s);
 void muster_node_tree_schedule(const muster_barrier *b, unsigned id, muster_schedule *s);
 
-
-/* ---- errors ---- */
-
-/* Records a one-line detail for muster_error_detail() and returns code. */
-int muster_fail(int code, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- environment (parsed once per process; warnings printed once) ---- */
 

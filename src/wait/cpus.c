@@ -93,28 +93,65 @@ static int own_cgroup(char *path, size_t size)
 
 /* The process's mask, read when the library loads: later, the thread that
  * creates a barrier is often pinned to one CPU (an OpenMP primary thread is),
- * and its own mask would make every team look oversubscribed. */
-static unsigned process_cpus;
+ * and its own mask would make every team look oversubscribed.  Written only
+ * by the constructor, before any thread of ours can read it. */
+static cpu_set_t process_mask;
+static unsigned process_cpus; /* 0: the mask could not be read at load */
+
+static unsigned read_mask(cpu_set_t *mask)
+{
+    if (sched_getaffinity(0, sizeof *mask, mask) == 0 && CPU_COUNT(mask) > 0)
+        return (unsigned)CPU_COUNT(mask);
+    CPU_ZERO(mask);
+    return 0;
+}
 
 __attribute__((constructor)) static void read_process_mask(void)
 {
+    process_cpus = read_mask(&process_mask);
+}
+
+/* The load-time mask, or, when it could not be read then, the calling
+ * thread's mask now (into *mask, leaving the shared copy alone). */
+static unsigned process_mask_or_own(cpu_set_t *mask)
+{
+    if (process_cpus > 0) {
+        *mask = process_mask;
+        return process_cpus;
+    }
+    return read_mask(mask);
+}
+
+unsigned muster_affinity_cpus(int *cpus, unsigned max)
+{
     cpu_set_t mask;
-    if (sched_getaffinity(0, sizeof mask, &mask) == 0 && CPU_COUNT(&mask) > 0)
-        process_cpus = (unsigned)CPU_COUNT(&mask);
+    unsigned count = process_mask_or_own(&mask), stored = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE && stored < count; cpu++) {
+        if (!CPU_ISSET(cpu, &mask))
+            continue;
+        if (stored < max)
+            cpus[stored] = cpu;
+        stored++;
+    }
+    return count;
+}
+
+double muster_process_cpu_quota(void)
+{
+    char cgroup[4096];
+    if (own_cgroup(cgroup, sizeof cgroup) != 0)
+        return 0.0;
+    return muster_cgroup_cpu_quota("/sys/fs/cgroup", cgroup);
 }
 
 unsigned muster_cpus_available(void)
 {
-    unsigned cpus = process_cpus;
-    if (cpus == 0) {
-        read_process_mask();
-        cpus = process_cpus ? process_cpus : 1;
-    }
-    char cgroup[4096];
-    if (own_cgroup(cgroup, sizeof cgroup) == 0) {
-        double quota = muster_cgroup_cpu_quota("/sys/fs/cgroup", cgroup);
-        if (quota > 0.0 && ceil(quota) < cpus)
-            cpus = (unsigned)ceil(quota);
-    }
+    cpu_set_t mask;
+    unsigned cpus = process_mask_or_own(&mask);
+    if (cpus == 0)
+        cpus = 1;
+    double quota = muster_process_cpu_quota();
+    if (quota > 0.0 && ceil(quota) < cpus)
+        cpus = (unsigned)ceil(quota);
     return cpus;
 }

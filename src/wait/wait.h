@@ -100,6 +100,17 @@ uint64_t muster_spin_iterations(int64_t spin_ns);
  * v2 cpu.max quota (rounded up).  Always >= 1. */
 unsigned muster_cpus_available(void);
 
+/* The CPUs in the process's affinity mask as read when the library loaded
+ * (or, if that failed, the calling thread's mask now), ascending OS ids.
+ * Stores at most max ids in cpus and returns how many the mask holds (0 when
+ * it cannot be read).  Masks beyond CPU_SETSIZE (1024) CPUs are not seen. */
+unsigned muster_affinity_cpus(int *cpus, unsigned max);
+
+/* The cgroup v2 cpu.max quota of this process's own cgroup (from
+ * /proc/self/cgroup, under /sys/fs/cgroup), in CPUs, the tightest along the
+ * path; 0 = none or unknown. */
+double muster_process_cpu_quota(void);
+
 /* Parses the text of a cgroup v2 cpu.max file ("max 100000" or "150000
  * 100000") into a CPU count (0 = unlimited).  Returns -1 when malformed. */
 int muster_parse_cpu_max(const char *text, double *cpus);

@@ -1,0 +1,59 @@
+"""python3 -m muster_report {heatmap,scaling} IN.json OUT.png [options]
+
+Exit status: 0 written; 1 a bad input or an unwritable output (one line on
+stderr, no output file); 2 a wrong command line."""
+import argparse
+import sys
+
+from . import ReportError
+
+PROG = "muster_report"
+
+
+def _parser():
+    parser = argparse.ArgumentParser(
+        prog=f"python3 -m {PROG}",
+        description="PNG figures from muster's JSON files (matplotlib, Agg).")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    heat = commands.add_parser(
+        "heatmap", help="core-to-core latency matrix of a machine file",
+        description="The N x N latency matrix of a machine file (muster-machine/1) as a heat map: "
+                    "CPU ids on both axes, a colour bar in ns, the values in the cells when N <= 16, "
+                    "and the cluster size and layers in the title when the file has them.")
+    heat.add_argument("input", metavar="IN.json", help="a muster-machine/1 file")
+    heat.add_argument("output", metavar="OUT.png")
+    heat.add_argument("--title", help="title instead of the machine's name")
+    heat.add_argument("--field", default="latency_ns",
+                      choices=["latency_ns", "round_trip_min_ns", "round_trip_median_ns"],
+                      help="the matrix to plot: latency_ns (default), or a probe's round_trip_min_ns "
+                           "or round_trip_median_ns")
+
+    scale = commands.add_parser(
+        "scaling", help="per-barrier time against thread count",
+        description="One line per series of a muster-scaling/1 file: time per barrier against "
+                    "threads (log2 axis from 64 threads; µs when times exceed 10000 ns).")
+    scale.add_argument("input", metavar="IN.json", help="a muster-scaling/1 file")
+    scale.add_argument("output", metavar="OUT.png")
+    scale.add_argument("--title", help="title instead of the machine's name")
+    scale.add_argument("--log", action="store_true", help="logarithmic time axis")
+    return parser
+
+
+def main(argv=None):
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "heatmap":
+            from . import heatmap
+            heatmap.run(args.input, args.output, title=args.title, field=args.field)
+        else:
+            from . import scaling
+            scaling.run(args.input, args.output, title=args.title, log_y=args.log)
+    except ReportError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,8 +1,9 @@
 /* The muster command: one small table of subcommands, each in its own file.
- * probe, model, tune and run will join the table as they are written. */
+ * model, tune and run will join the table as they are written. */
 #include "bench_barrier.h"
 #include "cli.h"
 #include "topology.h"
+#include "probe.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +34,7 @@ static int bench_main(int argc, char **argv)
 static const cli_command commands[] = {
     {"bench", bench_main, "measure barrier overheads, side by side with other libraries"},
     {"topology", topology_main, "packages, caches, cores and CPUs this process may use"},
+    {"probe", probe_main, "measure core-to-core latency (pinned ping-pong) and write a machine file"},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 

@@ -19,10 +19,16 @@
  *                     off-diagonal pair belongs to the layer whose latency is
  *                     nearest its own.  Absent: derived by clustering the
  *                     matrix, alpha = MUSTER_MACHINE_DEFAULT_ALPHA.  optional
- *   cluster_size      N_c, 1 <= N_c <= N.  Absent: derived (the CPUs within
- *                     layer 0 of the first CPU, counted with it).  optional
+ *   cluster_size      N_c, 1 <= N_c <= N.  Absent: derived: each CPU's
+ *                     cluster is itself and the CPUs it shares layer 0 with
+ *                     in both directions; N_c is the most common cluster size
+ *                     (the smaller on a tie).  Not simply CPU 0's cluster:
+ *                     measured matrices are asymmetric and noisy, and CPU 0
+ *                     (which takes most interrupts) is the CPU most likely to
+ *                     measure oddly.  optional
  *   probe             object written by `muster probe`: round_trip_min_ns and
- *                     round_trip_median_ns ([N][N]), repetitions, ...  optional
+ *                     round_trip_median_ns ([N][N], diagonal 0: not
+ *                     measured), repetitions, round_trips (per sample)  optional
  *   topology          object written by `muster probe` (informational) optional
  * Unknown keys are ignored.
  */
@@ -66,7 +72,8 @@ typedef struct muster_machine {
     unsigned cluster_size;       /* N_c */
     /* From a probe only; NULL otherwise. */
     double *round_trip_min_ns, *round_trip_median_ns; /* N*N */
-    unsigned probe_repetitions;
+    unsigned probe_repetitions;  /* K samples per pair */
+    unsigned probe_round_trips;  /* R round trips per sample */
 } muster_machine;
 
 static inline double muster_machine_latency(const muster_machine *m, unsigned i, unsigned j)
@@ -92,8 +99,11 @@ void muster_machine_free(muster_machine *m);
 int muster_machine_validate(const muster_machine *m, char *err, size_t err_len);
 
 /* Groups the off-diagonal latencies into layers (values within
- * MUSTER_MACHINE_LAYER_TOLERANCE of a layer's smallest member join it), sets
- * layer_of, layers (alpha = default) and cluster_size. */
+ * MUSTER_MACHINE_LAYER_TOLERANCE of a layer's smallest member join it; a
+ * layer's latency is the median of its members), sets layers (alpha =
+ * default) and cluster_size, and then layer_of by
+ * muster_machine_assign_layers' nearest-layer rule, so that a derived machine
+ * saved and loaded again is the same machine. */
 int muster_machine_derive_layers(muster_machine *m);
 
 /* Assigns every pair to the nearest of the given layers (m->layers,

@@ -2,6 +2,7 @@
  * model, tune and run will join the table as they are written. */
 #include "bench_barrier.h"
 #include "cli.h"
+#include "model_cli.h"
 #include "topology.h"
 #include "probe.h"
 
@@ -33,6 +34,7 @@ static int bench_main(int argc, char **argv)
 
 static const cli_command commands[] = {
     {"bench", bench_main, "measure barrier overheads, side by side with other libraries"},
+    {"model", model_main, "cost model and many-core simulator, on presets or probed machines"},
     {"topology", topology_main, "packages, caches, cores and CPUs this process may use"},
     {"probe", probe_main, "measure core-to-core latency (pinned ping-pong) and write a machine file"},
 };

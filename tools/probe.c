@@ -4,8 +4,11 @@
 #include "probe.h"
 
 #include "cli.h"
+#include "report_python.h"
 #include "model/machine.h"
 #include "topology/probe.h"
+#include "muster/barrier.h"
+#include "muster/topology.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -326,10 +329,34 @@ static void show_progress(unsigned done, unsigned total, void *ctx)
 
 /* ---- outputs ------------------------------------------------------------ */
 
-/* HOOK (topology): `muster topology` is to provide muster_topology_write_json();
- * its JSON object belongs here, saved as the machine file's "topology".  NULL
- * until the integrator wires it in. */
-static const char *topology_json(void) { return NULL; }
+/* The machine's topology (muster/topology.h) as one JSON object, saved as
+ * the machine file's "topology"; discovered once, NULL if discovery fails
+ * (the file is complete without it).  Freed at exit by the OS. */
+static const char *topology_json(void)
+{
+    static char *text;
+    static bool tried;
+    if (tried)
+        return text;
+    tried = true;
+    muster_topology *t = NULL;
+    size_t len = 0;
+    FILE *f = NULL;
+    if (muster_topology_discover(&t) == MUSTER_OK && (f = open_memstream(&text, &len)) != NULL) {
+        if (muster_topology_write_json(t, f) != 0) {
+            fclose(f);
+            free(text);
+            text = NULL;
+        } else {
+            fclose(f);
+            /* the writer may end with a newline: the saver indents it as is */
+            while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ' '))
+                text[--len] = '\0';
+        }
+    }
+    muster_topology_free(t);
+    return text;
+}
 
 /* --output: FILE.tmp is opened before measuring (a bad path fails at once,
  * not after the run) and renamed over FILE only once complete. */
@@ -410,7 +437,7 @@ static int run_python(char *const argv[], bool quiet)
         dup2(quiet ? null : STDERR_FILENO, STDOUT_FILENO);
         if (quiet)
             dup2(null, STDERR_FILENO);
-        execvp("python3", argv);
+        execvp(report_python_interpreter(), argv);
         _exit(127);
     }
     int status;

@@ -94,33 +94,6 @@ static void usage(FILE *out)
 
 /* ---- options ------------------------------------------------------------ */
 
-/* Calls one(item) for each comma-separated item of list; empty items are an
- * error, since "a,,b" is more likely a typo than a wish. */
-static int for_each_item(const char *option, const char *list, int (*one)(const char *, void *),
-                         void *ctx)
-{
-    char buf[1024];
-    if (*list == '\0')
-        return cli_usage_error(PROG, "%s: empty list", option);
-    if (strlen(list) >= sizeof buf)
-        return cli_usage_error(PROG, "%s: list too long", option);
-    strcpy(buf, list);
-    char *item = buf;
-    for (;;) {
-        char *comma = strchr(item, ',');
-        if (comma)
-            *comma = '\0';
-        if (*item == '\0')
-            return cli_usage_error(PROG, "%s: empty item in '%s'", option, list);
-        int rc = one(item, ctx);
-        if (rc != 0)
-            return rc;
-        if (!comma)
-            return 0;
-        item = comma + 1;
-    }
-}
-
 static int add_algorithm(const char *name, void *ctx)
 {
     struct options *o = ctx;
@@ -198,18 +171,18 @@ static int parse_pin(const char *text, struct options *o)
 static int set_algorithms(const char *v, struct options *o)
 {
     o->seen_alg = 1;
-    return for_each_item("--alg", v, add_algorithm, o);
+    return cli_for_each_item(PROG, "--alg", v, add_algorithm, o);
 }
 
 static int set_policies(const char *v, struct options *o)
 {
     o->seen_policy = 1;
-    return for_each_item("--policy", v, add_policy, o);
+    return cli_for_each_item(PROG, "--policy", v, add_policy, o);
 }
 
 static int set_threads(const char *v, struct options *o)
 {
-    return for_each_item("--threads", v, add_thread_count, o);
+    return cli_for_each_item(PROG, "--threads", v, add_thread_count, o);
 }
 
 static int set_reps(const char *v, struct options *o)

@@ -1,4 +1,5 @@
 #include "bench_report.h"
+#include "cli.h"
 
 #include <math.h>
 #include <muster/barrier.h>
@@ -79,22 +80,6 @@ static void format_bytes(char *buf, size_t len, double b)
         snprintf(buf, len, "n/a");
     else
         snprintf(buf, len, "%.*f", b == floor(b) || b >= 100 ? 0 : 1, b);
-}
-
-/* "0-3,8" for the CPUs of the affinity mask. */
-static void format_cpu_list(char *buf, size_t len, const int *cpu, unsigned n)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (unsigned i = 0; i < n && used < len; i++) {
-        unsigned j = i;
-        while (j + 1 < n && cpu[j + 1] == cpu[j] + 1)
-            j++;
-        int w = j > i ? snprintf(buf + used, len - used, "%s%d-%d", i ? "," : "", cpu[i], cpu[j])
-                      : snprintf(buf + used, len - used, "%s%d", i ? "," : "", cpu[i]);
-        used += w > 0 ? (size_t)w : 0;
-        i = j;
-    }
 }
 
 /* ---- the table ---------------------------------------------------------- */
@@ -247,7 +232,7 @@ static void put_block(FILE *out, const bench_run *run, size_t first, size_t n, s
 static void put_title(FILE *out, const bench_run *run)
 {
     char cpus[256];
-    format_cpu_list(cpus, sizeof cpus, run->cpu_list, run->cpus_available);
+    cli_format_cpu_list(cpus, sizeof cpus, run->cpu_list, run->cpus_available);
     fprintf(out, "muster bench barrier: overhead per barrier episode (EPCC), mean ± sd of %u rep%s\n",
             run->reps, run->reps == 1 ? "" : "s");
     int pinned = strcmp(run->pin, "none") != 0;

@@ -92,3 +92,45 @@ int cli_parse_double(const char *prog, const char *option, const char *text, dou
     *out = v;
     return 0;
 }
+
+void cli_format_cpu_list(char *buf, size_t len, const int *cpu, unsigned n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < n && used < len; i++) {
+        unsigned j = i;
+        while (j + 1 < n && cpu[j + 1] == cpu[j] + 1)
+            j++;
+        int w = j > i ? snprintf(buf + used, len - used, "%s%d-%d", i ? "," : "", cpu[i], cpu[j])
+                      : snprintf(buf + used, len - used, "%s%d", i ? "," : "", cpu[i]);
+        used += w > 0 ? (size_t)w : 0;
+        i = j;
+    }
+}
+
+/* Calls one(item) for each comma-separated item of list; empty items are an
+ * error, since "a,,b" is more likely a typo than a wish. */
+int cli_for_each_item(const char *prog, const char *option, const char *list,
+                      int (*one)(const char *item, void *ctx), void *ctx)
+{
+    char buf[1024];
+    if (*list == '\0')
+        return cli_usage_error(prog, "%s: empty list", option);
+    if (strlen(list) >= sizeof buf)
+        return cli_usage_error(prog, "%s: list too long", option);
+    strcpy(buf, list);
+    char *item = buf;
+    for (;;) {
+        char *comma = strchr(item, ',');
+        if (comma)
+            *comma = '\0';
+        if (*item == '\0')
+            return cli_usage_error(prog, "%s: empty item in '%s'", option, list);
+        int rc = one(item, ctx);
+        if (rc != 0)
+            return rc;
+        if (!comma)
+            return 0;
+        item = comma + 1;
+    }
+}

@@ -38,4 +38,14 @@ int cli_parse_ulong(const char *prog, const char *option, const char *text, unsi
 int cli_parse_double(const char *prog, const char *option, const char *text, double above, double max,
                      double *out);
 
+/* Calls one(item, ctx) for each comma-separated item of list, stopping at
+ * the first non-zero return; an empty list or item ("a,,b", more likely a
+ * typo than a wish) is a usage error naming the option. */
+int cli_for_each_item(const char *prog, const char *option, const char *list,
+                      int (*one)(const char *item, void *ctx), void *ctx);
+
+/* "0-3,8,10-11" for an ascending list of CPU ids: runs of consecutive ids
+ * become ranges.  Truncated (still terminated) when buf is too small. */
+void cli_format_cpu_list(char *buf, size_t len, const int *cpu, unsigned n);
+
 #endif

@@ -218,8 +218,9 @@ static void simulate_usage(FILE *out)
             "src/model/sim.h; its parameters alpha and c come from the machine.\n");
 }
 
-static int add_thread_range(const char *item, sim_options *o)
+static int add_thread_range(const char *item, void *ctx)
 {
+    sim_options *o = ctx;
     char *end = NULL;
     unsigned long lo = strtoul(item, &end, 10), hi = lo;
     if (end != item && *end == '-')
@@ -234,20 +235,9 @@ static int add_thread_range(const char *item, sim_options *o)
     return 0;
 }
 
-static int for_each_item(const char *list, int (*one)(const char *, sim_options *), sim_options *o)
+static int add_algorithm(const char *name, void *ctx)
 {
-    char buffer[512];
-    if (strlen(list) >= sizeof buffer || *list == '\0')
-        return cli_usage_error(PROG_SIM, "the list '%s' is empty or too long", list);
-    strcpy(buffer, list);
-    for (char *save = NULL, *item = strtok_r(buffer, ",", &save); item; item = strtok_r(NULL, ",", &save))
-        if (one(item, o) != 0)
-            return CLI_USAGE;
-    return 0;
-}
-
-static int add_algorithm(const char *name, sim_options *o)
-{
+    sim_options *o = ctx;
     muster_algorithm a;
     if (muster_algorithm_parse(name, &a) != MUSTER_OK || a == MUSTER_ALG_AUTO)
         return cli_usage_error(PROG_SIM, "--algorithms: unknown algorithm '%s'", name);
@@ -267,10 +257,10 @@ static int parse_simulate(int argc, char **argv, sim_options *o)
             if (rc < 0)
                 return CLI_USAGE;
         } else if ((rc = cli_option_value(PROG_SIM, argc, argv, &i, "--threads", &v)) != 0) {
-            if (rc < 0 || for_each_item(v, add_thread_range, o))
+            if (rc < 0 || cli_for_each_item(PROG_SIM, "--threads", v, add_thread_range, o))
                 return CLI_USAGE;
         } else if ((rc = cli_option_value(PROG_SIM, argc, argv, &i, "--algorithms", &v)) != 0) {
-            if (rc < 0 || for_each_item(v, add_algorithm, o))
+            if (rc < 0 || cli_for_each_item(PROG_SIM, "--algorithms", v, add_algorithm, o))
                 return CLI_USAGE;
         } else if ((rc = cli_option_value(PROG_SIM, argc, argv, &i, "--padding", &v)) != 0) {
             if (rc < 0)

@@ -76,22 +76,6 @@ static void usage(FILE *out)
 
 /* ---- CPU lists ---------------------------------------------------------- */
 
-/* "0-3,8,10-11" for an ascending list. */
-static void format_cpu_ranges(char *buf, size_t len, const int *cpu, unsigned n)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (unsigned i = 0; i < n && used < len; i++) {
-        unsigned j = i;
-        while (j + 1 < n && cpu[j + 1] == cpu[j] + 1)
-            j++;
-        int w = j == i ? snprintf(buf + used, len - used, "%s%d", i ? "," : "", cpu[i])
-                       : snprintf(buf + used, len - used, "%s%d-%d", i ? "," : "", cpu[i], cpu[j]);
-        used += w > 0 ? (size_t)w : 0;
-        i = j;
-    }
-}
-
 static int mask_index(const struct cpu_mask *mask, long cpu)
 {
     for (unsigned i = 0; i < mask->count; i++)
@@ -132,7 +116,7 @@ static int choose_item(const char *item, size_t len, const struct cpu_mask *mask
         int at = mask_index(mask, c);
         if (at < 0) {
             char allowed[256];
-            format_cpu_ranges(allowed, sizeof allowed, mask->cpu, mask->count);
+            cli_format_cpu_list(allowed, sizeof allowed, mask->cpu, mask->count);
             return cli_usage_error(PROG, "--cpus: CPU %ld is not in this process's affinity mask (%s)", c, allowed);
         }
         chosen[at] = 1;
@@ -284,7 +268,7 @@ static void print_layers(FILE *out, const muster_machine *m)
 static void print_report(FILE *out, const muster_machine *m, const struct options *o)
 {
     char cpus[256];
-    format_cpu_ranges(cpus, sizeof cpus, m->cpu_ids, m->cpus);
+    cli_format_cpu_list(cpus, sizeof cpus, m->cpu_ids, m->cpus);
     fprintf(out, "muster probe: %s, %u CPU%s (%s)\n", m->name, m->cpus, m->cpus == 1 ? "" : "s", cpus);
     if (m->cpus == 1) {
         fprintf(out, "one CPU: no pairs to measure, only epsilon\n");

@@ -34,31 +34,13 @@ static void usage(FILE *out)
 "  --help   this text\n");
 }
 
-/* "0-3,8,10-11" into buf: runs of consecutive ids as ranges. */
-static void format_cpus(const int *cpus, unsigned count, char *buf, size_t size)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (unsigned i = 0; i < count && used < size; i++) {
-        unsigned j = i;
-        while (j + 1 < count && cpus[j + 1] == cpus[j] + 1)
-            j++;
-        const char *sep = i ? "," : "";
-        if (j > i)
-            used += (size_t)snprintf(buf + used, size - used, "%s%d-%d", sep, cpus[i], cpus[j]);
-        else
-            used += (size_t)snprintf(buf + used, size - used, "%s%d", sep, cpus[i]);
-        i = j;
-    }
-}
-
 /* Room for any list of count ids: each id and its separator fit in 12 bytes. */
 static char *cpus_text(const int *cpus, unsigned count)
 {
     size_t size = (size_t)count * 12 + 3;
     char *buf = malloc(size);
     if (buf != NULL)
-        format_cpus(cpus, count, buf, size);
+        cli_format_cpu_list(buf, size, cpus, count);
     return buf;
 }
 

@@ -3,6 +3,7 @@
  * field spelt as in the file (latency_ns[3][7], layers[2].alpha); loading
  * prefixes the path. */
 #include "model/machine.h"
+#include "error.h"
 
 #include "model/json.h"
 
@@ -16,26 +17,16 @@
 
 #define MAX_FILE_BYTES (1024u * 1024u * 1024u)
 
-static int say(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int say(char *err, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 /* ---- validation --------------------------------------------------------- */
 
 static int check_positive(const char *field, double x, char *err, size_t len)
 {
     if (!isfinite(x))
-        return say(err, len, "%s: not a finite number (%g)", field, x);
+        return muster_say(err, len, "%s: not a finite number (%g)", field, x);
     if (x < 0)
-        return say(err, len, "%s: negative (%g)", field, x);
+        return muster_say(err, len, "%s: negative (%g)", field, x);
     if (x == 0)
-        return say(err, len, "%s: zero (must be above 0)", field);
+        return muster_say(err, len, "%s: zero (must be above 0)", field);
     return 0;
 }
 
@@ -69,17 +60,17 @@ static int check_cpu_ids(const muster_machine *m, char *err, size_t len)
 {
     for (unsigned i = 0; i < m->cpus; i++)
         if (m->cpu_ids[i] < 0)
-            return say(err, len, "cpus[%u]: negative (%d)", i, m->cpu_ids[i]);
+            return muster_say(err, len, "cpus[%u]: negative (%d)", i, m->cpu_ids[i]);
     id_entry *sorted = malloc(m->cpus * sizeof *sorted);
     if (sorted == NULL)
-        return say(err, len, "cpus: out of memory");
+        return muster_say(err, len, "cpus: out of memory");
     for (unsigned i = 0; i < m->cpus; i++)
         sorted[i] = (id_entry){m->cpu_ids[i], i};
     qsort(sorted, m->cpus, sizeof *sorted, compare_ids);
     int rc = 0;
     for (unsigned i = 1; i < m->cpus && rc == 0; i++)
         if (sorted[i].id == sorted[i - 1].id)
-            rc = say(err, len, "cpus: CPU %d appears twice (entries %u and %u)", sorted[i].id, sorted[i - 1].index,
+            rc = muster_say(err, len, "cpus: CPU %d appears twice (entries %u and %u)", sorted[i].id, sorted[i - 1].index,
                      sorted[i].index);
     free(sorted);
     return rc;
@@ -96,7 +87,7 @@ static int check_probe(const muster_machine *m, char *err, size_t len)
         return -1;
     for (size_t k = 0; lo != NULL && mid != NULL && k < (size_t)m->cpus * m->cpus; k++)
         if (lo[k] > mid[k])
-            return say(err, len, "probe.round_trip_min_ns[%zu][%zu]: %g is above the median (%g)", k / m->cpus,
+            return muster_say(err, len, "probe.round_trip_min_ns[%zu][%zu]: %g is above the median (%g)", k / m->cpus,
                        k % m->cpus, lo[k], mid[k]);
     return 0;
 }
@@ -105,26 +96,26 @@ static int check_probe(const muster_machine *m, char *err, size_t len)
 static int validate_basics(const muster_machine *m, char *err, size_t len)
 {
     if (m->cpus == 0)
-        return say(err, len, "cpus: empty (a machine has at least one CPU)");
+        return muster_say(err, len, "cpus: empty (a machine has at least one CPU)");
     if (m->cpus > MUSTER_MACHINE_MAX_CPUS)
-        return say(err, len, "cpus: %u entries, at most %u", m->cpus, MUSTER_MACHINE_MAX_CPUS);
+        return muster_say(err, len, "cpus: %u entries, at most %u", m->cpus, MUSTER_MACHINE_MAX_CPUS);
     if (m->cpu_ids == NULL || m->latency_ns == NULL || m->layer_of == NULL)
-        return say(err, len, "%s: missing", m->cpu_ids == NULL ? "cpus" : m->latency_ns == NULL ? "latency_ns" : "layer_of");
+        return muster_say(err, len, "%s: missing", m->cpu_ids == NULL ? "cpus" : m->latency_ns == NULL ? "latency_ns" : "layer_of");
     if (!terminated(m->name, sizeof m->name) || !terminated(m->source, sizeof m->source))
-        return say(err, len, "%s: not a terminated string", terminated(m->name, sizeof m->name) ? "source" : "name");
+        return muster_say(err, len, "%s: not a terminated string", terminated(m->name, sizeof m->name) ? "source" : "name");
     if (check_cpu_ids(m, err, len) != 0)
         return -1;
     if (m->cache_line_bytes == 0)
-        return say(err, len, "cache_line_bytes: zero (must be a positive whole number)");
+        return muster_say(err, len, "cache_line_bytes: zero (must be a positive whole number)");
     if (check_positive("epsilon_ns", m->epsilon_ns, err, len) != 0)
         return -1;
     if (!isfinite(m->contention_ns) || m->contention_ns < 0)
-        return say(err, len, "contention_ns: %g is not a finite number >= 0", m->contention_ns);
+        return muster_say(err, len, "contention_ns: %g is not a finite number >= 0", m->contention_ns);
     if (check_matrix("latency_ns", m->latency_ns, m->cpus, err, len) != 0)
         return -1;
     for (unsigned i = 0; i < m->cpus; i++)
         if (muster_machine_latency(m, i, i) != m->epsilon_ns)
-            return say(err, len, "latency_ns[%u][%u]: the diagonal must equal epsilon_ns (%g), is %g", i, i,
+            return muster_say(err, len, "latency_ns[%u][%u]: the diagonal must equal epsilon_ns (%g), is %g", i, i,
                        m->epsilon_ns, muster_machine_latency(m, i, i));
     return check_probe(m, err, len);
 }
@@ -133,22 +124,22 @@ static int validate_basics(const muster_machine *m, char *err, size_t len)
 static int validate_layer_list(const muster_machine *m, char *err, size_t len)
 {
     if (m->layer_count > MUSTER_MACHINE_MAX_LAYERS)
-        return say(err, len, "layers: %u entries, at most %u", m->layer_count, MUSTER_MACHINE_MAX_LAYERS);
+        return muster_say(err, len, "layers: %u entries, at most %u", m->layer_count, MUSTER_MACHINE_MAX_LAYERS);
     if (m->cpus > 1 && m->layer_count == 0)
-        return say(err, len, "layers: none, but %u CPUs need at least one", m->cpus);
+        return muster_say(err, len, "layers: none, but %u CPUs need at least one", m->cpus);
     for (unsigned k = 0; k < m->layer_count; k++) {
         const muster_layer *l = &m->layers[k];
         char field[64];
         if (!terminated(l->name, sizeof l->name) || l->name[0] == '\0')
-            return say(err, len, "layers[%u].name: empty", k);
+            return muster_say(err, len, "layers[%u].name: empty", k);
         snprintf(field, sizeof field, "layers[%u].latency_ns", k);
         if (check_positive(field, l->latency_ns, err, len) != 0)
             return -1;
         if (k > 0 && !(l->latency_ns > m->layers[k - 1].latency_ns))
-            return say(err, len, "layers[%u].latency_ns: %g is not above layers[%u]'s %g (layers must ascend)", k,
+            return muster_say(err, len, "layers[%u].latency_ns: %g is not above layers[%u]'s %g (layers must ascend)", k,
                        l->latency_ns, k - 1, m->layers[k - 1].latency_ns);
         if (!(l->alpha >= 0 && l->alpha <= 1))
-            return say(err, len, "layers[%u].alpha: %g is outside [0, 1]", k, l->alpha);
+            return muster_say(err, len, "layers[%u].alpha: %g is outside [0, 1]", k, l->alpha);
     }
     return 0;
 }
@@ -156,9 +147,9 @@ static int validate_layer_list(const muster_machine *m, char *err, size_t len)
 static int validate_cluster_size(unsigned cluster_size, unsigned cpus, char *err, size_t len)
 {
     if (cluster_size == 0)
-        return say(err, len, "cluster_size: zero (must be at least 1)");
+        return muster_say(err, len, "cluster_size: zero (must be at least 1)");
     if (cluster_size > cpus)
-        return say(err, len, "cluster_size: %u is larger than the machine (%u CPU%s)", cluster_size, cpus,
+        return muster_say(err, len, "cluster_size: %u is larger than the machine (%u CPU%s)", cluster_size, cpus,
                    cpus == 1 ? "" : "s");
     return 0;
 }
@@ -172,9 +163,9 @@ int muster_machine_validate(const muster_machine *m, char *err, size_t len)
         for (size_t j = 0; j < n; j++) {
             unsigned k = m->layer_of[i * n + j];
             if (i == j && k != MUSTER_MACHINE_NO_LAYER)
-                return say(err, len, "layer_of[%zu][%zu]: the diagonal belongs to no layer, is %u", i, j, k);
+                return muster_say(err, len, "layer_of[%zu][%zu]: the diagonal belongs to no layer, is %u", i, j, k);
             if (i != j && k >= m->layer_count)
-                return say(err, len, "layer_of[%zu][%zu]: %u is not a layer (there are %u)", i, j, k, m->layer_count);
+                return muster_say(err, len, "layer_of[%zu][%zu]: %u is not a layer (there are %u)", i, j, k, m->layer_count);
         }
     return validate_cluster_size(m->cluster_size, m->cpus, err, len);
 }
@@ -188,9 +179,9 @@ static int get(const json_value *object, const char *field, const char *key, jso
 {
     *out = json_get(object, key);
     if (*out == NULL)
-        return required ? say(err, len, "%s: missing", field) : 0;
+        return required ? muster_say(err, len, "%s: missing", field) : 0;
     if ((*out)->type != type)
-        return say(err, len, "%s: expected %s, found %s", field, json_type_name(type), json_type_name((*out)->type));
+        return muster_say(err, len, "%s: expected %s, found %s", field, json_type_name(type), json_type_name((*out)->type));
     return 0;
 }
 
@@ -198,14 +189,14 @@ static int whole_number(const char *field, const json_value *v, double min, doub
                         size_t len)
 {
     if (v->type != JSON_NUMBER)
-        return say(err, len, "%s: expected a whole number, found %s", field, json_type_name(v->type));
+        return muster_say(err, len, "%s: expected a whole number, found %s", field, json_type_name(v->type));
     double x = v->u.number;
     if (x != floor(x))
-        return say(err, len, "%s: %g is not a whole number", field, x);
+        return muster_say(err, len, "%s: %g is not a whole number", field, x);
     if (x < 0 && min >= 0)
-        return say(err, len, "%s: negative (%g)", field, x);
+        return muster_say(err, len, "%s: negative (%g)", field, x);
     if (x < min || x > max)
-        return say(err, len, "%s: %.15g is outside [%.0f, %.0f]", field, x, min, max);
+        return muster_say(err, len, "%s: %.15g is outside [%.0f, %.0f]", field, x, min, max);
     *out = x;
     return 0;
 }
@@ -243,7 +234,7 @@ static int optional_string(const json_value *object, const char *field, const ch
     if (v == NULL)
         return 0;
     if (strlen(v->u.string) >= size)
-        return say(err, len, "%s: longer than %zu bytes", field, size - 1);
+        return muster_say(err, len, "%s: longer than %zu bytes", field, size - 1);
     strcpy(dst, v->u.string);
     return 0;
 }
@@ -254,7 +245,7 @@ static int read_format(const json_value *root, char *err, size_t len)
     if (get(root, "format", "format", JSON_STRING, true, &v, err, len) != 0)
         return -1;
     if (strcmp(v->u.string, MUSTER_MACHINE_FORMAT) != 0)
-        return say(err, len, "format: expected \"%s\", found \"%.60s\"", MUSTER_MACHINE_FORMAT, v->u.string);
+        return muster_say(err, len, "format: expected \"%s\", found \"%.60s\"", MUSTER_MACHINE_FORMAT, v->u.string);
     return 0;
 }
 
@@ -266,11 +257,11 @@ static int read_cpus(const json_value *root, muster_machine *m, char *err, size_
         return -1;
     size_t n = v->u.array.count;
     if (n == 0)
-        return say(err, len, "cpus: empty (a machine has at least one CPU)");
+        return muster_say(err, len, "cpus: empty (a machine has at least one CPU)");
     if (n > MUSTER_MACHINE_MAX_CPUS)
-        return say(err, len, "cpus: %zu entries, at most %u", n, MUSTER_MACHINE_MAX_CPUS);
+        return muster_say(err, len, "cpus: %zu entries, at most %u", n, MUSTER_MACHINE_MAX_CPUS);
     if (muster_machine_init(m, (unsigned)n) != 0)
-        return say(err, len, "cpus: out of memory for %zu CPUs", n);
+        return muster_say(err, len, "cpus: out of memory for %zu CPUs", n);
     for (size_t i = 0; i < n; i++) {
         char field[32];
         double id;
@@ -287,20 +278,20 @@ static int read_cpus(const json_value *root, muster_machine *m, char *err, size_
 static int read_matrix(const char *field, const json_value *v, unsigned n, double *out, char *err, size_t len)
 {
     if (v->type != JSON_ARRAY)
-        return say(err, len, "%s: expected an array, found %s", field, json_type_name(v->type));
+        return muster_say(err, len, "%s: expected an array, found %s", field, json_type_name(v->type));
     if (v->u.array.count != n)
-        return say(err, len, "%s: %zu rows, expected %u (one per cpus entry)", field, v->u.array.count, n);
+        return muster_say(err, len, "%s: %zu rows, expected %u (one per cpus entry)", field, v->u.array.count, n);
     for (unsigned i = 0; i < n; i++) {
         const json_value *row = &v->u.array.items[i];
         if (row->type != JSON_ARRAY)
-            return say(err, len, "%s[%u]: expected an array, found %s", field, i, json_type_name(row->type));
+            return muster_say(err, len, "%s[%u]: expected an array, found %s", field, i, json_type_name(row->type));
         if (row->u.array.count != n)
-            return say(err, len, "%s: row %u has %zu entries, expected %u (one per cpus entry)", field, i,
+            return muster_say(err, len, "%s: row %u has %zu entries, expected %u (one per cpus entry)", field, i,
                        row->u.array.count, n);
         for (unsigned j = 0; j < n; j++) {
             const json_value *x = &row->u.array.items[j];
             if (x->type != JSON_NUMBER && !(i == j && x->type == JSON_NULL))
-                return say(err, len, "%s[%u][%u]: expected a number, found %s", field, i, j, json_type_name(x->type));
+                return muster_say(err, len, "%s[%u][%u]: expected a number, found %s", field, i, j, json_type_name(x->type));
             out[(size_t)i * n + j] = x->type == JSON_NUMBER ? x->u.number : 0.0;
         }
     }
@@ -312,7 +303,7 @@ static int read_layer(const json_value *v, unsigned k, muster_layer *layer, char
     char field[64];
     const json_value *x;
     if (v->type != JSON_OBJECT)
-        return say(err, len, "layers[%u]: expected an object, found %s", k, json_type_name(v->type));
+        return muster_say(err, len, "layers[%u]: expected an object, found %s", k, json_type_name(v->type));
     snprintf(layer->name, sizeof layer->name, "L%u", k);
     snprintf(field, sizeof field, "layers[%u].name", k);
     if (optional_string(v, field, "name", layer->name, sizeof layer->name, err, len) != 0)
@@ -339,7 +330,7 @@ static int read_layers(const json_value *root, muster_machine *m, char *err, siz
     if (v == NULL)
         return 0;
     if (v->u.array.count > MUSTER_MACHINE_MAX_LAYERS)
-        return say(err, len, "layers: %zu entries, at most %u", v->u.array.count, MUSTER_MACHINE_MAX_LAYERS);
+        return muster_say(err, len, "layers: %zu entries, at most %u", v->u.array.count, MUSTER_MACHINE_MAX_LAYERS);
     m->layer_count = (unsigned)v->u.array.count;
     for (unsigned k = 0; k < m->layer_count; k++)
         if (read_layer(&v->u.array.items[k], k, &m->layers[k], err, len) != 0)
@@ -357,7 +348,7 @@ static int read_probe_matrix(const json_value *probe, const char *key, unsigned 
     snprintf(field, sizeof field, "probe.%s", key);
     *out = malloc((size_t)n * n * sizeof **out);
     if (*out == NULL)
-        return say(err, len, "%s: out of memory", field);
+        return muster_say(err, len, "%s: out of memory", field);
     return read_matrix(field, v, n, *out, err, len);
 }
 
@@ -403,10 +394,10 @@ static int settle_layers(const json_value *root, muster_machine *m, bool listed,
             return -1;
         m->cluster_size = cluster_size;
         if (muster_machine_assign_layers(m) != 0)
-            return say(err, len, "layers: cannot assign CPU pairs (out of memory)");
+            return muster_say(err, len, "layers: cannot assign CPU pairs (out of memory)");
     } else {
         if (muster_machine_derive_layers(m) != 0)
-            return say(err, len, "layers: cannot derive them from latency_ns (out of memory)");
+            return muster_say(err, len, "layers: cannot derive them from latency_ns (out of memory)");
         if (cluster_size != 0)
             m->cluster_size = cluster_size;
     }
@@ -417,7 +408,7 @@ static int machine_from_json(const json_value *root, muster_machine *m, char *er
 {
     const json_value *latency;
     if (root->type != JSON_OBJECT)
-        return say(err, len, "expected a JSON object (a %s file), found %s", MUSTER_MACHINE_FORMAT,
+        return muster_say(err, len, "expected a JSON object (a %s file), found %s", MUSTER_MACHINE_FORMAT,
                    json_type_name(root->type));
     if (read_format(root, err, len) != 0 || read_cpus(root, m, err, len) != 0 ||
         read_scalars(root, m, err, len) != 0 ||
@@ -437,7 +428,7 @@ static int read_whole_file(const char *path, char **text, size_t *size, char *er
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL)
-        return say(err, len, "cannot open: %s", strerror(errno));
+        return muster_say(err, len, "cannot open: %s", strerror(errno));
     size_t cap = 0, used = 0;
     char *buf = NULL;
     int rc = 0;
@@ -446,7 +437,7 @@ static int read_whole_file(const char *path, char **text, size_t *size, char *er
             size_t bigger = cap ? cap * 2 : 65536;
             char *grown = cap >= MAX_FILE_BYTES ? NULL : realloc(buf, bigger);
             if (grown == NULL) {
-                rc = say(err, len, cap >= MAX_FILE_BYTES ? "larger than 1 GiB" : "out of memory");
+                rc = muster_say(err, len, cap >= MAX_FILE_BYTES ? "larger than 1 GiB" : "out of memory");
                 break;
             }
             buf = grown;
@@ -456,7 +447,7 @@ static int read_whole_file(const char *path, char **text, size_t *size, char *er
         used += got;
         if (got == 0) {
             if (ferror(f))
-                rc = say(err, len, "cannot read: %s", strerror(errno));
+                rc = muster_say(err, len, "cannot read: %s", strerror(errno));
             break;
         }
     }
@@ -487,7 +478,7 @@ int muster_machine_load(const char *path, muster_machine *m, char *err, size_t e
     json_free(&root);
     if (rc != 0) {
         muster_machine_free(m);
-        say(err, err_len, "%s: %s", path, msg);
+        muster_say(err, err_len, "%s: %s", path, msg);
     }
     return rc;
 }

@@ -1,6 +1,7 @@
 /* The simulator: a discrete-event run of every participant's schedule on a
  * modelled machine.  See sim.h for the cost rules. */
 #include "model/sim.h"
+#include "error.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -64,18 +65,6 @@ typedef struct sim {
     double transfers;
     bool out_of_memory;
 } sim;
-
-static int fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-    if (err != NULL && len > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, len, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 /* ---- the event queue: a binary heap on (time, order) ---- */
 
@@ -426,7 +415,7 @@ static int sim_init(sim *s, const muster_machine *m, const muster_barrier *b, co
     s->all_arrived = malloc(s->total_episodes * sizeof(double));
     s->entered = calloc(s->total_episodes, sizeof(unsigned));
     if (!s->entered || !s->threads || !s->lines || !s->flags || !s->entered_last || !s->left_last || !s->all_arrived)
-        return fail(err, len, "no memory to simulate %u participants", n);
+        return muster_say(err, len, "no memory to simulate %u participants", n);
     for (unsigned e = 0; e < s->total_episodes; e++)
         s->all_arrived[e] = -1;
     for (size_t l = 0; l < s->line_count; l++)
@@ -437,15 +426,15 @@ static int sim_init(sim *s, const muster_machine *m, const muster_barrier *b, co
         sim_thread *t = &s->threads[i];
         t->cpu = o->cpu_of ? o->cpu_of[i] : i;
         if (t->cpu >= m->cpus)
-            return fail(err, len, "participant %u is placed on CPU index %u; the machine has %u", i, t->cpu,
+            return muster_say(err, len, "participant %u is placed on CPU index %u; the machine has %u", i, t->cpu,
                         m->cpus);
         t->episode = 1;
         t->waiting_on = NONE;
         if (muster_barrier_schedule(b, i, &t->schedule) != MUSTER_OK)
-            return fail(err, len, "no schedule for participant %u: %s", i, muster_error_detail());
+            return muster_say(err, len, "no schedule for participant %u: %s", i, muster_error_detail());
         for (unsigned k = 0; k < t->schedule.count; k++)
             if (t->schedule.steps[k].flag >= span - 4)
-                return fail(err, len, "participant %u's step %u names flag offset %u, outside the %zu-byte arena",
+                return muster_say(err, len, "participant %u's step %u names flag offset %u, outside the %zu-byte arena",
                             i, k, t->schedule.steps[k].flag, span - 4);
     }
     return 0;
@@ -474,7 +463,7 @@ int muster_simulate(const muster_machine *m, const muster_barrier *b, const must
     const muster_sim_options *o = options ? options : &defaults;
     unsigned n = muster_barrier_participants(b);
     if (o->cpu_of == NULL && n > m->cpus)
-        return fail(err, err_len, "%u participants do not fit on %s's %u CPUs (one per CPU)", n, m->name, m->cpus);
+        return muster_say(err, err_len, "%u participants do not fit on %s's %u CPUs (one per CPU)", n, m->name, m->cpus);
     sim s;
     int rc = sim_init(&s, m, b, o, err, err_len);
     for (unsigned i = 0; rc == 0 && i < n; i++)
@@ -484,16 +473,16 @@ int muster_simulate(const muster_machine *m, const muster_barrier *b, const must
         run_step(&s, e.thread, e.time);
     }
     if (rc == 0 && s.out_of_memory)
-        rc = fail(err, err_len, "no memory while simulating %u participants", n);
+        rc = muster_say(err, err_len, "no memory while simulating %u participants", n);
     for (unsigned i = 0; rc == 0 && i < n; i++) {
         const sim_thread *t = &s.threads[i];
         if (t->episode != s.total_episodes || t->schedule.steps[t->pc].kind != MUSTER_STEP_DONE)
-            rc = fail(err, err_len, "the %s schedule deadlocked: participant %u stuck at step %u of episode %u",
+            rc = muster_say(err, err_len, "the %s schedule deadlocked: participant %u stuck at step %u of episode %u",
                       algorithm_of(b), i, t->pc, t->episode);
     }
     for (unsigned e = 0; rc == 0 && e < s.total_episodes; e++)
         if (s.all_arrived[e] < 0)
-            rc = fail(err, err_len, "the %s schedule never marks all arrived in episode %u",
+            rc = muster_say(err, err_len, "the %s schedule never marks all arrived in episode %u",
                       algorithm_of(b), e + 1);
     if (rc == 0)
         summarise(&s, o->warmup ? o->warmup : 2, result);

@@ -9,6 +9,7 @@
  * median; the median is what we keep, since a sample the scheduler
  * interrupted is an outlier on one side only. */
 #include "topology/probe.h"
+#include "error.h"
 
 #include "platform/platform.h"
 
@@ -31,16 +32,6 @@
 #define LOCAL_ITERATIONS (1u << 18) /* ~0.3 ms a sample at ~1 ns per access */
 #define CALIBRATION_ROUND_TRIPS 200u
 #define CALIBRATION_REPETITIONS 3u
-
-static int say(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int say(char *err, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 static int compare_doubles(const void *a, const void *b)
 {
@@ -261,24 +252,24 @@ static int bounce(pingpong *p, int cpu_a, int cpu_b, char *err, size_t len)
     pthread_t a, b;
     int rc = start_pinned(&b, cpu_b, responder, p);
     if (rc != 0)
-        return say(err, len, "cannot start a thread on CPU %d: %s", cpu_b, strerror(rc));
+        return muster_say(err, len, "cannot start a thread on CPU %d: %s", cpu_b, strerror(rc));
     rc = start_pinned(&a, cpu_a, initiator, p);
     if (rc != 0) {
         atomic_store_explicit(&p->word, DONE, memory_order_release); /* release: see wait_change */
         pthread_join(b, NULL);
-        return say(err, len, "cannot start a thread on CPU %d: %s", cpu_a, strerror(rc));
+        return muster_say(err, len, "cannot start a thread on CPU %d: %s", cpu_a, strerror(rc));
     }
     int stuck_a = join_watchfully(a, p) != 0, stuck_b = !stuck_a && join_watchfully(b, p) != 0;
     if (stuck_a || stuck_b) {
         /* The stuck thread still holds p: leave both running and p allocated. */
         pthread_detach(a);
         pthread_detach(b);
-        say(err, len, "the thread pinned to CPU %d never finished (is the CPU offline, or held by a real-time "
+        muster_say(err, len, "the thread pinned to CPU %d never finished (is the CPU offline, or held by a real-time "
                       "task?)", stuck_a ? cpu_a : cpu_b);
         return STUCK;
     }
     if (p->failed[0] || p->failed[1])
-        return say(err, len, "CPU %d and CPU %d: %s for %.1f s; giving up on the pair", cpu_a, cpu_b,
+        return muster_say(err, len, "CPU %d and CPU %d: %s for %.1f s; giving up on the pair", cpu_a, cpu_b,
                    p->failed[0] ? "the answering CPU stopped answering" : "the initiating CPU fell silent",
                    (double)p->silence_ns / 1e9);
     return 0;
@@ -288,10 +279,10 @@ int muster_probe_pair(int cpu_a, int cpu_b, unsigned round_trips, const muster_p
                       double *median_ns, char *err, size_t err_len)
 {
     if (cpu_a == cpu_b || round_trips == 0 || o->repetitions == 0)
-        return say(err, err_len, "a pair needs two CPUs (%d, %d), round trips and repetitions", cpu_a, cpu_b);
+        return muster_say(err, err_len, "a pair needs two CPUs (%d, %d), round trips and repetitions", cpu_a, cpu_b);
     pingpong *p = new_pingpong(round_trips, o);
     if (p == NULL)
-        return say(err, err_len, "out of memory");
+        return muster_say(err, err_len, "out of memory");
     int rc = bounce(p, cpu_a, cpu_b, err, err_len);
     if (rc != 0) {
         if (rc != STUCK)
@@ -302,7 +293,7 @@ int muster_probe_pair(int cpu_a, int cpu_b, unsigned round_trips, const muster_p
     *min_ns = picoseconds(p->samples[0]); /* sorted by median() */
     free_pingpong(p);
     if (!(*min_ns > 0))
-        return say(err, err_len, "CPU %d and CPU %d: the clock did not advance over %u round trips; use more round "
+        return muster_say(err, err_len, "CPU %d and CPU %d: the clock did not advance over %u round trips; use more round "
                                  "trips", cpu_a, cpu_b, round_trips);
     return 0;
 }
@@ -339,18 +330,18 @@ int muster_probe_local(int cpu, unsigned repetitions, double *ns, char *err, siz
     local_job job = {.repetitions = repetitions ? repetitions : 1};
     job.samples = calloc(job.repetitions, sizeof *job.samples);
     if (job.samples == NULL)
-        return say(err, err_len, "out of memory");
+        return muster_say(err, err_len, "out of memory");
     pthread_t thread;
     int rc = start_pinned(&thread, cpu, local_worker, &job);
     if (rc != 0) {
         free(job.samples);
-        return say(err, err_len, "cannot start a thread on CPU %d: %s", cpu, strerror(rc));
+        return muster_say(err, err_len, "cannot start a thread on CPU %d: %s", cpu, strerror(rc));
     }
     pthread_join(thread, NULL);
     *ns = picoseconds(median(job.samples, job.repetitions));
     free(job.samples);
     if (!(*ns > 0))
-        return say(err, err_len, "CPU %d: the clock did not advance over %u local accesses", cpu, LOCAL_ITERATIONS);
+        return muster_say(err, err_len, "CPU %d: the clock did not advance over %u local accesses", cpu, LOCAL_ITERATIONS);
     return 0;
 }
 
@@ -359,14 +350,14 @@ int muster_probe_local(int cpu, unsigned repetitions, double *ns, char *err, siz
 static int check_options(const muster_probe_options *o, char *err, size_t len)
 {
     if (o->cpus == NULL || o->cpu_count == 0)
-        return say(err, len, "no CPUs to probe");
+        return muster_say(err, len, "no CPUs to probe");
     if (o->cpu_count > MUSTER_MACHINE_MAX_CPUS)
-        return say(err, len, "%u CPUs, at most %u", o->cpu_count, MUSTER_MACHINE_MAX_CPUS);
+        return muster_say(err, len, "%u CPUs, at most %u", o->cpu_count, MUSTER_MACHINE_MAX_CPUS);
     if (o->repetitions == 0)
-        return say(err, len, "repetitions: 0 (at least 1)");
+        return muster_say(err, len, "repetitions: 0 (at least 1)");
     for (unsigned i = 0; i < o->cpu_count; i++)
         if (o->cpus[i] < 0 || (i > 0 && o->cpus[i] <= o->cpus[i - 1]))
-            return say(err, len, "CPU list: %d is negative or out of order (ascending, distinct)", o->cpus[i]);
+            return muster_say(err, len, "CPU list: %d is negative or out of order (ascending, distinct)", o->cpus[i]);
     return 0;
 }
 
@@ -375,7 +366,7 @@ static int measure_epsilon(const muster_probe_options *o, double *eps, char *err
 {
     double *per_cpu = malloc(o->cpu_count * sizeof *per_cpu);
     if (per_cpu == NULL)
-        return say(err, len, "out of memory");
+        return muster_say(err, len, "out of memory");
     int rc = 0;
     for (unsigned i = 0; i < o->cpu_count && rc == 0; i++)
         rc = muster_probe_local(o->cpus[i], o->repetitions, &per_cpu[i], err, len);
@@ -440,7 +431,7 @@ static int probe_into(const muster_probe_options *o, muster_machine *m, char *er
     unsigned n = o->cpu_count, round_trips = o->round_trips;
     if (muster_machine_init(m, n) != 0 || (m->round_trip_min_ns = calloc((size_t)n * n, sizeof(double))) == NULL ||
         (m->round_trip_median_ns = calloc((size_t)n * n, sizeof(double))) == NULL)
-        return say(err, len, "out of memory");
+        return muster_say(err, len, "out of memory");
     memcpy(m->cpu_ids, o->cpus, n * sizeof *o->cpus);
     describe(m);
     if (measure_epsilon(o, &m->epsilon_ns, err, len) != 0)
@@ -454,10 +445,10 @@ static int probe_into(const muster_probe_options *o, muster_machine *m, char *er
     m->probe_repetitions = o->repetitions;
     m->probe_round_trips = n > 1 ? round_trips : 0; /* one CPU: no round trips were made */
     if (muster_machine_derive_layers(m) != 0)
-        return say(err, len, "cannot derive layers (out of memory)");
+        return muster_say(err, len, "cannot derive layers (out of memory)");
     char why[256];
     if (muster_machine_validate(m, why, sizeof why) != 0)
-        return say(err, len, "the measured machine is not valid: %s", why);
+        return muster_say(err, len, "the measured machine is not valid: %s", why);
     return 0;
 }
 

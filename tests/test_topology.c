@@ -94,16 +94,42 @@ static unsigned largest_group(const muster_topology *t, muster_topology_level le
     return largest;
 }
 
+/* How many core groups have a CPU in group g of a level. */
+static unsigned cores_touching(const muster_topology *t, muster_topology_level level, unsigned g)
+{
+    muster_cpu_group group = muster_topology_group(t, level, g);
+    unsigned touching = 0;
+    for (unsigned c = 0; c < muster_topology_count(t, MUSTER_TOPO_CORE); c++) {
+        muster_cpu_group core = muster_topology_group(t, MUSTER_TOPO_CORE, c);
+        bool touches = false;
+        for (unsigned i = 0; i < core.count && !touches; i++)
+            for (unsigned j = 0; j < group.count && !touches; j++)
+                touches = core.cpus[i] == group.cpus[j];
+        touching += touches;
+    }
+    return touching;
+}
+
+/* The largest group of a cache level when some group of it holds more than
+ * one core, else 0. */
+static unsigned shared_cache_size(const muster_topology *t, muster_topology_level level)
+{
+    bool shared = false;
+    for (unsigned g = 0; g < muster_topology_count(t, level); g++)
+        shared = shared || cores_touching(t, level, g) > 1;
+    return shared ? largest_group(t, level) : 0;
+}
+
 static void check_cluster_size(const muster_topology *t)
 {
     muster_topology_level level = MUSTER_TOPO_LEVEL_COUNT;
     unsigned size = muster_topology_cluster_size(t, &level), pus = muster_topology_pus(t).count;
     CHECK(size >= 1 && size <= pus, "cluster size %u, %u PUs", size, pus);
-    unsigned l2 = largest_group(t, MUSTER_TOPO_L2), l3 = largest_group(t, MUSTER_TOPO_L3);
-    if (l2 > 1)
+    unsigned l2 = shared_cache_size(t, MUSTER_TOPO_L2), l3 = shared_cache_size(t, MUSTER_TOPO_L3);
+    if (l2 > 0)
         CHECK(level == MUSTER_TOPO_L2 && size == l2, "L2 groups of up to %u, cluster %u from level %d", l2, size,
               (int)level);
-    else if (l3 > 1)
+    else if (l3 > 0)
         CHECK(level == MUSTER_TOPO_L3 && size == l3, "L3 groups of up to %u, cluster %u from level %d", l3, size,
               (int)level);
     else
@@ -276,16 +302,18 @@ static void check_group(const muster_topology *t, muster_topology_level level, u
               group.cpus[i], cpus[i]);
 }
 
-/* 8 CPUs, one package; L2 shared by pairs or private; L3 by fours or private;
- * returns the cluster size and level for the given mask. */
-static unsigned cluster_of(int l2_size, int l3_size, const cpu_set_t *mask, muster_topology_level *level)
+/* 8 CPUs, one package; cores of core_size threads; L2 shared by pairs or
+ * private; L3 by fours or private; returns the cluster size and level for
+ * the given mask. */
+static unsigned cluster_of(int core_size, int l2_size, int l3_size, const cpu_set_t *mask,
+                           muster_topology_level *level)
 {
     muster_topo_raw raw = {0};
     add(&raw, MUSTER_TOPO_PACKAGE, range_set(0, 7));
     add(&raw, MUSTER_TOPO_NUMA, range_set(0, 7));
     add_blocks(&raw, MUSTER_TOPO_L3, 8 / l3_size, l3_size);
     add_blocks(&raw, MUSTER_TOPO_L2, 8 / l2_size, l2_size);
-    add_blocks(&raw, MUSTER_TOPO_CORE, 8, 1);
+    add_blocks(&raw, MUSTER_TOPO_CORE, 8 / core_size, core_size);
     add_blocks(&raw, MUSTER_TOPO_PU, 8, 1);
     muster_topology *t;
     CHECK(muster_topology_assemble(&raw, mask, &t) == 0);
@@ -302,14 +330,17 @@ static void test_cluster_rule(void)
     int even_ids[] = {0, 2, 4, 6};
     cpu_set_t even = set_of(even_ids, 4);
     muster_topology_level level;
-    CHECK(cluster_of(2, 4, &all, &level) == 2 && level == MUSTER_TOPO_L2);
-    CHECK(cluster_of(1, 4, &all, &level) == 4 && level == MUSTER_TOPO_L3);
-    CHECK(cluster_of(1, 1, &all, &level) == 8 && level == MUSTER_TOPO_PU);
+    CHECK(cluster_of(1, 2, 4, &all, &level) == 2 && level == MUSTER_TOPO_L2);
+    CHECK(cluster_of(1, 1, 4, &all, &level) == 4 && level == MUSTER_TOPO_L3);
+    CHECK(cluster_of(1, 1, 1, &all, &level) == 8 && level == MUSTER_TOPO_PU);
+    /* An L2 shared only by one core's two threads is not a cluster. */
+    CHECK(cluster_of(2, 2, 4, &all, &level) == 4 && level == MUSTER_TOPO_L3);
+    CHECK(cluster_of(2, 2, 2, &all, &level) == 8 && level == MUSTER_TOPO_PU);
     /* Only the allowed CPUs count: with every other CPU, no L2 pair is
      * shared, so the L3 (two allowed CPUs each) gives the cluster. */
-    CHECK(cluster_of(2, 4, &even, &level) == 2 && level == MUSTER_TOPO_L3);
-    CHECK(cluster_of(2, 8, &even, &level) == 4 && level == MUSTER_TOPO_L3);
-    CHECK(cluster_of(1, 1, &even, &level) == 4 && level == MUSTER_TOPO_PU);
+    CHECK(cluster_of(1, 2, 4, &even, &level) == 2 && level == MUSTER_TOPO_L3);
+    CHECK(cluster_of(1, 2, 8, &even, &level) == 4 && level == MUSTER_TOPO_L3);
+    CHECK(cluster_of(1, 1, 1, &even, &level) == 4 && level == MUSTER_TOPO_PU);
 }
 
 /* Two packages of 4 cores x 2 threads (CPU c and c + 8 are siblings, as
@@ -358,8 +389,10 @@ static void test_assembly(void)
     check_group(t, MUSTER_TOPO_CORE, 1, core1, 2);
     check_group(t, MUSTER_TOPO_CORE, 3, core3, 1); /* 12 left out */
     check_group(t, MUSTER_TOPO_CORE, 5, core5, 2);
+    /* Each L2 holds one core's two threads: no cluster there.  The L3s do
+     * hold several cores; the larger (package 1) gives the size. */
     muster_topology_level level;
-    CHECK(muster_topology_cluster_size(t, &level) == 2 && level == MUSTER_TOPO_L2);
+    CHECK(muster_topology_cluster_size(t, &level) == 7 && level == MUSTER_TOPO_L3);
     muster_topology_free(t);
     muster_topo_raw_free(&raw);
 }

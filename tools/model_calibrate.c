@@ -40,8 +40,10 @@ static double predict(const muster_machine *m, muster_algorithm a)
     muster_barrier_attr_init(&attr);
     attr.algorithm = a;
     attr.wait_policy = MUSTER_WAIT_ACTIVE;
+    /* The same barrier the measurement runs: its cluster size is this
+     * process's N_c (topology, MUSTER_CLUSTER_SIZE or MUSTER_MACHINE). */
     if (a == MUSTER_ALG_TUNED)
-        attr.cluster_size = m->cluster_size < 2 ? 2 : m->cluster_size;
+        attr.cluster_size = muster_default_cluster_size(NULL);
     muster_barrier *b;
     if (muster_barrier_create(&b, 2, &attr) != MUSTER_OK)
         return NAN;

@@ -181,7 +181,10 @@ static int print_table(const muster_topology *t)
         printf("cgroup CPU quota: none\n");
     muster_topology_level level;
     unsigned cluster = muster_topology_cluster_size(t, &level);
-    printf("cluster size:     %u (%s)\n\n", cluster, cluster_reason(level));
+    printf("cluster size:     %u (%s)\n", cluster, cluster_reason(level));
+    const char *source;
+    unsigned used = muster_default_cluster_size(&source);
+    printf("barriers use N_c: %u (from %s)\n\n", used, source);
 
     static const struct {
         muster_topology_level level;

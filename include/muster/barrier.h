@@ -129,6 +129,12 @@ unsigned muster_barrier_participants(const muster_barrier *barrier);
  * the plan), averaged over participants. */
 size_t muster_barrier_state_bytes(const muster_barrier *barrier);
 
+/* The cluster size N_c used when cluster_size is 0, found once per process:
+ * MUSTER_CLUSTER_SIZE, else the N_c of the muster-machine/1 file named by
+ * MUSTER_MACHINE (`muster probe --output`), else the CPUs sharing the lowest
+ * cache that several cores share.  *source, when not NULL, says which. */
+unsigned muster_default_cluster_size(const char **source);
+
 /* Names.  The *_name functions return NULL for values out of range; the
  * parse functions return MUSTER_E_UNKNOWN_NAME for names they don't know. */
 const char *muster_algorithm_name(muster_algorithm algorithm);

@@ -76,10 +76,12 @@ muster_cpu_group muster_topology_affinity(const muster_topology *t);
 double muster_topology_cpu_quota(const muster_topology *t);
 
 /* CPUs per cluster (the barrier attribute cluster_size): the lowest shared
- * cache level (L2, then L3) at which some group holds more than one allowed
- * CPU gives the size of its largest group.  When no cache is shared (or the
- * caches are unknown), the number of PUs.  Always >= 1.  *level, when not
- * NULL, is set to the cache level used, or MUSTER_TOPO_PU for the fallback. */
+ * cache level (L2, then L3) at which some group holds allowed CPUs of more
+ * than one core gives the size (in CPUs) of its largest group; hardware
+ * threads sharing only their own core's caches do not make a cluster.
+ * When no cache is shared by cores (or the caches are unknown), the number
+ * of PUs.  Always >= 1.  *level, when not NULL, is set to the cache level
+ * used, or MUSTER_TOPO_PU for the fallback. */
 unsigned muster_topology_cluster_size(const muster_topology *t, muster_topology_level *level);
 
 /* Writes the topology as one JSON object, no trailing newline:

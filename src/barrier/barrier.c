@@ -110,14 +110,16 @@ void muster_barrier_attr_init(muster_barrier_attr *attr)
     attr->spin_ns = -1;
 }
 
-/* The placeholder selector until the tuning work lands: Nanjegowda et al.
- * found dissemination best below 16 threads and tournaments above; when
- * oversubscribed a single release flag means one futex wake for everybody. */
+/* Until the tuner lands, a rule from the papers.  Oversubscribed, a single
+ * release flag means one futex wake for everybody.  Within one cluster of
+ * N_c CPUs every flag is a cache-local hop and dissemination's log2 P
+ * rounds are cheapest; beyond it the tournament family wins (Gao et al.,
+ * §VI, reproduced by test_model_agreement), so the tuned barrier. */
 static muster_algorithm select_algorithm(unsigned participants, unsigned cpus)
 {
     if (participants > cpus)
         return MUSTER_ALG_CENTRAL_SENSE;
-    return participants < 16 ? MUSTER_ALG_DISSEMINATION : MUSTER_ALG_TUNED;
+    return participants <= muster_default_cluster_size(NULL) ? MUSTER_ALG_DISSEMINATION : MUSTER_ALG_TUNED;
 }
 
 static int check_attr_ranges(const muster_barrier_attr *a)
@@ -177,9 +179,7 @@ static int resolve_shape(const muster_barrier_ops *ops, muster_barrier_attr *a)
             return muster_fail(MUSTER_E_UNSUPPORTED, "cluster size %u given, but %s does not use clusters",
                                a->cluster_size, name);
     } else if (a->cluster_size == 0) {
-        /* Until topology discovery lands, assume clusters of fan-in cores:
-         * arrival groups then coincide with clusters, as Gao et al. advise. */
-        a->cluster_size = a->fan_in ? a->fan_in : 4;
+        a->cluster_size = muster_default_cluster_size(NULL);
     }
     return MUSTER_OK;
 }

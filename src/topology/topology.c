@@ -160,6 +160,39 @@ static int level_build(topo_level *level, const muster_topo_sets *raw, const cpu
     return rc;
 }
 
+/* The core group holding cpu, or NULL when no core holds it. */
+static const int *core_holding(const topo_level *cores, int cpu, const int **end)
+{
+    for (unsigned c = 0; c < cores->count; c++)
+        for (unsigned i = cores->start[c]; i < cores->start[c + 1]; i++)
+            if (cores->cpus[i] == cpu) {
+                *end = cores->cpus + cores->start[c + 1];
+                return cores->cpus + cores->start[c];
+            }
+    return NULL;
+}
+
+/* Whether group g of a level holds CPUs of more than one core: hardware
+ * threads of one core share its caches, but they are not a cluster of cores
+ * in the sense of Gao et al. (cores that talk through a shared cache). */
+static bool spans_cores(const topo_level *level, unsigned g, const topo_level *cores)
+{
+    unsigned first = level->start[g], end = level->start[g + 1];
+    if (end - first < 2)
+        return false;
+    const int *core_end, *core = core_holding(cores, level->cpus[first], &core_end);
+    if (core == NULL)
+        return true;
+    for (unsigned i = first + 1; i < end; i++) {
+        const int *p = core;
+        while (p < core_end && *p != level->cpus[i])
+            p++;
+        if (p == core_end)
+            return true;
+    }
+    return false;
+}
+
 /* See muster_topology_cluster_size() in the header for the rule. */
 static void find_cluster(muster_topology *t)
 {
@@ -167,12 +200,14 @@ static void find_cluster(muster_topology *t)
     for (size_t k = 0; k < sizeof caches / sizeof caches[0]; k++) {
         const topo_level *level = &t->levels[caches[k]];
         unsigned largest = 0;
+        bool shared = false;
         for (unsigned g = 0; g < level->count; g++) {
             unsigned size = level->start[g + 1] - level->start[g];
             if (size > largest)
                 largest = size;
+            shared = shared || spans_cores(level, g, &t->levels[MUSTER_TOPO_CORE]);
         }
-        if (largest > 1) {
+        if (shared) {
             t->cluster_size = largest;
             t->cluster_level = caches[k];
             return;

@@ -1,0 +1,162 @@
+/* libmuster-omp internals: what the files of src/omp/ share.  Not installed.
+ *
+ * libmuster-omp.so exports the libgomp ABI that gcc 12 emits (symbol
+ * versions from libmuster-omp.map), so an unchanged `gcc -fopenmp` binary
+ * runs on it under LD_PRELOAD.  Files:
+ *   pool.c       thread pools: workers that persist between regions, fork
+ *                (a release) and join (an arrival) on a libmuster barrier
+ *   parallel.c   GOMP_parallel*, GOMP_barrier, team queries (omp_get_thread_num ...)
+ *   workshare.c  the work-share ring every worksharing construct enters
+ *   loop.c, loop_ull.c   GOMP_loop_* (long and unsigned long long), ordered
+ *   sections.c, single.c
+ *   lock.c       omp_*_lock, the futex mutex under critical and atomic
+ *   critical.c   GOMP_critical*, GOMP_atomic_*
+ *   env.c        OMP_* and MUSTER_* variables -> the global ICVs, OMP_DISPLAY_ENV
+ *   affinity.c   OMP_PLACES, OMP_PROC_BIND: places and pinning
+ *   api.c        the omp_* functions that read or set ICVs, wtime, wtick
+ *   task.c       GOMP_task (runs at once), taskwait, taskgroup, taskloop
+ *   target.c     offload entry points, run on the host; host teams
+ *   cancel.c     cancellation entry points (cancellation disabled)
+ * Names: muster_omp_* for everything internal; the exported GOMP_* and
+ * omp_* keep their ABI names. */
+#ifndef MUSTER_OMP_INTERNAL_H
+#define MUSTER_OMP_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "muster/barrier.h"
+#include "platform/platform.h"
+#include "wait/wait.h"
+
+/* Exported with default visibility; everything else in the .so is hidden
+ * (-fvisibility=hidden), so the program cannot bind to our internals. */
+#define MUSTER_OMP_EXPORT __attribute__((visibility("default")))
+
+/* ---- ICVs (OpenMP 5.1 §2.4) ---- */
+
+/* omp_sched_t values, as omp.h defines them. */
+enum {
+    MUSTER_OMP_SCHED_STATIC = 1,
+    MUSTER_OMP_SCHED_DYNAMIC = 2,
+    MUSTER_OMP_SCHED_GUIDED = 3,
+    MUSTER_OMP_SCHED_AUTO = 4,
+};
+#define MUSTER_OMP_SCHED_MONOTONIC 0x80000000u
+
+/* omp_proc_bind_t values, as omp.h defines them. */
+enum {
+    MUSTER_OMP_BIND_FALSE = 0,
+    MUSTER_OMP_BIND_TRUE = 1,
+    MUSTER_OMP_BIND_PRIMARY = 2, /* "master" before OpenMP 5.1 */
+    MUSTER_OMP_BIND_CLOSE = 3,
+    MUSTER_OMP_BIND_SPREAD = 4,
+};
+
+#define MUSTER_OMP_MAX_LEVELS 16 /* entries kept of OMP_NUM_THREADS / OMP_PROC_BIND lists */
+
+/* The data-environment ICVs: each implicit task has its own copy.  A team's
+ * threads start with the primary thread's copy as it was at the fork, with
+ * the per-level list entries (nthreads, bind) advanced by one level. */
+typedef struct muster_omp_icvs {
+    unsigned nthreads;                 /* nthreads-var for the next region */
+    unsigned nthreads_next[MUSTER_OMP_MAX_LEVELS]; /* the list's later entries, 0-terminated */
+    unsigned bind;                     /* bind-var for the next region: MUSTER_OMP_BIND_* */
+    unsigned bind_next[MUSTER_OMP_MAX_LEVELS];     /* later entries, MUSTER_OMP_BIND_FALSE-terminated
+                                          when the list is shorter; see env.c */
+    unsigned run_sched;                /* run-sched-var kind: MUSTER_OMP_SCHED_*, maybe | MONOTONIC */
+    long run_sched_chunk;              /* its chunk size; 0 = default */
+    bool dynamic;                      /* dyn-var */
+    unsigned max_active_levels;        /* max-active-levels-var */
+    unsigned thread_limit;             /* thread-limit-var */
+    int default_device;                /* default-device-var */
+} muster_omp_icvs;
+
+/* The process-wide settings, read from the environment once (env.c). */
+typedef struct muster_omp_globals {
+    muster_omp_icvs icvs;          /* the initial task's ICVs */
+    size_t stacksize;              /* OMP_STACKSIZE in bytes; 0 = the system default */
+    muster_wait_policy wait_policy;/* MUSTER_WAIT_POLICY / OMP_WAIT_POLICY; DEFAULT = libmuster's */
+    muster_algorithm algorithm;    /* MUSTER_BARRIER; AUTO = libmuster's selector */
+    bool display_env, display_env_verbose;
+    unsigned available_cpus;       /* affinity mask capped by the cgroup quota */
+} muster_omp_globals;
+
+/* The globals, initialised on first use (and by the library constructor). */
+const muster_omp_globals *muster_omp_globals_get(void);
+
+/* ---- threads, teams and pools ---- */
+
+/* A thread's place (affinity.c owns this struct): the place it is bound
+ * to and the place partition it forks teams within. */
+typedef struct muster_omp_place_state {
+    int place;                  /* the place this thread is bound to; -1: not bound */
+    int partition_first;        /* its place partition: places [first, first + count) */
+    int partition_count;        /* 0: all places */
+} muster_omp_place_state;
+
+typedef struct muster_omp_team muster_omp_team;
+typedef struct muster_omp_pool muster_omp_pool;
+typedef struct muster_omp_workshares muster_omp_workshares;
+
+/* Per OS thread (thread-local).  A thread outside any region is the sole
+ * member of an implicit team of one (team == NULL means exactly that). */
+typedef struct muster_omp_thread {
+    muster_omp_team *team;     /* the innermost team this thread is in; NULL: none */
+    unsigned id;               /* its thread number in that team */
+    muster_omp_icvs icvs;      /* the current implicit task's data-environment ICVs */
+    bool icvs_ready;           /* icvs initialised from the globals */
+    muster_omp_pool *pool;     /* workers for regions this thread forks; NULL until needed */
+    void *ws_private;          /* the current work share's per-thread state (workshare.c) */
+    unsigned ws_sequence;      /* work shares entered in the current team */
+    muster_omp_place_state place; /* affinity.c */
+} muster_omp_thread;
+
+/* The calling thread's state; initialises it (ICVs from the globals) on the
+ * first call in a thread.  Never NULL. */
+muster_omp_thread *muster_omp_self(void);
+
+/* A team: the threads running one parallel region. */
+struct muster_omp_team {
+    unsigned size;              /* threads in the team */
+    unsigned level;             /* nesting level of the region: 1 = outermost */
+    unsigned active_level;      /* enclosing regions with more than one thread, this one included */
+    muster_omp_team *parent;    /* the team of the thread that forked this one; NULL at level 1 */
+    unsigned parent_id;         /* that thread's number in the parent team */
+    muster_barrier *barrier;    /* size participants; NULL when size is 1 */
+    muster_omp_workshares *ws;  /* worksharing state (workshare.c); NULL when size is 1 */
+    void (*fn)(void *);         /* the region's outlined body */
+    void *data;
+    muster_omp_icvs icvs;       /* the implicit tasks' starting ICVs */
+    unsigned bind;              /* the proc-bind policy the team was formed with */
+};
+
+/* An explicit or implicit barrier of the calling thread's team. */
+void muster_omp_team_barrier(muster_omp_thread *self);
+
+/* ---- work shares (workshare.c) ---- */
+
+/* Called by the team's forker before the fork: sizes or resets the state
+ * for a team of `size` threads.  0, or -1 when out of memory. */
+int muster_omp_workshares_prepare(muster_omp_workshares **ws, unsigned size);
+void muster_omp_workshares_free(muster_omp_workshares *ws);
+
+/* ---- environment and affinity ---- */
+
+/* One warning line on stderr: "libmuster-omp: VAR='value' problem; using instead". */
+void muster_omp_warn_env(const char *variable, const char *value, const char *problem, const char *instead);
+
+/* For a team of `size` threads forked by `primary` with proc-bind policy
+ * `bind` (MUSTER_OMP_BIND_*): fills each member's place state (index = thread
+ * number; member 0 is the primary itself), per OpenMP 5.1 §2.6.2.  With no
+ * places or binding off, every place is -1. */
+void muster_omp_team_places(const muster_omp_thread *primary, unsigned size, unsigned bind,
+                            muster_omp_place_state *members);
+
+/* Binds the calling thread to state->place (a no-op for -1, or when it is
+ * already bound there) and stores the state in self. */
+void muster_omp_bind_self(muster_omp_thread *self, const muster_omp_place_state *state);
+
+#endif

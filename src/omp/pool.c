@@ -1,0 +1,2 @@
+/* Thread pools: workers that persist between regions; fork is a release, join an arrival. */
+#include "omp/internal.h"

@@ -1,0 +1,2 @@
+/* GOMP_sections*, GOMP_parallel_sections*. */
+#include "omp/internal.h"

@@ -1,0 +1,2 @@
+/* GOMP_task (runs the task at once), taskwait, taskgroup, taskloop. */
+#include "omp/internal.h"

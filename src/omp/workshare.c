@@ -1,0 +1,2 @@
+/* The work-share ring that every worksharing construct enters. */
+#include "omp/internal.h"

@@ -133,8 +133,26 @@ struct muster_omp_team {
     unsigned bind;              /* the proc-bind policy the team was formed with */
 };
 
-/* An explicit or implicit barrier of the calling thread's team. */
+/* An explicit or implicit barrier of the calling thread's team (a no-op in
+ * a team of one). */
 void muster_omp_team_barrier(muster_omp_thread *self);
+
+/* Forks a team (parallel.c) and runs fn(data) as its thread 0; returns when
+ * every member has finished (the join).  num_threads 0 means nthreads-var;
+ * flags are GOMP_parallel's (low 3 bits: a proc_bind clause).  `setup`, when
+ * not NULL, runs on the forking thread after the team is formed (team->ws
+ * prepared, every member's ws_sequence 0 and ws_private NULL) and before any
+ * member starts: the combined constructs (GOMP_parallel_loop_*, _sections)
+ * open their work share there. */
+typedef void (*muster_omp_setup_fn)(muster_omp_team *team, void *arg);
+void muster_omp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
+                         muster_omp_setup_fn setup, void *setup_arg);
+
+/* The GOMP 1.0 split form: muster_omp_parallel_start forks and returns on
+ * thread 0, which then runs fn itself; muster_omp_parallel_end joins. */
+void muster_omp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
+                               muster_omp_setup_fn setup, void *setup_arg);
+void muster_omp_parallel_end(void);
 
 /* ---- work shares (workshare.c) ---- */
 

@@ -1,0 +1,170 @@
+/* What every program of the OpenMP corpus (tests/omp/omp_*.c) shares.
+ *
+ * Each program checks its results against a serial computation and, on the
+ * first mismatch, writes "FAIL <program> (file:line): <what>" on stderr and
+ * exits 1 at once (_exit: a failing worker must not wait for its team).  On
+ * success it writes exactly one line on stdout,
+ *     summary <program>: <deterministic facts>
+ * which the harness (run_corpus.py) compares between runtimes, thread counts
+ * held equal.  Anything else goes to stderr.
+ *
+ * MUSTER_EXPECT_RUNTIME=muster|libgomp (set by the harness) makes
+ * corpus_begin() check that the OpenMP entry points the program calls are
+ * defined by that runtime's library, so that a run "on muster" whose
+ * LD_PRELOAD did not take cannot pass as one. */
+#ifndef MUSTER_OMP_CORPUS_H
+#define MUSTER_OMP_CORPUS_H
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *corpus_program = "omp_corpus";
+
+__attribute__((format(printf, 3, 4), noreturn, unused)) static void corpus_fail(const char *file, int line,
+                                                                             const char *fmt, ...)
+{
+    char buf[1024];
+    int n = snprintf(buf, sizeof buf, "FAIL %s (%s:%d): ", corpus_program, file, line);
+    va_list ap;
+    va_start(ap, fmt);
+    if (n >= 0 && (size_t)n < sizeof buf)
+        n += vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof buf - 1)
+        n = (int)sizeof buf - 2;
+    buf[n++] = '\n';
+    fflush(stdout);
+    ssize_t ignored = write(2, buf, (size_t)n);
+    (void)ignored;
+    _exit(1);
+}
+
+#define FAIL(...) corpus_fail(__FILE__, __LINE__, __VA_ARGS__)
+#define CHECK(cond, ...)                                                                                \
+    do {                                                                                                \
+        if (!(cond))                                                                                    \
+            FAIL(__VA_ARGS__);                                                                          \
+    } while (0)
+/* CHECK_EQ(got, want, "what %d", args): integers, printed as long long. */
+#define CHECK_EQ(got, want, ...)                                                                        \
+    do {                                                                                                \
+        long long got_ = (long long)(got), want_ = (long long)(want);                                  \
+        if (got_ != want_) {                                                                            \
+            char what_[256];                                                                            \
+            snprintf(what_, sizeof what_, __VA_ARGS__);                                                 \
+            FAIL("%s: expected %lld, got %lld", what_, want_, got_);                                    \
+        }                                                                                               \
+    } while (0)
+
+/* The summary line: "summary <program>: ...". */
+__attribute__((format(printf, 1, 2), unused)) static void corpus_summary(const char *fmt, ...)
+{
+    printf("summary %s: ", corpus_program);
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+    fflush(stdout);
+}
+
+/* ---- which runtime answers ---- */
+
+/* The file that defines `addr`, or "(none)". */
+static const char *corpus_object_of(const void *addr)
+{
+    Dl_info info;
+    if (addr == NULL || !dladdr(addr, &info) || info.dli_fname == NULL)
+        return "(none)";
+    return info.dli_fname;
+}
+
+/* Whether `path` names the library of runtime `expect` ("muster": a file
+ * named libmuster-omp.so*, "libgomp": libgomp.so*). */
+static int corpus_is_runtime(const char *path, const char *expect)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *prefix = strcmp(expect, "muster") == 0 ? "libmuster-omp.so" : "libgomp.so";
+    return strncmp(base, prefix, strlen(prefix)) == 0;
+}
+
+/* Checks, when MUSTER_EXPECT_RUNTIME is set, that `name` (whose address the
+ * program took, so the dynamic linker resolved it) and dlsym's default
+ * lookup of `name` both come from the expected runtime. */
+static void corpus_check_symbol(const char *name, const void *addr)
+{
+    const char *expect = getenv("MUSTER_EXPECT_RUNTIME");
+    if (expect == NULL || *expect == '\0')
+        return;
+    if (strcmp(expect, "muster") != 0 && strcmp(expect, "libgomp") != 0)
+        FAIL("MUSTER_EXPECT_RUNTIME='%s': expected 'muster' or 'libgomp'", expect);
+    const char *by_addr = corpus_object_of(addr);
+    if (!corpus_is_runtime(by_addr, expect))
+        FAIL("%s resolves to %s, not to the %s runtime (MUSTER_EXPECT_RUNTIME=%s): is LD_PRELOAD in effect?",
+             name, by_addr, expect, expect);
+    const char *by_dlsym = corpus_object_of(dlsym(RTLD_DEFAULT, name));
+    if (!corpus_is_runtime(by_dlsym, expect))
+        FAIL("dlsym(RTLD_DEFAULT, \"%s\") finds it in %s, not in the %s runtime", name, by_dlsym, expect);
+}
+
+static void corpus_begin(const char *program)
+{
+    corpus_program = program;
+    corpus_check_symbol("omp_get_thread_num", (const void *)&omp_get_thread_num);
+    corpus_check_symbol("omp_get_num_threads", (const void *)&omp_get_num_threads);
+}
+
+/* ---- random delays ---- */
+
+/* A small per-call pseudo-random generator (xorshift64*); seed it per thread. */
+static inline uint64_t corpus_rand(uint64_t *state)
+{
+    uint64_t x = *state ? *state : 0x9e3779b97f4a7c15ull;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *state = x;
+    return x * 0x2545f4914f6cdd1dull;
+}
+
+static inline uint64_t corpus_seed(unsigned a, unsigned b)
+{
+    uint64_t s = ((uint64_t)a << 32 | b) * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+    return s ? s : 1;
+}
+
+/* A random delay: usually a short spin, now and then a yield-free sleep of
+ * up to `max_us` microseconds (0: spins only). */
+static inline void corpus_delay(uint64_t *state, unsigned max_us)
+{
+    uint64_t r = corpus_rand(state);
+    if (max_us > 0 && (r & 15) == 0) {
+        struct timespec ts = {0, (long)((r >> 8) % max_us + 1) * 1000};
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+        }
+        return;
+    }
+    unsigned spins = (unsigned)((r >> 16) % 512);
+    for (volatile unsigned i = 0; i < spins; i++) {
+    }
+}
+
+/* The team size the program's parallel regions get by default. */
+static inline int corpus_threads(void)
+{
+    int t = omp_get_max_threads();
+    if (t < 1)
+        FAIL("omp_get_max_threads() = %d", t);
+    return t;
+}
+
+#endif

@@ -1,0 +1,295 @@
+#!/usr/bin/env python3
+"""Runs the OpenMP corpus (tests/omp/omp_*.c) on libgomp and on libmuster-omp.
+
+    run_corpus.py run PROGRAM --runtime libgomp|muster|linked [--library LIB]
+                  [--threads 1,2,3,4,8] [--timeout SECONDS] [--no-reference]
+    run_corpus.py symbols --library LIB PROGRAM...
+    run_corpus.py detects-libgomp PROGRAM
+
+`run` runs PROGRAM once per thread count (OMP_NUM_THREADS) and wait policy:
+  libgomp  plain (the binary's own libgomp): OMP_WAIT_POLICY=active, passive
+  muster   LD_PRELOAD=LIB: OMP_WAIT_POLICY=active, passive and
+           MUSTER_WAIT_POLICY=hybrid; each thread count's summary line must
+           equal libgomp's (a reference run with OMP_WAIT_POLICY=passive);
+           and one run with LD_BIND_NOW=1 LD_DEBUG=bindings must show every
+           GOMP_*/omp_* reference of the program bound to LIB
+  linked   the program is linked against LIB itself (sanitizer builds): the
+           muster policies; summaries must agree across policies
+Every run gets a clean environment (no OMP_*, GOMP_*, KMP_*, MUSTER_*,
+LD_PRELOAD, LD_DEBUG* from the caller), MUSTER_EXPECT_RUNTIME naming the
+runtime that must answer, and a time limit.  A run passes when it exits 0
+within the limit and prints exactly one stdout line, "summary <name>: ...".
+After two runs time out, the rest are skipped (reported as such).  Exit
+status: 0 when everything passed, 1 otherwise; the failures are listed last,
+each with runtime, thread count and policy.
+
+`symbols` checks that every GOMP_*/omp_* symbol (with its version) that the
+programs import (nm -D --undefined-only) is defined by LIB (nm -D
+--defined-only), so that nothing silently falls through to libgomp.
+
+`detects-libgomp` runs PROGRAM (omp_identity) on plain libgomp with
+MUSTER_EXPECT_RUNTIME=muster and passes only if it fails saying so.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+CLEAN_PREFIXES = ("OMP_", "GOMP_", "KMP_", "MUSTER_", "LD_DEBUG", "GOMP")
+CLEAN_NAMES = ("LD_PRELOAD", "LD_BIND_NOW")
+
+POLICIES = {
+    "libgomp": [("OMP_WAIT_POLICY", "active"), ("OMP_WAIT_POLICY", "passive")],
+    "muster": [("OMP_WAIT_POLICY", "active"), ("OMP_WAIT_POLICY", "passive"), ("MUSTER_WAIT_POLICY", "hybrid")],
+}
+POLICIES["linked"] = POLICIES["muster"]
+
+MAX_TIMEOUTS = 2
+
+
+def clean_env():
+    env = {k: v for k, v in os.environ.items() if not k.startswith(CLEAN_PREFIXES) and k not in CLEAN_NAMES}
+    env["LC_ALL"] = "C"
+    return env
+
+
+class Result:
+    def __init__(self, label, ok, summary, detail, seconds):
+        self.label, self.ok, self.summary, self.detail, self.seconds = label, ok, summary, detail, seconds
+
+
+def tail(text, lines=15):
+    parts = text.rstrip("\n").split("\n")
+    return "\n".join("    | " + p for p in parts[-lines:]) if text.strip() else "    | (nothing)"
+
+
+def kill_group(proc):
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def run_once(program, runtime, library, threads, policy, timeout, extra_env=None):
+    """Runs the program once; returns a Result."""
+    env = clean_env()
+    env["OMP_NUM_THREADS"] = str(threads)
+    env["MUSTER_EXPECT_RUNTIME"] = "libgomp" if runtime == "libgomp" else "muster"
+    if policy is not None:
+        env[policy[0]] = policy[1]
+    if runtime == "muster":
+        env["LD_PRELOAD"] = library
+    if extra_env:
+        env.update(extra_env)
+    label = "%s threads=%d %s" % (runtime, threads, "%s=%s" % policy if policy else "")
+    start = time.monotonic()
+    # Its own process group, so that a timeout kills the children it forked too.
+    proc = subprocess.Popen([program], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(proc)
+        stdout, stderr = proc.communicate()
+        return Result(label, False, None, "timed out after %gs (hung?); stderr so far:\n%s" % (
+            timeout, tail(stderr.decode(errors="replace"))), timeout)
+    kill_group(proc)  # leftovers of a program that exited early
+    seconds = time.monotonic() - start
+    out = stdout.decode(errors="replace")
+    err = stderr.decode(errors="replace")
+    if proc.returncode != 0:
+        how = ("killed by signal %d" % -proc.returncode if proc.returncode < 0
+               else "exit status %d" % proc.returncode)
+        return Result(label, False, None, "%s; stderr:\n%s" % (how, tail(err)), seconds)
+    lines = out.splitlines()
+    name = os.path.basename(program)
+    if len(lines) != 1 or not lines[0].startswith("summary %s:" % name):
+        return Result(label, False, None,
+                      "exit 0 but stdout is not one line 'summary %s: ...':\n%s" % (name, tail(out)), seconds)
+    return Result(label, True, lines[0], "", seconds)
+
+
+BINDING = re.compile(r"binding file (\S+) \[\d+\] to (\S+) \[\d+\]: normal symbol `([^']+)'")
+
+
+def check_bindings(program, library, timeout):
+    """One muster run with LD_DEBUG=bindings: every GOMP_/omp_ symbol the
+    program itself references must be bound to the library.  Returns a list
+    of problems."""
+    tmp = tempfile.mkdtemp(prefix="omp-bindings-")
+    try:
+        extra = {"LD_BIND_NOW": "1", "LD_DEBUG": "bindings", "LD_DEBUG_OUTPUT": os.path.join(tmp, "ld")}
+        res = run_once(program, "muster", library, 2, ("OMP_WAIT_POLICY", "passive"), timeout, extra)
+        if not res.ok:
+            return ["the LD_DEBUG=bindings run failed: %s" % res.detail]
+        wrong, seen = set(), set()
+        exe_names = {os.path.basename(program), "exe"}
+        for f in os.listdir(tmp):
+            with open(os.path.join(tmp, f), errors="replace") as fh:
+                for line in fh:
+                    m = BINDING.search(line)
+                    if not m or os.path.basename(m.group(1)) not in exe_names:
+                        continue
+                    sym = m.group(3)
+                    if not sym.startswith(("GOMP_", "omp_")):
+                        continue
+                    seen.add(sym)
+                    if not os.path.basename(m.group(2)).startswith("libmuster-omp.so"):
+                        wrong.add("%s -> %s" % (sym, m.group(2)))
+        problems = ["bound outside libmuster-omp: %s" % w for w in sorted(wrong)]
+        if not seen:
+            problems.append("LD_DEBUG=bindings showed no GOMP_*/omp_* binding of the program at all")
+        return problems
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def cmd_run(args):
+    program = os.path.abspath(args.program)
+    name = os.path.basename(program)
+    threads = [int(t) for t in args.threads.split(",") if t]
+    if args.runtime in ("muster", "linked") and not args.library:
+        sys.exit("run_corpus.py: --runtime %s needs --library" % args.runtime)
+    if args.runtime == "muster" and not os.path.exists(args.library):
+        sys.exit("run_corpus.py: %s does not exist (build the muster-omp target)" % args.library)
+    failures, timeouts, runs = [], 0, 0
+    reference = {}
+    started = time.monotonic()
+
+    def record(res):
+        nonlocal timeouts, runs
+        runs += 1
+        print("%-4s %-48s %6.2fs%s" % ("ok" if res.ok else "FAIL", res.label, res.seconds,
+                                       "" if res.ok else "\n" + res.detail), flush=True)
+        if not res.ok:
+            failures.append("%s: %s" % (res.label, res.detail.split("\n")[0]))
+            if "timed out" in res.detail:
+                timeouts += 1
+
+    for t in threads:
+        if args.runtime == "muster" and args.reference:
+            ref = run_once(program, "libgomp", None, t, ("OMP_WAIT_POLICY", "passive"), args.timeout)
+            if not ref.ok:
+                print("FAIL reference run on libgomp, threads=%d: %s" % (t, ref.detail), flush=True)
+                failures.append("reference libgomp threads=%d: %s (a corpus bug)" % (t, ref.detail.split("\n")[0]))
+                continue
+            reference[t] = ref.summary
+        for policy in POLICIES[args.runtime]:
+            if timeouts >= MAX_TIMEOUTS:
+                failures.append("%s threads=%d %s=%s: skipped after %d timeouts" % (args.runtime, t, policy[0],
+                                                                                  policy[1], timeouts))
+                continue
+            res = run_once(program, args.runtime, args.library, t, policy, args.timeout)
+            if res.ok and t in reference and res.summary != reference[t]:
+                res.ok = False
+                res.detail = "summary differs from libgomp's:\n    | %s\n    | %s (libgomp)" % (res.summary,
+                                                                                             reference[t])
+            if res.ok:
+                first = reference.setdefault(t, res.summary)
+                if res.summary != first:
+                    res.ok = False
+                    res.detail = "summary differs between policies:\n    | %s\n    | %s" % (res.summary, first)
+            record(res)
+    if args.runtime == "muster" and timeouts < MAX_TIMEOUTS:
+        problems = check_bindings(program, args.library, args.timeout)
+        print("%-4s %-48s" % ("ok" if not problems else "FAIL", "muster symbol bindings (LD_DEBUG=bindings)"))
+        for p in problems:
+            print("    | " + p)
+            failures.append("bindings: " + p)
+    elapsed = time.monotonic() - started
+    if failures:
+        print("\n%s on %s: %d of %d runs failed (%.1fs):" % (name, args.runtime, len(failures), runs, elapsed))
+        for f in failures:
+            print("  " + f)
+        return 1
+    print("\n%s on %s: all %d runs passed (%.1fs)" % (name, args.runtime, runs, elapsed))
+    return 0
+
+
+def dynamic_symbols(path, defined):
+    flag = "--defined-only" if defined else "--undefined-only"
+    proc = subprocess.run(["nm", "-D", flag, path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if proc.returncode != 0:
+        sys.exit("nm -D %s %s failed: %s" % (flag, path, proc.stderr.decode(errors="replace")))
+    syms = set()
+    for line in proc.stdout.decode().splitlines():
+        parts = line.split()
+        if not parts:
+            continue
+        sym = parts[-1]
+        base = sym.split("@")[0]
+        if base.startswith(("GOMP_", "omp_")):
+            # name@VERSION (imported) or name@@VERSION (default definition)
+            syms.add(sym.replace("@@", "@"))
+    return syms
+
+
+def cmd_symbols(args):
+    defined = dynamic_symbols(args.library, True)
+    defined_names = {s.split("@")[0] for s in defined}
+    missing = {}
+    total = set()
+    for prog in args.programs:
+        for sym in dynamic_symbols(prog, False):
+            total.add(sym)
+            if sym not in defined:
+                why = "wrong version" if sym.split("@")[0] in defined_names else "not defined"
+                missing.setdefault("%s (%s)" % (sym, why), []).append(os.path.basename(prog))
+    if missing:
+        print("%d of the %d GOMP_*/omp_* symbols the corpus imports are missing from %s:" % (len(missing), len(total),
+                                                                                             args.library))
+        for sym in sorted(missing):
+            print("  %-60s used by %s" % (sym, ", ".join(sorted(missing[sym]))))
+        return 1
+    print("all %d GOMP_*/omp_* symbols the %d corpus programs import are defined by %s" % (
+        len(total), len(args.programs), args.library))
+    return 0
+
+
+def cmd_detects_libgomp(args):
+    env = clean_env()
+    env["MUSTER_EXPECT_RUNTIME"] = "muster"
+    env["OMP_NUM_THREADS"] = "2"
+    proc = subprocess.run([os.path.abspath(args.program)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          timeout=60)
+    err = proc.stderr.decode(errors="replace")
+    if proc.returncode != 0 and "not to the muster runtime" in err and "libgomp" in err:
+        print("ok: on plain libgomp with MUSTER_EXPECT_RUNTIME=muster it fails as it must:\n" + tail(err))
+        return 0
+    print("FAIL: on plain libgomp with MUSTER_EXPECT_RUNTIME=muster it %s:\n%s" % (
+        "passed" if proc.returncode == 0 else "failed without naming libgomp (exit %d)" % proc.returncode, tail(err)))
+    return 1
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run")
+    run.add_argument("program")
+    run.add_argument("--runtime", choices=("libgomp", "muster", "linked"), required=True)
+    run.add_argument("--library", help="libmuster-omp.so")
+    run.add_argument("--threads", default="1,2,3,4,8")
+    run.add_argument("--timeout", type=float, default=30.0, help="seconds per run")
+    run.add_argument("--no-reference", dest="reference", action="store_false",
+                     help="muster: do not compare summaries with libgomp's")
+    sym = sub.add_parser("symbols")
+    sym.add_argument("--library", required=True)
+    sym.add_argument("programs", nargs="+")
+    det = sub.add_parser("detects-libgomp")
+    det.add_argument("program")
+    args = parser.parse_args()
+    if args.command == "run":
+        return cmd_run(args)
+    if args.command == "symbols":
+        return cmd_symbols(args)
+    return cmd_detects_libgomp(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -105,7 +105,7 @@ int main(void)
         CHECK_EQ(owner[k], (k / 2) % T, "schedule(static, 2) step 5: thread of logical iteration %d", k);
 
     /* Two nowait loops with the same static schedule: same thread per iteration. */
-    static int a[N_MAX], b[N_MAX];
+    static int a[N_MAX], b[N_MAX], c[N_MAX];
     int mismatches = 0;
 #pragma omp parallel reduction(+ : mismatches)
     {
@@ -120,10 +120,10 @@ int main(void)
         }
 #pragma omp for schedule(static, 7) nowait
         for (int i = 0; i < N_MAX; i++)
-            a[i] = i * 5 + id * 100000;
+            c[i] = i * 5 + id * 100000;
 #pragma omp for schedule(static, 7) nowait
         for (int i = 0; i < N_MAX; i++)
-            mismatches += a[i] / 100000 != id || a[i] % 100000 != i * 5;
+            mismatches += c[i] / 100000 != id || c[i] % 100000 != i * 5;
     }
     CHECK_EQ(mismatches, 0, "iterations of a second nowait static loop on a different thread than the first");
     for (int i = 0; i < N_MAX; i++)

@@ -60,8 +60,14 @@ def clean_env():
 
 
 class Result:
-    def __init__(self, label, ok, summary, detail, seconds):
+    def __init__(self, label, ok, summary, detail, seconds, last_words=""):
         self.label, self.ok, self.summary, self.detail, self.seconds = label, ok, summary, detail, seconds
+        self.last_words = last_words  # the last line on stderr, for the closing list
+
+
+def last_line(text):
+    lines = [l for l in text.splitlines() if l.strip()]
+    return lines[-1].strip() if lines else ""
 
 
 def tail(text, lines=15):
@@ -97,8 +103,9 @@ def run_once(program, runtime, library, threads, policy, timeout, extra_env=None
     except subprocess.TimeoutExpired:
         kill_group(proc)
         stdout, stderr = proc.communicate()
-        return Result(label, False, None, "timed out after %gs (hung?); stderr so far:\n%s" % (
-            timeout, tail(stderr.decode(errors="replace"))), timeout)
+        err = stderr.decode(errors="replace")
+        return Result(label, False, None, "timed out after %gs (hung?); stderr so far:\n%s" % (timeout, tail(err)),
+                      timeout, last_line(err))
     kill_group(proc)  # leftovers of a program that exited early
     seconds = time.monotonic() - start
     out = stdout.decode(errors="replace")
@@ -106,7 +113,9 @@ def run_once(program, runtime, library, threads, policy, timeout, extra_env=None
     if proc.returncode != 0:
         how = ("killed by signal %d" % -proc.returncode if proc.returncode < 0
                else "exit status %d" % proc.returncode)
-        return Result(label, False, None, "%s; stderr:\n%s" % (how, tail(err)), seconds)
+        if proc.returncode == 127 and "while loading shared libraries" in err:
+            how += " (the program could not be loaded: does the library lack entry points it uses? see omp/symbols)"
+        return Result(label, False, None, "%s; stderr:\n%s" % (how, tail(err)), seconds, last_line(err))
     lines = out.splitlines()
     name = os.path.basename(program)
     if len(lines) != 1 or not lines[0].startswith("summary %s:" % name):
@@ -125,9 +134,9 @@ def check_bindings(program, library, timeout):
     tmp = tempfile.mkdtemp(prefix="omp-bindings-")
     try:
         extra = {"LD_BIND_NOW": "1", "LD_DEBUG": "bindings", "LD_DEBUG_OUTPUT": os.path.join(tmp, "ld")}
+        # LD_BIND_NOW binds everything at start-up, so the log is complete
+        # even when the run itself fails (reported by the other runs).
         res = run_once(program, "muster", library, 2, ("OMP_WAIT_POLICY", "passive"), timeout, extra)
-        if not res.ok:
-            return ["the LD_DEBUG=bindings run failed: %s" % res.detail]
         wrong, seen = set(), set()
         exe_names = {os.path.basename(program), "exe"}
         for f in os.listdir(tmp):
@@ -144,7 +153,8 @@ def check_bindings(program, library, timeout):
                         wrong.add("%s -> %s" % (sym, m.group(2)))
         problems = ["bound outside libmuster-omp: %s" % w for w in sorted(wrong)]
         if not seen:
-            problems.append("LD_DEBUG=bindings showed no GOMP_*/omp_* binding of the program at all")
+            problems.append("LD_DEBUG=bindings showed no GOMP_*/omp_* binding of the program at all (%s)" % (
+                "run passed" if res.ok else res.detail.split("\n")[0]))
         return problems
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -153,6 +163,8 @@ def check_bindings(program, library, timeout):
 def cmd_run(args):
     program = os.path.abspath(args.program)
     name = os.path.basename(program)
+    if args.library:
+        args.library = os.path.abspath(args.library)  # LD_PRELOAD of a bare name would search the library path
     threads = [int(t) for t in args.threads.split(",") if t]
     if args.runtime in ("muster", "linked") and not args.library:
         sys.exit("run_corpus.py: --runtime %s needs --library" % args.runtime)
@@ -168,7 +180,8 @@ def cmd_run(args):
         print("%-4s %-48s %6.2fs%s" % ("ok" if res.ok else "FAIL", res.label, res.seconds,
                                        "" if res.ok else "\n" + res.detail), flush=True)
         if not res.ok:
-            failures.append("%s: %s" % (res.label, res.detail.split("\n")[0]))
+            what = res.detail.split("\n")[0].rstrip(":").replace("; stderr", "")
+            failures.append("%s: %s%s" % (res.label, what, " -- " + res.last_words if res.last_words else ""))
             if "timed out" in res.detail:
                 timeouts += 1
 
@@ -198,15 +211,17 @@ def cmd_run(args):
             record(res)
     if args.runtime == "muster" and timeouts < MAX_TIMEOUTS:
         problems = check_bindings(program, args.library, args.timeout)
-        print("%-4s %-48s" % ("ok" if not problems else "FAIL", "muster symbol bindings (LD_DEBUG=bindings)"))
+        print("%-4s %-48s" % ("ok" if not problems else "FAIL", "muster symbol bindings (LD_DEBUG=bindings)"),
+              flush=True)
         for p in problems:
-            print("    | " + p)
+            print("    | " + p, flush=True)
             failures.append("bindings: " + p)
     elapsed = time.monotonic() - started
     if failures:
-        print("\n%s on %s: %d of %d runs failed (%.1fs):" % (name, args.runtime, len(failures), runs, elapsed))
+        print("\n%s on %s: %d failure(s) in %d runs (%.1fs):" % (name, args.runtime, len(failures), runs, elapsed))
         for f in failures:
             print("  " + f)
+        sys.stdout.flush()
         return 1
     print("\n%s on %s: all %d runs passed (%.1fs)" % (name, args.runtime, runs, elapsed))
     return 0

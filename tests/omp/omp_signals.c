@@ -4,7 +4,8 @@
  * ordered loops, single/copyprivate and taskwait — every result must still
  * be right (EINTR must never break a wait).  Then thread 0 sends SIGUSR1
  * with pthread_kill to each team mate while they wait at a barrier; each
- * must have handled exactly one per round once the region is over. */
+ * must handle each (thread 0 waits for that before it joins the barrier),
+ * and exactly one per round. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -135,7 +136,7 @@ int main(void)
 #pragma omp parallel
     {
         int id = omp_get_thread_num(), n = omp_get_num_threads();
-        my_slot = id;
+        my_slot = id; /* kept after the region: there is no later one */
         who[id] = pthread_self();
         if (id == 0)
             n_team = n;
@@ -144,18 +145,34 @@ int main(void)
             if (id == 0) {
                 sleep_us(1000); /* let the others reach the barrier and sleep there */
                 for (int k = 1; k < n; k++) {
+                    /* Thread k cannot leave the barrier before thread 0
+                     * arrives: wait for its handler first (so that no two
+                     * signals coalesce into one). */
+                    int before = atomic_load(&usr1[k]);
                     int err = pthread_kill(who[k], SIGUSR1);
                     if (err)
                         FAIL("pthread_kill: %s", strerror(err));
+                    for (int wait = 0; atomic_load(&usr1[k]) == before; wait++) {
+                        if (wait == 2000)
+                            FAIL("round %d: thread %d did not handle SIGUSR1 within 2 s", r, k);
+                        sleep_us(1000);
+                    }
                 }
             }
 #pragma omp barrier
         }
-        my_slot = -1;
     }
     struct itimerval off = {{0, 0}, {0, 0}};
     setitimer(ITIMER_REAL, &off, NULL);
     CHECK_EQ(n_team, T, "team size");
+    for (int wait = 0; wait < 2000; wait++) {
+        int handled = 0;
+        for (int k = 1; k < T; k++)
+            handled += atomic_load(&usr1[k]);
+        if (handled >= 4 * (T - 1))
+            break;
+        sleep_us(1000);
+    }
     for (int k = 1; k < T; k++)
         CHECK_EQ(atomic_load(&usr1[k]), 4, "SIGUSR1 handled by thread %d (one per round)", k);
     CHECK_EQ(atomic_load(&usr1[0]), 0, "SIGUSR1 handled by thread 0");

@@ -11,7 +11,6 @@
 #define MAXT 64
 
 static int hits[N];
-static int owner[N];
 /* The order in which each thread ran iterations. */
 static int seq[MAXT][N];
 static int seq_len[MAXT];
@@ -22,21 +21,18 @@ static void reset(void)
 {
     memset(hits, 0, sizeof hits);
     memset(seq_len, 0, sizeof seq_len);
-    for (int i = 0; i < N; i++)
-        owner[i] = -1;
 }
 
 static void record(int i, uint64_t *seed)
 {
     int id = omp_get_thread_num();
     corpus_delay(seed, 30);
-    owner[i] = id;
     seq[id][seq_len[id]++] = i;
 #pragma omp atomic
     hits[i]++;
 }
 
-/* Checks one loop's record.  lb..lb+n: the logical iterations 0..n-1. */
+/* Checks one loop's record (iterations 0..N-1). */
 static void check(const char *what, enum kind kind, int chunk, int monotonic, int T)
 {
     for (int i = 0; i < N; i++)
@@ -70,7 +66,6 @@ int main(void)
         FAIL("at most %d threads", MAXT);
     int loops = 0;
     for (int rep = 0; rep < 2; rep++) {
-        int chunk = rep == 0 ? 1 : 5;
 #define LOOP(sched, kind, ch, mono, name)                                                             \
     do {                                                                                              \
         reset();                                                                                      \
@@ -97,7 +92,6 @@ int main(void)
             LOOP("omp for schedule(nonmonotonic: dynamic, 5)", DYN, 5, 0, "schedule(nonmonotonic: dynamic, 5)");
             LOOP("omp for schedule(nonmonotonic: guided, 5)", GUIDED, 5, 0, "schedule(nonmonotonic: guided, 5)");
         }
-        (void)chunk;
     }
     LOOP("omp for schedule(auto)", AUTO, 1, 0, "schedule(auto)");
 

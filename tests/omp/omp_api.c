@@ -3,11 +3,13 @@
  * omp_set_num_threads, omp_get_num_procs (against the affinity mask),
  * omp_in_parallel, omp_get/set_dynamic, omp_get/set_schedule,
  * omp_get/set_max_active_levels, omp_get_thread_limit, omp_get_wtime and
- * omp_get_wtick, omp_in_final.  Run without arguments it also runs itself
- * with OMP_DYNAMIC, OMP_MAX_ACTIVE_LEVELS, OMP_THREAD_LIMIT and an
- * OMP_NUM_THREADS list set, and checks that the queries report them. */
+ * omp_get_wtick, omp_in_final, omp_get_proc_bind.  Run without arguments
+ * it also runs itself with OMP_DYNAMIC, OMP_MAX_ACTIVE_LEVELS,
+ * OMP_THREAD_LIMIT, an OMP_NUM_THREADS list, and OMP_PROC_BIND/OMP_PLACES
+ * lists set, and checks that the queries report them. */
 #include <limits.h>
 #include <sched.h>
+#include <sys/sysinfo.h>
 #include <sys/wait.h>
 
 #include "corpus.h"
@@ -54,6 +56,22 @@ static int child(const char *which)
 #pragma omp atomic write
         n = omp_get_num_threads();
         CHECK(n >= 1 && n <= 3, "team of %d for num_threads(5) under OMP_THREAD_LIMIT=3", n);
+    } else if (strcmp(which, "bind") == 0) {
+        CHECK_EQ(omp_get_proc_bind(), omp_proc_bind_spread, "omp_get_proc_bind with OMP_PROC_BIND=spread,close");
+        /* (The initial thread may be bound to its place already: its
+         * affinity mask says nothing of the places' number.) */
+        int places = omp_get_num_places();
+        CHECK(places >= 1 && places <= get_nprocs_conf(),
+              "omp_get_num_places() = %d with OMP_PLACES=threads and %d CPUs configured", places, get_nprocs_conf());
+        int bad = 0;
+#pragma omp parallel num_threads(3) reduction(+ : bad)
+        {
+            bad += omp_get_proc_bind() != omp_proc_bind_close;
+            int place = omp_get_place_num();
+            bad += place < 0 || place >= places;
+        }
+        CHECK_EQ(bad, 0, "threads whose bind-var is not close (the list's second entry) or whose place is not in "
+                         "[0, %d)", places);
     } else {
         FAIL("unknown child case '%s'", which);
     }
@@ -173,6 +191,10 @@ int main(int argc, char **argv)
     CHECK(kind == omp_sched_guided && chunk == 6, "omp_get_schedule: kind %d chunk %d, expected guided 6", kind,
           chunk);
 
+    /* bind-var: some policy, whatever the default. */
+    int bind = omp_get_proc_bind();
+    CHECK(bind >= omp_proc_bind_false && bind <= omp_proc_bind_spread, "omp_get_proc_bind() = %d", bind);
+
     /* Max active levels. */
     CHECK_EQ(omp_get_max_active_levels(), 1, "omp_get_max_active_levels default");
     omp_set_max_active_levels(4);
@@ -210,6 +232,8 @@ int main(int argc, char **argv)
     run_child(argv[0], "dynamic", env_dynamic);
     run_child(argv[0], "levels", env_levels);
     run_child(argv[0], "limit", env_limit);
-    corpus_summary("max_threads=%d env_cases=3 ok", T);
+    static const char *const env_bind[] = {"OMP_PROC_BIND", "spread,close", "OMP_PLACES", "threads", NULL};
+    run_child(argv[0], "bind", env_bind);
+    corpus_summary("max_threads=%d env_cases=4 ok", T);
     return 0;
 }

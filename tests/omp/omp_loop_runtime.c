@@ -3,10 +3,11 @@
  * Run without arguments, the program runs itself once per OMP_SCHEDULE
  * value below (the variable is read at start-up), and each child checks
  * that omp_get_schedule reports the kind and chunk, and that
- * schedule(runtime) loops (plain, monotonic: and nonmonotonic:, worksharing
- * and combined) follow it: every iteration once; for static,c iteration i
- * on thread (i/c) mod T; for static, blocks in thread order; for dynamic,c
- * runs starting on chunk boundaries.  Then omp_set_schedule changes the
+ * schedule(runtime) loops (plain, monotonic: and nonmonotonic:, each as a
+ * worksharing loop in a region and as a combined parallel for) follow it:
+ * every iteration once; for static,c iteration i on thread (i/c) mod T;
+ * for static, blocks in thread order; for dynamic,c runs starting on chunk
+ * boundaries.  Then omp_set_schedule changes the
  * schedule, per implicit task. */
 #include <strings.h>
 #include <sys/wait.h>
@@ -35,22 +36,42 @@ static void run_loop(int variant)
         }
     } else if (variant == 1) {
 #pragma omp parallel
+        {
+            int id = omp_get_thread_num(); /* not directly nested: GOMP_loop_runtime_start */
 #pragma omp for schedule(monotonic: runtime)
+            for (int i = 0; i < N; i++) {
+                owner[i] = id;
+#pragma omp atomic
+                hits[i]++;
+            }
+        }
+    } else if (variant == 2) {
+#pragma omp parallel
+        {
+            int id = omp_get_thread_num();
+#pragma omp for schedule(nonmonotonic: runtime)
+            for (int i = 0; i < N; i++) {
+                owner[i] = id;
+#pragma omp atomic
+                hits[i]++;
+            }
+        }
+    } else if (variant == 3) {
+#pragma omp parallel for schedule(runtime)
         for (int i = 0; i < N; i++) {
             owner[i] = omp_get_thread_num();
 #pragma omp atomic
             hits[i]++;
         }
-    } else if (variant == 2) {
-#pragma omp parallel
-#pragma omp for schedule(nonmonotonic: runtime)
+    } else if (variant == 4) {
+#pragma omp parallel for schedule(monotonic: runtime)
         for (int i = 0; i < N; i++) {
             owner[i] = omp_get_thread_num();
 #pragma omp atomic
             hits[i]++;
         }
     } else {
-#pragma omp parallel for schedule(runtime)
+#pragma omp parallel for schedule(nonmonotonic: runtime)
         for (int i = 0; i < N; i++) {
             owner[i] = omp_get_thread_num();
 #pragma omp atomic
@@ -74,7 +95,7 @@ static const char *kind_name(omp_sched_t kind)
 static void check_loops(omp_sched_t kind, int chunk, const char *what)
 {
     int T = corpus_threads();
-    for (int variant = 0; variant < 4; variant++) {
+    for (int variant = 0; variant < 6; variant++) {
         run_loop(variant);
         for (int i = 0; i < N; i++)
             CHECK_EQ(hits[i], 1, "%s, loop variant %d: runs of iteration %d", what, variant, i);

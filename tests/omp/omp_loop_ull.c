@@ -61,6 +61,7 @@ int main(void)
         UP("omp for schedule(dynamic, 4)", "ull dynamic,4");
         UP("omp for schedule(monotonic: dynamic, 4)", "ull monotonic dynamic,4");
         UP("omp for schedule(guided)", "ull guided");
+        UP("omp for schedule(monotonic: guided, 3)", "ull monotonic guided,3");
         UP("omp for schedule(nonmonotonic: guided, 2)", "ull nonmonotonic guided,2");
         UP("omp for schedule(runtime)", "ull runtime");
         UP("omp for schedule(monotonic: runtime)", "ull monotonic runtime");
@@ -82,25 +83,47 @@ int main(void)
         DOWN("omp for schedule(dynamic, 3)", "ull down dynamic,3");
         DOWN("omp for schedule(guided)", "ull down guided");
 
-        /* Ordered: the values come in loop order. */
-        ull last = 0, bad = 0;
-        int first = 1;
-        reset();
+        /* Ordered: the values come in loop order, under four schedules. */
+        for (int sched = 0; sched < 4; sched++) {
+            ull last = 0, bad = 0;
+            int first = 1;
+            reset();
+#define ORDERED_BODY                                                                                   \
+    {                                                                                                  \
+        record((i - base) / step, i);                                                                  \
+        _Pragma("omp ordered")                                                                         \
+        {                                                                                              \
+            if (!first && i != last + step)                                                            \
+                bad++;                                                                                 \
+            first = 0;                                                                                 \
+            last = i;                                                                                  \
+        }                                                                                              \
+    }
+            if (sched == 0) {
 #pragma omp parallel
 #pragma omp for ordered schedule(dynamic, 2)
-        for (ull i = base; i < end; i += step) {
-            record((i - base) / step, i);
-#pragma omp ordered
-            {
-                if (!first && i != last + step)
-                    bad++;
-                first = 0;
-                last = i;
+                for (ull i = base; i < end; i += step)
+                    ORDERED_BODY
+            } else if (sched == 1) {
+#pragma omp parallel
+#pragma omp for ordered schedule(static, 3)
+                for (ull i = base; i < end; i += step)
+                    ORDERED_BODY
+            } else if (sched == 2) {
+#pragma omp parallel
+#pragma omp for ordered schedule(guided)
+                for (ull i = base; i < end; i += step)
+                    ORDERED_BODY
+            } else {
+#pragma omp parallel
+#pragma omp for ordered schedule(runtime)
+                for (ull i = base; i < end; i += step)
+                    ORDERED_BODY
             }
+            CHECK(bad == 0, "ull ordered (schedule %d): %llu iterations out of order", sched, bad);
+            check("ull ordered", base, step, 0);
+            loops++;
         }
-        CHECK(bad == 0, "ull ordered: %llu iterations out of order", bad);
-        check("ull ordered", base, step, 0);
-        loops++;
 
         /* Combined parallel for. */
         reset();

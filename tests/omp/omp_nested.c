@@ -2,7 +2,8 @@
  * region is a team of one, but still a new level; with nesting on
  * (omp_set_max_active_levels) inner regions get their own teams.  Checks
  * omp_get_level, omp_get_active_level, omp_get_ancestor_thread_num,
- * omp_get_team_size and omp_get_thread_num at every level. */
+ * omp_get_team_size and omp_get_thread_num at every level; and the
+ * deprecated omp_set_nested / omp_get_nested. */
 #include "corpus.h"
 
 #define OUTER 3
@@ -106,6 +107,23 @@ int main(void)
     r[5] = nest(OUTER, 1, 8, "inner num_threads(1), deep nesting allowed");
     CHECK_EQ(r[5], OUTER * 2, "innermost bodies under inner teams of one");
     omp_set_max_active_levels(1);
+
+    /* The deprecated omp_set_nested / omp_get_nested. */
+    CHECK_EQ(omp_get_nested(), 0, "omp_get_nested() by default");
+    omp_set_nested(1);
+    CHECK_EQ(omp_get_nested(), 1, "omp_get_nested() after omp_set_nested(1)");
+    CHECK(omp_get_max_active_levels() > 1, "omp_get_max_active_levels() = %d after omp_set_nested(1)",
+          omp_get_max_active_levels());
+    int inner_team = 0;
+#pragma omp parallel num_threads(2)
+#pragma omp parallel num_threads(3)
+    if (omp_get_thread_num() == 0)
+#pragma omp atomic write
+        inner_team = omp_get_num_threads();
+    CHECK_EQ(inner_team, 3, "inner team after omp_set_nested(1)");
+    omp_set_nested(0);
+    CHECK_EQ(omp_get_nested(), 0, "omp_get_nested() after omp_set_nested(0)");
+    CHECK_EQ(omp_get_max_active_levels(), 1, "omp_get_max_active_levels() after omp_set_nested(0)");
 
     /* A negative value is ignored. */
     omp_set_max_active_levels(-3);

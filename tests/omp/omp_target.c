@@ -3,7 +3,7 @@
  * target teams distribute parallel for with a reduction, target data with
  * target update, target enter/exit data, nowait + taskwait; host teams
  * (omp_get_num_teams/omp_get_team_num).  Inside target regions
- * omp_is_initial_device() must be true. */
+ * omp_is_initial_device() must be true.  The device queries. */
 #include "corpus.h"
 
 #define N 1000
@@ -92,6 +92,13 @@ int main(void)
     for (int i = 0; i < N; i++)
         tsum += a[i];
     CHECK_EQ(tsum, (long)N * (N - 1) / 2, "host teams distribute reduction");
+    /* The device queries: no devices (or at least none that holds code). */
+    int ndev = omp_get_num_devices();
+    CHECK(ndev >= 0, "omp_get_num_devices() = %d", ndev);
+    CHECK_EQ(omp_get_initial_device(), ndev, "omp_get_initial_device() (the host: omp_get_num_devices())");
+    int dflt = omp_get_default_device();
+    CHECK(dflt >= 0 && dflt <= ndev, "omp_get_default_device() = %d with %d devices", dflt, ndev);
+    CHECK_EQ(omp_get_max_task_priority(), 0, "omp_get_max_task_priority() with OMP_MAX_TASK_PRIORITY unset");
     corpus_summary("sum=%ld ok", sum);
     return 0;
 }

@@ -4,8 +4,9 @@
  * if(0), final (omp_in_final inside), mergeable, untied, priority,
  * depend(out/in/inout) chains in program order, taskgroup waiting for
  * descendants, taskyield, taskloop (grainsize, num_tasks, nogroup,
- * reduction), taskgroup task_reduction with in_reduction tasks, and a
- * worksharing loop with a task reduction modifier. */
+ * reduction, unsigned long long), taskgroup task_reduction with
+ * in_reduction tasks, worksharing loops and sections with a task
+ * reduction modifier, and taskwait with depend. */
 #include "corpus.h"
 
 static long fib(int n)
@@ -199,6 +200,45 @@ int main(void)
         lr += 1;
     }
     CHECK_EQ(lr, 200 * 199 / 2 + 200, "for reduction(task, +) with in_reduction tasks");
+
+    /* sections with a task reduction modifier (GOMP_sections2_start). */
+    long sr = 0;
+#pragma omp parallel
+#pragma omp sections reduction(task, + : sr)
+    {
+#pragma omp section
+        {
+#pragma omp task in_reduction(+ : sr)
+            sr += 5;
+        }
+#pragma omp section
+        sr += 1;
+#pragma omp section
+        {
+#pragma omp task in_reduction(+ : sr)
+            sr += 100;
+            sr += 10;
+        }
+    }
+    CHECK_EQ(sr, 116, "sections reduction(task, +)");
+
+    /* taskloop over unsigned long long beyond 2^40, and taskwait depend. */
+    const unsigned long long base = 1ull << 40;
+    long ul = 0;
+    int dep = 0, dep_seen = -1;
+#pragma omp parallel
+#pragma omp single
+    {
+#pragma omp taskloop reduction(+ : ul) num_tasks(4)
+        for (unsigned long long i = base; i < base + 300; i++)
+            ul += (long)(i - base);
+#pragma omp task depend(out : dep) shared(dep)
+        dep = 42;
+#pragma omp taskwait depend(in : dep)
+        dep_seen = dep;
+    }
+    CHECK_EQ(ul, 300L * 299 / 2, "taskloop reduction over unsigned long long");
+    CHECK_EQ(dep_seen, 42, "value after taskwait depend(in:)");
 
     /* parallel with a task reduction modifier. */
     long pr = 0;

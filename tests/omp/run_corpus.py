@@ -135,8 +135,9 @@ def check_bindings(program, library, timeout):
     try:
         extra = {"LD_BIND_NOW": "1", "LD_DEBUG": "bindings", "LD_DEBUG_OUTPUT": os.path.join(tmp, "ld")}
         # LD_BIND_NOW binds everything at start-up, so the log is complete
-        # even when the run itself fails (reported by the other runs).
-        res = run_once(program, "muster", library, 2, ("OMP_WAIT_POLICY", "passive"), timeout, extra)
+        # even when the run itself fails or hangs (the other runs report
+        # that): a short limit will do.
+        res = run_once(program, "muster", library, 2, ("OMP_WAIT_POLICY", "passive"), min(timeout, 10.0), extra)
         wrong, seen = set(), set()
         exe_names = {os.path.basename(program), "exe"}
         for f in os.listdir(tmp):

@@ -217,6 +217,12 @@ def cmd_run(args):
         for p in problems:
             print("    | " + p, flush=True)
             failures.append("bindings: " + p)
+    if args.runtime in ("muster", "linked"):
+        missing = sorted(dynamic_symbols(program, False) - dynamic_symbols(args.library, True))
+        if missing:
+            failures.append("%d imported entry point(s) not defined by %s (they %s): %s" % (
+                len(missing), os.path.basename(args.library),
+                "fall through to libgomp" if args.runtime == "muster" else "cannot be resolved", " ".join(missing)))
     elapsed = time.monotonic() - started
     if failures:
         print("\n%s on %s: %d failure(s) in %d runs (%.1fs):" % (name, args.runtime, len(failures), runs, elapsed))

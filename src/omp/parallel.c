@@ -109,7 +109,8 @@ static void begin_region(muster_omp_thread *self, region *r, void (*fn)(void *),
     static pthread_once_t hooks = PTHREAD_ONCE_INIT;
     pthread_once(&hooks, register_process_hooks);
     unsigned size = team_size(self, num_threads);
-    muster_omp_team *team = size > 1 ? muster_omp_pool_team(self, size) : NULL;
+    unsigned active_level = (self->team ? self->team->active_level : 0) + 1;
+    muster_omp_team *team = size > 1 ? muster_omp_pool_team(self, active_level, size) : NULL;
     if (team == NULL) {
         memset(&r->solo, 0, sizeof r->solo);
         team = &r->solo;
@@ -142,7 +143,7 @@ static void start_members(muster_omp_thread *self, region *r, muster_omp_setup_f
     if (setup != NULL)
         setup(r->team, setup_arg);
     if (r->team->size > 1)
-        muster_omp_pool_fork(self, r->team);
+        muster_omp_pool_fork(r->team);
     /* The forking thread is member 0; it runs the body itself. */
     self->team = r->team;
     self->id = 0;
@@ -156,7 +157,7 @@ static void start_members(muster_omp_thread *self, region *r, muster_omp_setup_f
 static void end_region(muster_omp_thread *self, region *r)
 {
     if (r->team->size > 1)
-        muster_omp_pool_join(self, r->team);
+        muster_omp_pool_join(r->team);
     self->team = r->outer_team;
     self->id = r->outer_id;
     self->icvs = r->outer_icvs;

@@ -413,7 +413,7 @@ static muster_ws_loop long_loop(long start, long end, long incr, unsigned sched,
 {
     uint64_t n;
     if (incr > 0)
-        n = start < end ? muster_ws_count_up((uint64_t)start, (uint64_t)end, (uint64_t)incr) : 0;
+        n = start < end ? muster_ws_count_up(0, (uint64_t)end - (uint64_t)start, (uint64_t)incr) : 0;
     else
         n = start > end ? muster_ws_count_up(0, (uint64_t)start - (uint64_t)end, -(uint64_t)incr) : 0;
     return (muster_ws_loop){.n = n, .start = (uint64_t)start, .incr = (uint64_t)incr, .end = (uint64_t)end,

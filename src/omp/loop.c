@@ -55,9 +55,10 @@ void muster_ws_slot_init_loop(muster_ws_slot *slot, const muster_ws_loop *proto)
     atomic_store_explicit(&slot->lock_serving, 0, memory_order_relaxed);
 }
 
+/* Computed once per loop: dynamic_next compares against it per chunk. */
 static uint64_t chunk_count(const muster_ws_loop *l)
 {
-    return l->n == 0 ? 0 : (l->n - 1u) / l->chunk + 1u;
+    return l->n == 0 || l->chunk == 0 ? 0 : (l->n - 1u) / l->chunk + 1u;
 }
 
 /* The block [first, last) that an unchunked static schedule gives thread
@@ -84,7 +85,7 @@ static bool static_next(muster_omp_thread *self, muster_ws_member *m, uint64_t *
         return *first < *last;
     }
     uint64_t k = m->trip * l->nthreads + id;
-    if (k >= chunk_count(l))
+    if (k >= l->nchunks)
         return false;
     m->trip++;
     *first = k * l->chunk;
@@ -100,7 +101,7 @@ static bool dynamic_next(muster_ws_member *m, uint64_t *first, uint64_t *last, u
     /* relaxed: atomicity alone makes the chunks disjoint; the loop bounds
      * were published by the slot's `ready`. */
     uint64_t k = atomic_fetch_add_explicit(&m->slot->next, 1, memory_order_relaxed);
-    if (k >= chunk_count(l))
+    if (k >= l->nchunks)
         return false;
     *first = k * l->chunk;
     *last = l->n - *first > l->chunk ? *first + l->chunk : l->n;
@@ -235,6 +236,7 @@ static void init_slot(muster_ws_slot *slot, const muster_ws_loop *proto, const m
 void muster_ws_loop_open(muster_omp_thread *self, muster_ws_loop proto, const muster_ws_loop_extras *extras)
 {
     proto.nthreads = muster_ws_team_size(self);
+    proto.nchunks = chunk_count(&proto);
     muster_ws_member *m = muster_ws_member_begin(self);
     m->trip = 0;
     m->holds_turn = false;
@@ -392,6 +394,7 @@ static void open_team_loop(muster_omp_team *team, void *arg)
 {
     muster_ws_loop proto = *(const muster_ws_loop *)arg;
     proto.nthreads = team->size;
+    proto.nchunks = chunk_count(&proto);
     muster_ws_slot *slot = muster_ws_open_for_team(team);
     muster_ws_slot_init_loop(slot, &proto);
     muster_ws_open_done(team, slot);

@@ -35,6 +35,7 @@ typedef struct muster_ws_loop {
     uint64_t incr;     /* value step, two's complement when descending */
     uint64_t end;      /* the end argument: iend of the chunk holding the last iteration */
     uint64_t chunk;    /* iterations per chunk; 0 for static means one block per thread */
+    uint64_t nchunks;  /* chunks of `chunk` iterations (0 when chunk is 0) */
     unsigned sched;    /* MUSTER_OMP_SCHED_STATIC, _DYNAMIC or _GUIDED (resolved) */
     unsigned nthreads; /* team size when the loop was opened */
     bool ordered;      /* has an ordered clause: chunks pass a turn in iteration order */

@@ -44,12 +44,13 @@ void muster_ws_resolve_schedule(muster_omp_thread *self, unsigned *sched, uint64
 void muster_ws_slot_init_loop(muster_ws_slot *slot, const muster_ws_loop *proto)
 {
     slot->loop = *proto;
-    slot->copy_data = NULL;
-    slot->doacross = NULL;
-    slot->chunks_issued = 0;
+    slot->loop.doacross = false;
     /* relaxed, all: nobody uses this lap of the slot before `ready` (release)
      * publishes it, and the previous lap's users have all left. */
     atomic_store_explicit(&slot->next, 0, memory_order_relaxed);
+    if (!proto->ordered)
+        return; /* the ordered line stays where it is */
+    slot->chunks_issued = 0;
     atomic_store_explicit(&slot->ordered_turn, 0, memory_order_relaxed);
     atomic_store_explicit(&slot->lock_next, 0, memory_order_relaxed);
     atomic_store_explicit(&slot->lock_serving, 0, memory_order_relaxed);
@@ -219,6 +220,7 @@ static void init_doacross(muster_ws_slot *slot, const muster_ws_loop_extras *ext
     for (unsigned i = 0; i < extras->ncounts; i++)
         d->counts[i] = extras->counts[i];
     slot->doacross = d;
+    slot->loop.doacross = true;
 }
 
 static void init_slot(muster_ws_slot *slot, const muster_ws_loop *proto, const muster_ws_loop_extras *extras)
@@ -339,7 +341,7 @@ static muster_ws_doacross *current_doacross(muster_omp_thread *self, muster_ws_m
 {
     muster_ws_member *m = muster_ws_member_current(self);
     *out = m;
-    if (m == NULL || m->loop == NULL || m->slot == NULL)
+    if (m == NULL || m->loop == NULL || !m->loop->doacross)
         return NULL;
     return m->slot->doacross;
 }

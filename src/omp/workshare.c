@@ -134,7 +134,6 @@ static serial_record *serial_take(void)
 
 static void serial_give_back(serial_record *r)
 {
-    r->slot.doacross = NULL;
     r->next_free = free_records;
     free_records = r;
 }
@@ -250,7 +249,6 @@ static void leave_team_slot(muster_omp_workshares *ws, muster_ws_member *m)
         return;
     /* relaxed: published to the next lap's members by `reusable` below. */
     atomic_store_explicit(&slot->departed, 0, memory_order_relaxed);
-    slot->doacross = NULL;
     muster_flag_publish(&slot->reusable, muster_episode_next(m->slot_lap), ws->may_sleep);
 }
 

@@ -21,6 +21,7 @@
 #define MUSTER_OMP_WORKSHARE_H
 
 #include <stdalign.h>
+#include <stddef.h>
 
 #include "omp/internal.h"
 
@@ -28,7 +29,9 @@
  * ahead of the slowest one.  A power of two. */
 #define MUSTER_WS_RING 8u
 
-/* A loop in index space (see above). */
+/* A loop in index space (see above).  Packed so that it and the slot's
+ * claim and ready flags share one cache line: a member entering a work share
+ * then fetches one line for all three. */
 typedef struct muster_ws_loop {
     uint64_t n;        /* iterations */
     uint64_t start;    /* value of iteration 0 */
@@ -36,9 +39,10 @@ typedef struct muster_ws_loop {
     uint64_t end;      /* the end argument: iend of the chunk holding the last iteration */
     uint64_t chunk;    /* iterations per chunk; 0 for static means one block per thread */
     uint64_t nchunks;  /* chunks of `chunk` iterations (0 when chunk is 0) */
-    unsigned sched;    /* MUSTER_OMP_SCHED_STATIC, _DYNAMIC or _GUIDED (resolved) */
-    unsigned nthreads; /* team size when the loop was opened */
+    uint32_t nthreads; /* team size when the loop was opened */
+    uint8_t sched;     /* MUSTER_OMP_SCHED_STATIC, _DYNAMIC or _GUIDED (resolved) */
     bool ordered;      /* has an ordered clause: chunks pass a turn in iteration order */
+    bool doacross;     /* the slot's doacross state belongs to this loop */
 } muster_ws_loop;
 
 /* One doacross progress stream: the iterations one thread executes, in
@@ -56,33 +60,38 @@ typedef struct muster_ws_doacross {
 } muster_ws_doacross;
 
 typedef struct muster_ws_slot {
-    /* Written by the initialiser before it publishes `ready`, then read-only. */
+    /* Entering: the initialiser writes the loop before it publishes `ready`;
+     * claim elects the initialiser. */
     alignas(MUSTER_CACHE_LINE) muster_ws_loop loop;
-    void *copy_data;          /* single copyprivate: the winner's data */
-    void *mem;                /* GOMP_loop_start's `mem`: zeroed team memory */
-    size_t mem_capacity;
-    muster_ws_doacross *doacross; /* NULL unless a doacross loop */
-    void *doacross_block;     /* storage behind doacross, kept for reuse */
-    size_t doacross_capacity;
+    _Atomic uint32_t claim;   /* lap + 1 once claimed for lap */
+    muster_flag ready;        /* lap + 1 once initialised */
 
-    /* Entering: claim decides the initialiser, ready releases the others. */
-    alignas(MUSTER_CACHE_LINE) _Atomic uint32_t claim; /* lap + 1 once claimed for lap */
-    muster_flag ready;                                 /* lap + 1 once initialised */
-
-    /* Dynamic: the next chunk index.  Guided: the next iteration index. */
+    /* Progress: dynamic's next chunk index, guided's next iteration index;
+     * then leaving: the last of nthreads departures publishes `reusable`,
+     * the lap the slot may next be claimed for. */
     alignas(MUSTER_CACHE_LINE) _Atomic uint64_t next;
+    _Atomic unsigned departed;
+    muster_flag reusable;
 
     /* Ordered: the chunk sequence number whose turn it is, and for guided
-     * ordered loops a ticket lock that hands out chunks and numbers together. */
+     * ordered loops a ticket lock that hands out chunks and numbers together.
+     * Only ordered loops touch this line. */
     alignas(MUSTER_CACHE_LINE) muster_flag ordered_turn;
     _Atomic uint32_t lock_next;
     muster_flag lock_serving;
     uint64_t chunks_issued;   /* guarded by the ticket lock */
 
-    /* Leaving: the last of nthreads departures frees the slot for the next lap. */
-    alignas(MUSTER_CACHE_LINE) _Atomic unsigned departed;
-    muster_flag reusable;     /* the lap the slot may next be claimed for */
+    /* Rarely used, so kept off the lines above. */
+    alignas(MUSTER_CACHE_LINE) void *copy_data; /* single copyprivate: the winner's data */
+    void *mem;                /* GOMP_loop_start's `mem`: zeroed team memory */
+    size_t mem_capacity;
+    muster_ws_doacross *doacross; /* valid while loop.doacross */
+    void *doacross_block;     /* storage behind doacross, kept for reuse */
+    size_t doacross_capacity;
 } muster_ws_slot;
+
+_Static_assert(offsetof(muster_ws_slot, ready) + sizeof(muster_flag) <= MUSTER_CACHE_LINE,
+               "a slot's loop, claim and ready share one cache line");
 
 /* A member's state in the current team (self->ws_private points here). */
 typedef struct muster_ws_member {

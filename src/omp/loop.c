@@ -130,6 +130,7 @@ static bool guided_next(muster_ws_member *m, uint64_t *first, uint64_t *last)
         if (a >= l->n)
             return false;
         size = guided_size(l, a);
+        /* relaxed: the CAS's atomicity alone keeps chunks disjoint. */
     } while (!atomic_compare_exchange_weak_explicit(&m->slot->next, &a, a + size, memory_order_relaxed,
                                                     memory_order_relaxed));
     *first = a;
@@ -153,6 +154,7 @@ static bool guided_ordered_next(muster_omp_thread *self, muster_ws_member *m, ui
     bool got = a < l->n;
     if (got) {
         uint64_t size = guided_size(l, a);
+        /* relaxed: the next holder reads it after lock_serving's release. */
         atomic_store_explicit(&slot->next, a + size, memory_order_relaxed);
         *first = a;
         *last = a + size;

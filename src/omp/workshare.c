@@ -369,6 +369,7 @@ bool muster_ws_single_claim(muster_omp_thread *self)
      * data a single hands on, goes through a slot's `ready` instead. */
     if (atomic_load_explicit(&ws->singles, memory_order_relaxed) != mine)
         return false;
+    /* relaxed: as the load above; the CAS's atomicity elects one winner. */
     return atomic_compare_exchange_strong_explicit(&ws->singles, &expected, mine + 1u, memory_order_relaxed,
                                                    memory_order_relaxed);
 }

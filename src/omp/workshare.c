@@ -7,6 +7,7 @@
 
 struct muster_omp_workshares {
     unsigned size;          /* members */
+    unsigned capacity;      /* member records allocated */
     muster_waiter waiter;   /* how members wait on slots */
     bool may_sleep;         /* publishers must use the sleep handshake */
     /* singles met by the team so far: one CAS per member per single. */
@@ -71,24 +72,28 @@ static void free_slot_storage(muster_ws_slot *slot)
 
 /* The state of a team that ran to its end is consistent as it stands (every
  * member left every slot at the same ring position), so a team of the same
- * size keeps it: the fork path touches nothing.  A new size starts afresh. */
+ * size keeps it: the fork path touches nothing.  Another size resets it, in
+ * place when the records fit, so a pool whose team size changes allocates
+ * nothing once it has seen its largest team. */
 int muster_omp_workshares_prepare(muster_omp_workshares **wsp, unsigned size)
 {
     muster_omp_workshares *ws = *wsp;
     if (ws != NULL && ws->size == size)
         return 0;
-    muster_omp_workshares_free(ws);
-    *wsp = NULL;
-    size_t bytes = sizeof *ws + (size_t)size * sizeof ws->members[0];
-    bytes = (bytes + MUSTER_CACHE_LINE - 1) / MUSTER_CACHE_LINE * MUSTER_CACHE_LINE;
-    ws = aligned_alloc(MUSTER_CACHE_LINE, bytes);
-    if (ws == NULL)
-        return -1;
-    memset(ws, 0, bytes);
+    if (ws == NULL || ws->capacity < size) {
+        size_t bytes = sizeof *ws + (size_t)size * sizeof ws->members[0];
+        bytes = (bytes + MUSTER_CACHE_LINE - 1) / MUSTER_CACHE_LINE * MUSTER_CACHE_LINE;
+        muster_omp_workshares *bigger = aligned_alloc(MUSTER_CACHE_LINE, bytes);
+        if (bigger == NULL)
+            return -1;
+        memset(bigger, 0, bytes);
+        bigger->capacity = size;
+        muster_omp_workshares_free(ws);
+        *wsp = ws = bigger;
+    }
     ws->size = size;
     reset_workshares(ws);
     choose_waiter(ws);
-    *wsp = ws;
     return 0;
 }
 

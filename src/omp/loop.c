@@ -375,6 +375,11 @@ void muster_ws_doacross_wait(muster_omp_thread *self, const uint64_t *iter)
     muster_ws_doacross *d = current_doacross(self, &m);
     if (d == NULL)
         return;
+    /* Outside the iteration space there is nothing to wait for (gcc guards
+     * its sinks, but a negative offset must never index a stream). */
+    for (unsigned k = 0; k < d->ncounts; k++)
+        if (iter[k] >= d->counts[k])
+            return;
     unsigned owner = static_owner(m->loop, iter[0]);
     /* Our own earlier iterations are done: we run them in order. */
     if (owner == muster_ws_thread_id(self))

@@ -135,6 +135,21 @@ static void test_doacross(void)
     for (int i = 0; i < DN; i++)
         for (int j = 0; j < DM; j++)
             CHECK(a[i][j] == expect[i][j], "doacross dynamic: a[%d][%d]", i, j);
+
+    /* Bounds and steps other than 0 and 1, one loop descending: gcc passes
+     * logical iteration numbers, which the runtime's owners must match. */
+    memset(a, 0, sizeof a);
+#pragma omp parallel for ordered(2) schedule(static, 2) num_threads(team_size)
+    for (int i = 7; i < 7 + 3 * DN; i += 3)
+        for (int j = 2 * DM - 1; j >= 0; j -= 2) {
+            int x = (i - 7) / 3, y = DM - 1 - j / 2;
+#pragma omp ordered depend(sink : i - 3, j) depend(sink : i, j + 2) depend(sink : i - 6, j - 2)
+            a[x][y] = (x ? a[x - 1][y] : 1) * 3 + (y ? a[x][y - 1] : 1) + x - y;
+#pragma omp ordered depend(source)
+        }
+    for (int i = 0; i < DN; i++)
+        for (int j = 0; j < DM; j++)
+            CHECK(a[i][j] == expect[i][j], "doacross strided: a[%d][%d]", i, j);
 }
 
 /* sections, single, copyprivate, nowait chains inside one region. */

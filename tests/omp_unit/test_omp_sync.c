@@ -37,6 +37,7 @@ static bool coin(unsigned one_in)
 #define ORDERED_N 300
 
 typedef struct ordered_job {
+    long n;               /* iterations: ORDERED_N, or fewer than the team */
     int kind;             /* 0 static, 1 dynamic, 2 guided, 3 runtime, 4 GOMP_loop_ordered_start guided, 5 ull dynamic */
     long chunk;
     long last;            /* last iteration seen in an ordered region: plain, ordered orders it */
@@ -47,11 +48,11 @@ typedef struct ordered_job {
 static bool ordered_start(ordered_job *j, long *s, long *e)
 {
     switch (j->kind) {
-    case 0: return GOMP_loop_ordered_static_start(0, ORDERED_N, 1, j->chunk, s, e);
-    case 1: return GOMP_loop_ordered_dynamic_start(0, ORDERED_N, 1, j->chunk, s, e);
-    case 2: return GOMP_loop_ordered_guided_start(0, ORDERED_N, 1, j->chunk, s, e);
-    case 3: return GOMP_loop_ordered_runtime_start(0, ORDERED_N, 1, s, e);
-    default: return GOMP_loop_ordered_start(0, ORDERED_N, 1, 3, j->chunk, s, e, NULL, NULL);
+    case 0: return GOMP_loop_ordered_static_start(0, j->n, 1, j->chunk, s, e);
+    case 1: return GOMP_loop_ordered_dynamic_start(0, j->n, 1, j->chunk, s, e);
+    case 2: return GOMP_loop_ordered_guided_start(0, j->n, 1, j->chunk, s, e);
+    case 3: return GOMP_loop_ordered_runtime_start(0, j->n, 1, s, e);
+    default: return GOMP_loop_ordered_start(0, j->n, 1, 3, j->chunk, s, e, NULL, NULL);
     }
 }
 
@@ -86,10 +87,10 @@ static void ordered_body(void *arg)
     ordered_job *j = arg;
     if (j->kind == 5) {
         ull s, e;
-        for (bool more = GOMP_loop_ull_ordered_dynamic_start(false, ORDERED_N, 0, -1ull, j->chunk, &s, &e); more;
+        for (bool more = GOMP_loop_ull_ordered_dynamic_start(false, (ull)j->n, 0, -1ull, j->chunk, &s, &e); more;
              more = GOMP_loop_ull_ordered_dynamic_next(&s, &e))
             for (ull v = s; v > e; v--)
-                ordered_iteration(j, (long)(ORDERED_N - v)); /* descending values, ascending order */
+                ordered_iteration(j, j->n - (long)v); /* descending values, ascending order */
     } else {
         long s, e;
         for (bool more = ordered_start(j, &s, &e); more; more = ordered_next(j, &s, &e))
@@ -108,7 +109,8 @@ static void test_ordered(void)
         for (unsigned t = 0; t < TEAM_SIZES; t++)
             for (int kind = 0; kind < 6; kind++)
                 for (unsigned c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
-                    ordered_job j = {.kind = kind, .chunk = chunks[c], .last = -1};
+                    static const long sizes[] = {ORDERED_N, 5, 1, 0};
+                    ordered_job j = {.n = sizes[(ep + c) % 4], .kind = kind, .chunk = chunks[c], .last = -1};
                     if (kind == 5 && chunks[c] == 0)
                         j.chunk = 1;
                     GOMP_parallel(ordered_body, &j, team_sizes[t], 0);

@@ -1,7 +1,7 @@
 # The fork/join core (pool.c, parallel.c): test_omp_pool is gcc -fopenmp code
 # linked against libmuster-omp instead of libgomp; it runs under barrier
 # algorithms that split episodes and ones that do not, and each wait policy.
-add_executable(test_omp_pool ${CMAKE_CURRENT_LIST_DIR}/test_omp_pool.c)
+add_executable(test_omp_pool test_omp_pool.c)
 target_compile_options(test_omp_pool PRIVATE -fopenmp)
 target_link_libraries(test_omp_pool PRIVATE muster-omp Threads::Threads)
 foreach(config IN ITEMS auto tuned central-sense dissemination dynamic-fway passive active omp-active)

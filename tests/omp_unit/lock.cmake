@@ -21,3 +21,19 @@ muster_omp_unit_test(test_omp_lock ${MUSTER_OMP_UNIT_DIR}/test_omp_lock.c
   ${PROJECT_SOURCE_DIR}/src/omp/lock.c)
 muster_omp_unit_test(test_omp_critical ${MUSTER_OMP_UNIT_DIR}/test_omp_critical.c
   ${PROJECT_SOURCE_DIR}/src/omp/critical.c ${PROJECT_SOURCE_DIR}/src/omp/lock.c)
+
+# muster_omp_program_test(name source...): an OpenMP program (gcc -fopenmp
+# at compile time only) linked against libmuster-omp; muster_static only
+# supplies check.h's muster_error_detail.
+function(muster_omp_program_test name)
+  add_executable(${name} ${ARGN})
+  target_compile_options(${name} PRIVATE -fopenmp)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests ${PROJECT_SOURCE_DIR}/include)
+  target_link_libraries(${name} PRIVATE muster-omp muster_static)
+  add_test(NAME ${name} COMMAND ${name})
+  muster_set_test_defaults(${name})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "OMP_NUM_THREADS=3")
+endfunction()
+
+muster_omp_program_test(test_omp_task ${MUSTER_OMP_UNIT_DIR}/test_omp_task.c)
+muster_omp_program_test(test_omp_target ${MUSTER_OMP_UNIT_DIR}/test_omp_target.c)

@@ -338,16 +338,31 @@ static void test_taskgroup_task_reduction(int threads)
     const int tasks = 50;
 #pragma omp parallel num_threads(threads) shared(r)
     {
-        /* Each thread its own taskgroup: the reductions of different
-         * threads are independent. */
-#pragma omp taskgroup task_reduction(+ : r)
+        /* Each thread its own taskgroup and its own variable: the
+         * reductions of different threads are independent. */
+        long mine = omp_get_thread_num();
+#pragma omp taskgroup task_reduction(+ : mine)
         {
             for (int i = 1; i <= tasks; i++) {
-#pragma omp task in_reduction(+ : r) firstprivate(i)
-                r += i;
+#pragma omp task in_reduction(+ : mine) firstprivate(i)
+                mine += i;
             }
         }
+        mine -= omp_get_thread_num();
+#pragma omp atomic
+        r += mine;
     }
+    /* One taskgroup, in the last thread (id > 0: its own private block). */
+    long one = 0;
+#pragma omp parallel num_threads(threads) shared(one)
+    if (omp_get_thread_num() == threads - 1) {
+#pragma omp taskgroup task_reduction(+ : one)
+        for (int i = 1; i <= tasks; i++) {
+#pragma omp task in_reduction(+ : one) firstprivate(i)
+            one += i;
+        }
+    }
+    CHECK(one == (long)tasks * (tasks + 1) / 2, "%d threads: one thread's taskgroup reduction %ld", threads, one);
     long expected = (long)threads * tasks * (tasks + 1) / 2;
     CHECK(r == expected, "%d threads: taskgroup reduction %ld, expected %ld", threads, r, expected);
 }

@@ -7,6 +7,7 @@
  * itself; a nest lock is the mutex word, the nesting count and the owner. */
 #include <assert.h>
 #include <omp.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #include "omp/internal.h"
@@ -36,6 +37,17 @@ static _Atomic uint64_t spin_polls = UINT64_MAX;
 static _Atomic unsigned spinner_limit;
 static _Atomic unsigned spinners;
 
+/* The runtime's settings (env.c), referenced weakly so that the mutex also
+ * works in programs built from this file alone (the unit tests). */
+extern const muster_omp_globals *muster_omp_globals_get(void) __attribute__((weak));
+
+/* OMP_WAIT_POLICY=passive (or MUSTER_WAIT_POLICY=passive) asks waiting
+ * threads not to spin: libgomp's mutex does not spin then either. */
+static bool passive_waits(void)
+{
+    return muster_omp_globals_get != NULL && muster_omp_globals_get()->wait_policy == MUSTER_WAIT_PASSIVE;
+}
+
 uint64_t muster_omp_mutex_spin_polls(void)
 {
     /* relaxed: every thread computes the same values; a race only repeats
@@ -44,10 +56,22 @@ uint64_t muster_omp_mutex_spin_polls(void)
     if (polls != UINT64_MAX)
         return polls;
     unsigned cpus = muster_cpus_available();
-    polls = cpus <= 1 ? 0 : muster_spin_iterations(MUTEX_SPIN_NS);
+    polls = cpus <= 1 || passive_waits() ? 0 : muster_spin_iterations(MUTEX_SPIN_NS);
     atomic_store_explicit(&spinner_limit, cpus - 1, memory_order_relaxed);
     atomic_store_explicit(&spin_polls, polls, memory_order_relaxed);
     return polls;
+}
+
+/* A fork()ed child has only the forking thread: threads that were spinning
+ * in the parent do not exist there, so their slots are free. */
+static void in_forked_child(void)
+{
+    atomic_store_explicit(&spinners, 0, memory_order_relaxed); /* relaxed: one thread runs now */
+}
+
+__attribute__((constructor)) static void register_fork_handler(void)
+{
+    pthread_atfork(NULL, NULL, in_forked_child);
 }
 
 /* Claims one of the spinning slots; false when as many threads spin as the

@@ -32,10 +32,14 @@ muster_omp_mutex_counts muster_omp_mutex_counters(void)
 
 /* UINT64_MAX: not computed yet. */
 static _Atomic uint64_t spin_polls = UINT64_MAX;
-/* At most this many threads spin at once, over all mutexes: one CPU fewer
- * than the process may use, so that a lock holder always has a CPU. */
-static _Atomic unsigned spinner_limit;
-static _Atomic unsigned spinners;
+/* Threads asleep on any runtime mutex, and how many may sleep before
+ * spinning stops paying: one fewer than the CPUs the process may use.
+ * That many sleepers means threads outnumber CPUs (or will, once they are
+ * woken): the holder and the next waiter to wake usually need the CPU a
+ * spinner would burn.  Only threads that go to sleep touch the count, and
+ * they make a system call anyway; spinners just read it. */
+static _Atomic unsigned sleepers;
+static _Atomic unsigned sleeper_limit;
 
 /* The runtime's settings (env.c), referenced weakly so that the mutex also
  * works in programs built from this file alone (the unit tests). */
@@ -57,16 +61,16 @@ uint64_t muster_omp_mutex_spin_polls(void)
         return polls;
     unsigned cpus = muster_cpus_available();
     polls = cpus <= 1 || passive_waits() ? 0 : muster_spin_iterations(MUTEX_SPIN_NS);
-    atomic_store_explicit(&spinner_limit, cpus - 1, memory_order_relaxed);
+    atomic_store_explicit(&sleeper_limit, cpus - 1, memory_order_relaxed);
     atomic_store_explicit(&spin_polls, polls, memory_order_relaxed);
     return polls;
 }
 
-/* A fork()ed child has only the forking thread: threads that were spinning
- * in the parent do not exist there, so their slots are free. */
+/* A fork()ed child has only the forking thread: the parent's sleepers do
+ * not exist there. */
 static void in_forked_child(void)
 {
-    atomic_store_explicit(&spinners, 0, memory_order_relaxed); /* relaxed: one thread runs now */
+    atomic_store_explicit(&sleepers, 0, memory_order_relaxed); /* relaxed: one thread runs now */
 }
 
 __attribute__((constructor)) static void register_fork_handler(void)
@@ -74,63 +78,53 @@ __attribute__((constructor)) static void register_fork_handler(void)
     pthread_atfork(NULL, NULL, in_forked_child);
 }
 
-/* Claims one of the spinning slots; false when as many threads spin as the
- * CPUs allow (threads outnumber CPUs: spinning would only steal the CPU
- * the holder needs). */
-static bool begin_spinning(void)
-{
-    /* relaxed: a head count that orders no memory. */
-    unsigned before = atomic_fetch_add_explicit(&spinners, 1, memory_order_relaxed);
-    if (before < atomic_load_explicit(&spinner_limit, memory_order_relaxed))
-        return true;
-    atomic_fetch_sub_explicit(&spinners, 1, memory_order_relaxed);
-    return false;
-}
-
-static void end_spinning(void)
-{
-    /* relaxed: as in begin_spinning. */
-    atomic_fetch_sub_explicit(&spinners, 1, memory_order_relaxed);
-}
-
-/* Spins while the holder may be about to release.  Gives up early when
- * the word says CONTENDED: others already sleep, so the lock is busy for a
- * while and we queue behind them. */
+/* Spins while the holder may be about to release, unless threads already
+ * sleep on mutexes (see sleepers).  Gives up early when the word says
+ * CONTENDED: others sleep on this one, so it is busy for a while and we
+ * queue behind them. */
 static bool spin_then_take(muster_omp_mutex *mutex)
 {
     uint64_t polls = muster_omp_mutex_spin_polls();
-    if (polls == 0 || !begin_spinning())
+    /* relaxed: both are heuristics; a stale value costs one spin or one sleep. */
+    if (polls == 0 || atomic_load_explicit(&sleepers, memory_order_relaxed) >=
+                          atomic_load_explicit(&sleeper_limit, memory_order_relaxed))
         return false;
-    bool taken = false;
     for (uint64_t i = 0; i < polls; i++) {
         muster_cpu_relax();
         /* relaxed: only a hint; the CAS in trylock does the acquiring. */
         uint32_t state = atomic_load_explicit(mutex, memory_order_relaxed);
         if (state == MUSTER_OMP_MUTEX_CONTENDED)
-            break;
-        if (state == MUSTER_OMP_MUTEX_UNLOCKED && muster_omp_mutex_trylock(mutex)) {
-            taken = true;
-            break;
-        }
+            return false;
+        if (state == MUSTER_OMP_MUTEX_UNLOCKED && muster_omp_mutex_trylock(mutex))
+            return true;
     }
-    end_spinning();
-    return taken;
+    return false;
 }
 
-void muster_omp_mutex_lock_slow(muster_omp_mutex *mutex)
+static void sleep_until_taken(muster_omp_mutex *mutex)
 {
-    if (spin_then_take(mutex))
-        return;
     /* Swapping in CONTENDED both takes a free lock and announces a sleeper;
      * taking it CONTENDED when we did not need to costs one spare wake.
      * acquire: as in trylock. */
-    while (atomic_exchange_explicit(mutex, MUSTER_OMP_MUTEX_CONTENDED, memory_order_acquire) !=
-           MUSTER_OMP_MUTEX_UNLOCKED) {
+    if (atomic_exchange_explicit(mutex, MUSTER_OMP_MUTEX_CONTENDED, memory_order_acquire) ==
+        MUSTER_OMP_MUTEX_UNLOCKED)
+        return;
+    /* relaxed: a head count that orders no memory. */
+    atomic_fetch_add_explicit(&sleepers, 1, memory_order_relaxed);
+    do {
         atomic_fetch_add_explicit(&sleep_count, 1, memory_order_relaxed);
         /* Returns at once when the word is no longer CONTENDED; EINTR from a
          * signal and spurious wake-ups just loop back to the exchange. */
         muster_futex_wait(mutex, MUSTER_OMP_MUTEX_CONTENDED, 0);
-    }
+    } while (atomic_exchange_explicit(mutex, MUSTER_OMP_MUTEX_CONTENDED, memory_order_acquire) !=
+             MUSTER_OMP_MUTEX_UNLOCKED);
+    atomic_fetch_sub_explicit(&sleepers, 1, memory_order_relaxed);
+}
+
+void muster_omp_mutex_lock_slow(muster_omp_mutex *mutex)
+{
+    if (!spin_then_take(mutex))
+        sleep_until_taken(mutex);
 }
 
 void muster_omp_mutex_wake_one(muster_omp_mutex *mutex)

@@ -35,5 +35,6 @@ function(muster_omp_program_test name)
   set_tests_properties(${name} PROPERTIES ENVIRONMENT "OMP_NUM_THREADS=3")
 endfunction()
 
+muster_omp_program_test(test_omp_critical_program ${MUSTER_OMP_UNIT_DIR}/test_omp_critical_program.c)
 muster_omp_program_test(test_omp_task ${MUSTER_OMP_UNIT_DIR}/test_omp_task.c)
 muster_omp_program_test(test_omp_target ${MUSTER_OMP_UNIT_DIR}/test_omp_target.c)

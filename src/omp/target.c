@@ -40,6 +40,23 @@ static _Thread_local host_teams teams_state;
 /* relaxed: settings read and written whole; no other memory depends on them. */
 static _Atomic unsigned nteams_setting, teams_thread_limit_setting;
 
+/* api.c on the omp-env branch keeps its own copy of the league for
+ * omp_get_team_num / omp_get_num_teams and owns nteams-var and
+ * teams-thread-limit-var behind omp_get_max_teams and
+ * omp_get_teams_thread_limit.  Referenced weakly, so that this file works
+ * with or without that api.c; when present, it is told every change and
+ * asked for the settings. */
+extern void muster_omp_set_league(unsigned num_teams, unsigned team_num) __attribute__((weak));
+extern int omp_get_max_teams(void) __attribute__((weak));
+extern int omp_get_teams_thread_limit(void) __attribute__((weak));
+
+static void set_teams_state(host_teams state)
+{
+    teams_state = state;
+    if (muster_omp_set_league != NULL)
+        muster_omp_set_league(state.last_team + 1, state.team_num);
+}
+
 unsigned muster_omp_host_team_num(void)
 {
     return teams_state.team_num;
@@ -52,6 +69,8 @@ unsigned muster_omp_host_num_teams(void)
 
 unsigned muster_omp_nteams_var(void)
 {
+    if (omp_get_max_teams != NULL)
+        return omp_get_max_teams() > 0 ? (unsigned)omp_get_max_teams() : 0;
     return atomic_load_explicit(&nteams_setting, memory_order_relaxed);
 }
 
@@ -62,6 +81,8 @@ void muster_omp_set_nteams_var(unsigned nteams)
 
 unsigned muster_omp_teams_thread_limit_var(void)
 {
+    if (omp_get_teams_thread_limit != NULL)
+        return omp_get_teams_thread_limit() > 0 ? (unsigned)omp_get_teams_thread_limit() : 0;
     return atomic_load_explicit(&teams_thread_limit_setting, memory_order_relaxed);
 }
 
@@ -93,12 +114,12 @@ MUSTER_OMP_EXPORT bool GOMP_teams4(unsigned num_teams_low, unsigned num_teams_hi
     if (first) {
         if (thread_limit != 0)
             muster_omp_self()->icvs.thread_limit = clamp_limit(thread_limit);
-        teams_state = (host_teams){.team_num = 0, .last_team = num_teams_low ? num_teams_low - 1 : 0};
+        set_teams_state((host_teams){.team_num = 0, .last_team = num_teams_low ? num_teams_low - 1 : 0});
         return true;
     }
     if (teams_state.team_num == teams_state.last_team)
         return false;
-    teams_state.team_num++;
+    set_teams_state((host_teams){.team_num = teams_state.team_num + 1, .last_team = teams_state.last_team});
     return true;
 }
 
@@ -116,10 +137,11 @@ MUSTER_OMP_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned n
     if (num_teams == 0)
         num_teams = muster_omp_nteams_var() ? muster_omp_nteams_var() : 3;
     host_teams outer = teams_state;
-    teams_state.last_team = num_teams - 1;
-    for (teams_state.team_num = 0; teams_state.team_num < num_teams; teams_state.team_num++)
+    for (unsigned team = 0; team < num_teams; team++) {
+        set_teams_state((host_teams){.team_num = team, .last_team = num_teams - 1});
         fn(data);
-    teams_state = outer;
+    }
+    set_teams_state(outer);
     self->icvs.thread_limit = saved_limit;
 }
 
@@ -140,7 +162,7 @@ static void run_on_host(void (*fn)(void *), void **hostaddrs, void **args)
     self->ws_private = NULL;
     self->ws_sequence = 0;
     self->region = NULL;
-    teams_state = (host_teams){0, 0};
+    set_teams_state((host_teams){0, 0});
     for (; args != NULL && *args != NULL; args++) {
         intptr_t id = (intptr_t)*args, value;
         if (id & TARGET_ARG_SUBSEQUENT_PARAM)
@@ -156,7 +178,7 @@ static void run_on_host(void (*fn)(void *), void **hostaddrs, void **args)
     fn(hostaddrs);
     saved.pool = self->pool;
     *self = saved;
-    teams_state = saved_teams;
+    set_teams_state(saved_teams);
 }
 
 /* Bytes the firstprivate copies take, with their alignments (kind >> 8). */

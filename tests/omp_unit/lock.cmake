@@ -10,22 +10,22 @@
 
 set(MUSTER_OMP_UNIT_DIR ${CMAKE_CURRENT_SOURCE_DIR})
 
-# muster_omp_unit_test(name source...): a pthread test linked with the
+# muster_omp_lock_unit_test(name source...): a pthread test linked with the
 # static library and the runtime sources it names.
-function(muster_omp_unit_test name)
+function(muster_omp_lock_unit_test name)
   muster_add_test(${name} ${ARGN})
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
 endfunction()
 
-muster_omp_unit_test(test_omp_lock ${MUSTER_OMP_UNIT_DIR}/test_omp_lock.c
+muster_omp_lock_unit_test(test_omp_lock ${MUSTER_OMP_UNIT_DIR}/test_omp_lock.c
   ${PROJECT_SOURCE_DIR}/src/omp/lock.c)
-muster_omp_unit_test(test_omp_critical ${MUSTER_OMP_UNIT_DIR}/test_omp_critical.c
+muster_omp_lock_unit_test(test_omp_critical ${MUSTER_OMP_UNIT_DIR}/test_omp_critical.c
   ${PROJECT_SOURCE_DIR}/src/omp/critical.c ${PROJECT_SOURCE_DIR}/src/omp/lock.c)
 
-# muster_omp_program_test(name source...): an OpenMP program (gcc -fopenmp
+# muster_omp_lock_program_test(name source...): an OpenMP program (gcc -fopenmp
 # at compile time only) linked against libmuster-omp; muster_static only
 # supplies check.h's muster_error_detail.
-function(muster_omp_program_test name)
+function(muster_omp_lock_program_test name)
   add_executable(${name} ${ARGN})
   target_compile_options(${name} PRIVATE -fopenmp)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests ${PROJECT_SOURCE_DIR}/include)
@@ -35,6 +35,6 @@ function(muster_omp_program_test name)
   set_tests_properties(${name} PROPERTIES ENVIRONMENT "OMP_NUM_THREADS=3")
 endfunction()
 
-muster_omp_program_test(test_omp_critical_program ${MUSTER_OMP_UNIT_DIR}/test_omp_critical_program.c)
-muster_omp_program_test(test_omp_task ${MUSTER_OMP_UNIT_DIR}/test_omp_task.c)
-muster_omp_program_test(test_omp_target ${MUSTER_OMP_UNIT_DIR}/test_omp_target.c)
+muster_omp_lock_program_test(test_omp_critical_program ${MUSTER_OMP_UNIT_DIR}/test_omp_critical_program.c)
+muster_omp_lock_program_test(test_omp_task ${MUSTER_OMP_UNIT_DIR}/test_omp_task.c)
+muster_omp_lock_program_test(test_omp_target ${MUSTER_OMP_UNIT_DIR}/test_omp_target.c)

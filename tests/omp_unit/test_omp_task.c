@@ -330,6 +330,27 @@ static void test_taskloop_shapes(void)
     CHECK(empty_runs == 0, "an empty taskloop with a reduction runs nothing");
 }
 
+/* lastprivate: the task that runs the last iteration copies it out, also
+ * when the step does not divide the range. */
+static void test_taskloop_lastprivate(void)
+{
+    int last = -1, last_down = -1;
+    unsigned long long last_ull = 0;
+#pragma omp parallel num_threads(2) shared(last, last_down, last_ull)
+    if (omp_get_thread_num() == 1) {
+#pragma omp taskloop lastprivate(last) num_tasks(3)
+        for (int i = 0; i < 100; i += 7)
+            last = i;
+#pragma omp taskloop lastprivate(last_down) grainsize(4)
+        for (int i = 50; i > 3; i -= 5)
+            last_down = i;
+#pragma omp taskloop lastprivate(last_ull) num_tasks(2)
+        for (unsigned long long u = 10; u < 1000; u += 33)
+            last_ull = u;
+    }
+    CHECK(last == 98 && last_down == 5 && last_ull == 967, "lastprivate: %d %d %llu", last, last_down, last_ull);
+}
+
 /* ---- task reductions ---- */
 
 static void test_taskgroup_task_reduction(int threads)
@@ -413,6 +434,7 @@ int main(void)
     test_taskwait_waits_for_fulfilment();
     test_taskgroup_waits_for_fulfilment();
     test_taskloop_splits();
+    test_taskloop_lastprivate();
     for (int i = 0; i < TEAM_SIZES; i++) {
         test_tasks_run(team_sizes[i]);
         test_taskgroups(team_sizes[i]);

@@ -1,0 +1,720 @@
+/* syncbench: the overhead of OpenMP's synchronization constructs, by the
+ * method of the EPCC OpenMP microbenchmarks (Bull, Reid & McDonnell).
+ *
+ * For each construct a reference loop runs INNER calibrated busy delays
+ * (~0.1 us) on one thread; the test loop runs the construct INNER times with
+ * the same delay inside; overhead = (test time - reference time) / INNER.
+ * INNER is calibrated so one test loop takes about --target-ms; --samples
+ * such loops give mean, median and spread.  Before it times anything, each
+ * construct is run under checks (every iteration once, mutual exclusion, the
+ * barrier holding, the team size, the reduction's sum, the atomic count):
+ * numbers from a runtime that gets the construct wrong are not reported.
+ *
+ * An ordinary `gcc -fopenmp` program: it runs on whichever runtime answers
+ * the GOMP_* calls (libgomp, or another under LD_PRELOAD), names that runtime
+ * in its first line and prints one line per construct:
+ *   # syncbench runtime=PATH threads=N delay_iters=I delay_ns=D target_ms=T
+ *   construct=BARRIER threads=2 status=ok inner=... samples=... mean_us=...
+ *     median_us=... sd_us=... min_us=... max_us=... csw_per_op=... (one line)
+ *   construct=CRITICAL threads=2 status=error message=what went wrong
+ * `muster bench omp` runs it once per sample under each runtime in turn. */
+#include "cli.h"
+#include "epcc_delay.h"
+#include "sample_stats.h"
+
+#include <ctype.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#define PROG "syncbench"
+#define MAX_SAMPLES 1000
+#define CHECK_REPS 200       /* episodes of each construct run under checks */
+#define CHECK_SLOW_ITERS 20  /* x delay: how much later one thread arrives in the checks */
+#define MIN_INNER 4          /* one lucky episode must never be the sample */
+#define MAX_INNER ((uint64_t)INT_MAX) /* ORDERED's loop variable is an int */
+
+/* What one test or check reports: NULL when all was well, else why not. */
+typedef const char *verdict;
+
+/* One run of a construct's loop: inner episodes, delay_iters steps of delay. */
+typedef struct loop_args {
+    uint64_t inner;
+    unsigned delay_iters;
+    unsigned threads;
+} loop_args;
+
+typedef struct construct {
+    const char *name;     /* as printed: construct=NAME */
+    int shared_by_team;   /* INNER is divided among the threads (EPCC: innerreps / nthreads) */
+    verdict (*test)(const loop_args *a);      /* the timed loop, with the checks that cost nothing */
+    void (*reference)(const loop_args *a);    /* the same work without the construct, one thread */
+    verdict (*check)(unsigned threads);       /* the construct under instrumented checks */
+} construct;
+
+static char verdict_buf[256];
+
+static verdict failed(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static verdict failed(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(verdict_buf, sizeof verdict_buf, fmt, ap);
+    va_end(ap);
+    return verdict_buf;
+}
+
+/* ---- reference loops ------------------------------------------------------ */
+
+static void reference_delay(const loop_args *a)
+{
+    for (uint64_t j = 0; j < a->inner; j++)
+        epcc_delay(a->delay_iters);
+}
+
+/* EPCC's ATOMIC has no delay: its reference is the same update, unprotected. */
+static double atomic_epsilon_sum(uint64_t n)
+{
+    double sum = 0, b = 1.0, c = 1.0 + 1.0e-15;
+    for (uint64_t j = 0; j < n; j++) {
+        sum += b;
+        b *= c;
+        __asm__ __volatile__("" : "+x"(sum)); /* keep the loop a loop */
+    }
+    return sum;
+}
+
+static void reference_atomic(const loop_args *a) { (void)atomic_epsilon_sum(a->inner); }
+
+static void reference_reduction(const loop_args *a)
+{
+    volatile int sum = 0;
+    for (uint64_t j = 0; j < a->inner; j++) {
+        epcc_delay(a->delay_iters);
+        sum += 1;
+    }
+}
+
+/* ---- the timed loops (EPCC syncbench's test functions) -------------------- */
+
+static verdict test_parallel(const loop_args *a)
+{
+    for (uint64_t j = 0; j < a->inner; j++) {
+#pragma omp parallel
+        epcc_delay(a->delay_iters);
+    }
+    return NULL;
+}
+
+static verdict test_for(const loop_args *a)
+{
+    int n = (int)a->threads;
+#pragma omp parallel
+    for (uint64_t j = 0; j < a->inner; j++) {
+#pragma omp for
+        for (int i = 0; i < n; i++)
+            epcc_delay(a->delay_iters);
+    }
+    return NULL;
+}
+
+static verdict test_parallel_for(const loop_args *a)
+{
+    int n = (int)a->threads;
+    for (uint64_t j = 0; j < a->inner; j++) {
+#pragma omp parallel for
+        for (int i = 0; i < n; i++)
+            epcc_delay(a->delay_iters);
+    }
+    return NULL;
+}
+
+static verdict test_barrier(const loop_args *a)
+{
+#pragma omp parallel
+    for (uint64_t j = 0; j < a->inner; j++) {
+        epcc_delay(a->delay_iters);
+#pragma omp barrier
+    }
+    return NULL;
+}
+
+static verdict test_single(const loop_args *a)
+{
+#pragma omp parallel
+    for (uint64_t j = 0; j < a->inner; j++) {
+#pragma omp single
+        epcc_delay(a->delay_iters);
+    }
+    return NULL;
+}
+
+static verdict test_critical(const loop_args *a)
+{
+    uint64_t each = a->inner / a->threads;
+#pragma omp parallel
+    for (uint64_t j = 0; j < each; j++) {
+#pragma omp critical
+        epcc_delay(a->delay_iters);
+    }
+    return NULL;
+}
+
+static omp_lock_t bench_lock;
+
+/* Made on first use, so that a runtime without locks can still be measured
+ * on everything else. */
+static void init_bench_lock(void)
+{
+    static int ready;
+    if (!ready)
+        omp_init_lock(&bench_lock);
+    ready = 1;
+}
+
+static verdict test_lock(const loop_args *a)
+{
+    uint64_t each = a->inner / a->threads;
+    init_bench_lock();
+#pragma omp parallel
+    for (uint64_t j = 0; j < each; j++) {
+        omp_set_lock(&bench_lock);
+        epcc_delay(a->delay_iters);
+        omp_unset_lock(&bench_lock);
+    }
+    return NULL;
+}
+
+static verdict test_ordered(const loop_args *a)
+{
+    int n = (int)a->inner;
+#pragma omp parallel for ordered schedule(static, 1)
+    for (int j = 0; j < n; j++) {
+#pragma omp ordered
+        epcc_delay(a->delay_iters);
+    }
+    return NULL;
+}
+
+/* Each thread adds b, b*c, b*c^2 ... to one shared double: the total is
+ * threads x the reference's sum, to rounding, when no update was lost. */
+static verdict test_atomic(const loop_args *a)
+{
+    uint64_t each = a->inner / a->threads;
+    double sum = 0;
+#pragma omp parallel
+    {
+        double b = 1.0, c = 1.0 + 1.0e-15;
+        for (uint64_t j = 0; j < each; j++) {
+#pragma omp atomic
+            sum += b;
+            b *= c;
+        }
+    }
+    double want = (double)a->threads * atomic_epsilon_sum(each);
+    if (sum < want * (1 - 1e-9) || sum > want * (1 + 1e-9))
+        return failed("ATOMIC: the shared sum is %.17g, not %.17g: updates were lost", sum, want);
+    return NULL;
+}
+
+static verdict test_reduction(const loop_args *a)
+{
+    long long sum = 0;
+    for (uint64_t j = 0; j < a->inner; j++) {
+#pragma omp parallel reduction(+ : sum)
+        {
+            epcc_delay(a->delay_iters);
+            sum += 1;
+        }
+    }
+    long long want = (long long)a->inner * a->threads;
+    if (sum != want)
+        return failed("REDUCTION: the sum is %lld, not %lld", sum, want);
+    return NULL;
+}
+
+/* ---- checks: the same constructs, instrumented ---------------------------- */
+
+/* The delay that makes one thread late, so that a construct that does not
+ * wait for it shows. */
+static unsigned slow_iters;
+
+static verdict check_parallel(unsigned threads)
+{
+    long entries = 0;
+    for (int j = 0; j < CHECK_REPS; j++) {
+#pragma omp parallel
+        {
+#pragma omp atomic
+            entries++;
+        }
+    }
+    if (entries != (long)CHECK_REPS * threads)
+        return failed("PARALLEL: %ld thread entries in %d regions of %u", entries, CHECK_REPS, threads);
+    return NULL;
+}
+
+/* hits[i] counts the executions of iteration i over all episodes. */
+static verdict count_iterations(const char *name, const long *hits, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (hits[i] != CHECK_REPS)
+            return failed("%s: iteration %u ran %ld times in %d loops", name, i, hits[i], CHECK_REPS);
+    return NULL;
+}
+
+static verdict check_for(unsigned threads)
+{
+    long hits[threads];
+    int n = (int)threads;
+    memset(hits, 0, sizeof hits);
+#pragma omp parallel
+    for (int j = 0; j < CHECK_REPS; j++) {
+#pragma omp for
+        for (int i = 0; i < n; i++) {
+#pragma omp atomic
+            hits[i]++;
+        }
+    }
+    return count_iterations("FOR", hits, threads);
+}
+
+static verdict check_parallel_for(unsigned threads)
+{
+    long hits[threads];
+    int n = (int)threads;
+    memset(hits, 0, sizeof hits);
+    for (int j = 0; j < CHECK_REPS; j++) {
+#pragma omp parallel for
+        for (int i = 0; i < n; i++) {
+#pragma omp atomic
+            hits[i]++;
+        }
+    }
+    return count_iterations("PARALLEL FOR", hits, threads);
+}
+
+/* In episode j thread j % threads arrives late; after the barrier every
+ * thread must see all (j + 1) x threads arrivals. */
+static verdict check_barrier(unsigned threads)
+{
+    long arrivals = 0, early = 0;
+#pragma omp parallel
+    for (int j = 0; j < CHECK_REPS; j++) {
+        if ((unsigned)omp_get_thread_num() == (unsigned)j % threads)
+            epcc_delay(slow_iters);
+#pragma omp atomic
+        arrivals++;
+#pragma omp barrier
+        long seen;
+#pragma omp atomic read
+        seen = arrivals;
+        if (seen < (long)(j + 1) * threads) {
+#pragma omp atomic
+            early++;
+        }
+#pragma omp barrier
+    }
+    if (early)
+        return failed("BARRIER: %ld threads left a barrier before everyone arrived", early);
+    return NULL;
+}
+
+/* Every episode's body runs once, and the implied barrier holds everyone
+ * until it has. */
+static verdict check_single(unsigned threads)
+{
+    long bodies = 0, early = 0;
+#pragma omp parallel
+    for (int j = 0; j < CHECK_REPS; j++) {
+#pragma omp single
+        {
+            epcc_delay(slow_iters);
+#pragma omp atomic
+            bodies++;
+        }
+        long seen;
+#pragma omp atomic read
+        seen = bodies;
+        if (seen < j + 1) {
+#pragma omp atomic
+            early++;
+        }
+    }
+    if (bodies != CHECK_REPS)
+        return failed("SINGLE: the body ran %ld times in %d constructs", bodies, CHECK_REPS);
+    if (early)
+        return failed("SINGLE: %ld threads passed a single before its body had run", early);
+    return NULL;
+}
+
+/* A read-delay-write increment inside the construct: two threads inside at
+ * once lose an update. */
+static void slow_increment(volatile long *counter)
+{
+    long v = *counter;
+    epcc_delay(slow_iters / 4 + 1);
+    *counter = v + 1;
+}
+
+static verdict count_increments(const char *name, long counter, unsigned threads)
+{
+    if (counter != (long)CHECK_REPS * threads)
+        return failed("%s: %ld of %ld increments survived: mutual exclusion failed", name, counter,
+                      (long)CHECK_REPS * threads);
+    return NULL;
+}
+
+static verdict check_critical(unsigned threads)
+{
+    volatile long counter = 0;
+#pragma omp parallel
+    for (int j = 0; j < CHECK_REPS; j++) {
+#pragma omp critical
+        slow_increment(&counter);
+    }
+    return count_increments("CRITICAL", counter, threads);
+}
+
+static verdict check_lock(unsigned threads)
+{
+    volatile long counter = 0;
+    init_bench_lock();
+#pragma omp parallel
+    for (int j = 0; j < CHECK_REPS; j++) {
+        omp_set_lock(&bench_lock);
+        slow_increment(&counter);
+        omp_unset_lock(&bench_lock);
+    }
+    return count_increments("LOCK", counter, threads);
+}
+
+static verdict check_ordered(unsigned threads)
+{
+    int next = 0, out_of_order = 0, n = CHECK_REPS * (int)threads;
+#pragma omp parallel for ordered schedule(static, 1)
+    for (int j = 0; j < n; j++) {
+        if (j % 3 == 0)
+            epcc_delay(slow_iters / 4 + 1); /* some iterations reach ordered late */
+#pragma omp ordered
+        {
+            if (next != j)
+                out_of_order++;
+            next = j + 1;
+        }
+    }
+    if (out_of_order)
+        return failed("ORDERED: %d of %d iterations ran their ordered part out of order", out_of_order, n);
+    return NULL;
+}
+
+static verdict check_atomic(unsigned threads)
+{
+    long count = 0;
+#pragma omp parallel
+    for (int j = 0; j < CHECK_REPS * 50; j++) {
+#pragma omp atomic
+        count++;
+    }
+    if (count != (long)CHECK_REPS * 50 * threads)
+        return failed("ATOMIC: the count is %ld, not %ld", count, (long)CHECK_REPS * 50 * threads);
+    loop_args a = {.inner = (uint64_t)CHECK_REPS * threads, .delay_iters = 0, .threads = threads};
+    return test_atomic(&a);
+}
+
+static verdict check_reduction(unsigned threads)
+{
+    long sum = 0;
+    double product = 1;
+#pragma omp parallel reduction(+ : sum) reduction(* : product)
+    {
+        sum += omp_get_thread_num() + 1;
+        product *= 2;
+    }
+    long want = (long)threads * (threads + 1) / 2;
+    if (sum != want || product != ldexp(1, (int)threads))
+        return failed("REDUCTION: sum %ld (want %ld), product %g (want %g)", sum, want, product,
+                      ldexp(1, (int)threads));
+    loop_args a = {.inner = CHECK_REPS, .delay_iters = 0, .threads = threads};
+    return test_reduction(&a);
+}
+
+/* ---- the table of constructs ---------------------------------------------- */
+
+static const construct constructs[] = {
+    {"PARALLEL", 0, test_parallel, reference_delay, check_parallel},
+    {"FOR", 0, test_for, reference_delay, check_for},
+    {"PARALLEL_FOR", 0, test_parallel_for, reference_delay, check_parallel_for},
+    {"BARRIER", 0, test_barrier, reference_delay, check_barrier},
+    {"SINGLE", 0, test_single, reference_delay, check_single},
+    {"CRITICAL", 1, test_critical, reference_delay, check_critical},
+    {"LOCK", 1, test_lock, reference_delay, check_lock},
+    {"ORDERED", 0, test_ordered, reference_delay, check_ordered},
+    {"ATOMIC", 1, test_atomic, reference_atomic, check_atomic},
+    {"REDUCTION", 0, test_reduction, reference_reduction, check_reduction},
+};
+#define CONSTRUCT_COUNT (sizeof constructs / sizeof constructs[0])
+
+/* Case-insensitive; '-' and ' ' stand for '_' ("parallel-for"). */
+static const construct *find_construct(const char *name)
+{
+    for (size_t c = 0; c < CONSTRUCT_COUNT; c++) {
+        const char *a = constructs[c].name, *b = name;
+        while (*a && *b && (*a == toupper((unsigned char)*b) || (*a == '_' && (*b == '-' || *b == ' '))))
+            a++, b++;
+        if (*a == '\0' && *b == '\0')
+            return &constructs[c];
+    }
+    return NULL;
+}
+
+/* ---- measuring ------------------------------------------------------------ */
+
+typedef struct options {
+    unsigned long threads; /* 0: the runtime's default */
+    int selected[CONSTRUCT_COUNT];
+    unsigned long samples;
+    double target_ms;
+    double delay_ns;
+    unsigned long delay_iters; /* 0: calibrate to delay_ns */
+    unsigned long inner;       /* 0: calibrate to target_ms */
+} options;
+
+static uint64_t context_switches(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru); /* every thread of the process, the runtime's workers too */
+    return (uint64_t)(ru.ru_nvcsw + ru.ru_nivcsw);
+}
+
+/* INNER rounded so that a construct shared by the team gives every thread
+ * the same count, and kept in [MIN_INNER, MAX_INNER]. */
+static uint64_t fit_inner(const construct *c, uint64_t inner, unsigned threads)
+{
+    if (inner < MIN_INNER)
+        inner = MIN_INNER;
+    if (inner > MAX_INNER)
+        inner = MAX_INNER;
+    if (c->shared_by_team)
+        inner = (inner + threads - 1) / threads * threads;
+    return inner;
+}
+
+/* Runs the test loop once; returns its time, or UINT64_MAX after a failed
+ * check (its message in *why). */
+static uint64_t time_test(const construct *c, const loop_args *a, verdict *why)
+{
+    uint64_t t0 = epcc_now_ns();
+    *why = c->test(a);
+    uint64_t t = epcc_now_ns() - t0;
+    return *why ? UINT64_MAX : t;
+}
+
+/* EPCC's innerreps calibration: grow INNER until the loop is long enough to
+ * time well, then scale it to the target.  Bounded by time, not count: one
+ * episode can take 50 us where spinning threads outnumber CPUs. */
+static uint64_t calibrate_inner(const construct *c, loop_args *a, uint64_t target_ns, verdict *why)
+{
+    const uint64_t enough = target_ns / 8 ? target_ns / 8 : 1;
+    uint64_t inner = fit_inner(c, 1, a->threads), ns;
+    for (;;) {
+        a->inner = inner;
+        ns = time_test(c, a, why);
+        if (*why)
+            return 0;
+        if (ns >= enough || inner >= MAX_INNER / 16)
+            break;
+        uint64_t grow = ns > 0 ? enough / ns + 1 : 16;
+        inner = fit_inner(c, inner * (grow < 2 ? 2 : grow > 16 ? 16 : grow), a->threads);
+    }
+    double scaled = (double)inner * (double)target_ns / (double)(ns ? ns : 1);
+    return fit_inner(c, scaled > (double)MAX_INNER ? MAX_INNER : (uint64_t)scaled, a->threads);
+}
+
+/* The team must be the size asked for: a runtime that quietly runs fewer
+ * threads would report a cheaper construct than it has. */
+static verdict check_team(unsigned threads)
+{
+    unsigned seen = 0;
+    /* Thread 0 reports, not a single: this check must not need more of the
+     * runtime than the construct under test does. */
+#pragma omp parallel
+    if (omp_get_thread_num() == 0)
+        seen = (unsigned)omp_get_num_threads();
+    if (seen != threads)
+        return failed("the team has %u threads, not the %u asked for", seen, threads);
+    return NULL;
+}
+
+static void print_error(const construct *c, unsigned threads, verdict why)
+{
+    printf("construct=%s threads=%u status=error message=%s\n", c->name, threads, why);
+    fflush(stdout);
+}
+
+static void print_result(const construct *c, unsigned threads, uint64_t inner, const double *us,
+                         size_t n, uint64_t csw)
+{
+    sample_stats s = sample_stats_of(us, n);
+    printf("construct=%s threads=%u status=ok inner=%llu samples=%zu mean_us=%.6g median_us=%.6g "
+           "sd_us=%.6g min_us=%.6g max_us=%.6g csw_per_op=%.6g\n",
+           c->name, threads, (unsigned long long)inner, n, s.mean, s.median, s.sd, s.min, s.max,
+           (double)csw / ((double)inner * (double)n));
+    fflush(stdout); /* line by line: a driver that kills a later construct keeps this one */
+}
+
+/* Checks, calibrates, warms up, then takes the samples.  Returns 0, or 1
+ * after reporting an error. */
+static int measure(const construct *c, const options *o)
+{
+    verdict why = check_team(o->threads);
+    if (why == NULL)
+        why = c->check(o->threads);
+    loop_args a = {.delay_iters = (unsigned)o->delay_iters, .threads = o->threads};
+    uint64_t inner = o->inner ? fit_inner(c, o->inner, o->threads)
+                   : why ? 0 : calibrate_inner(c, &a, (uint64_t)(o->target_ms * 1e6), &why);
+    a.inner = inner / 8 ? fit_inner(c, inner / 8, o->threads) : inner;
+    if (why == NULL)
+        time_test(c, &a, &why); /* every thread of the runtime started and warm */
+    double us[MAX_SAMPLES];
+    uint64_t csw = 0;
+    for (size_t k = 0; why == NULL && k < o->samples; k++) {
+        a.inner = inner;
+        uint64_t t0 = epcc_now_ns();
+        c->reference(&a);
+        uint64_t ref_ns = epcc_now_ns() - t0, csw0 = context_switches();
+        uint64_t test_ns = time_test(c, &a, &why);
+        csw += context_switches() - csw0;
+        us[k] = ((double)test_ns - (double)ref_ns) / (double)inner / 1000.0;
+    }
+    if (why) {
+        print_error(c, o->threads, why);
+        return 1;
+    }
+    print_result(c, o->threads, inner, us, o->samples, csw);
+    return 0;
+}
+
+/* The file the GOMP entry points come from: the runtime really measured. */
+static const char *answering_runtime(void)
+{
+    Dl_info info;
+    void *entry = dlsym(RTLD_DEFAULT, "GOMP_parallel");
+    if (entry && dladdr(entry, &info) && info.dli_fname)
+        return info.dli_fname;
+    return "unknown";
+}
+
+/* ---- options -------------------------------------------------------------- */
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+"usage: syncbench [options]\n"
+"\n"
+"EPCC-style overheads of OpenMP constructs, in microseconds per construct: a reference\n"
+"loop of INNER busy delays on one thread, then the construct INNER times with the same\n"
+"delay inside; overhead = (test - reference) / INNER.  Each construct is first checked\n"
+"for correctness; a construct that fails is reported as an error, with no numbers.\n"
+"\n"
+"options:\n"
+"  --threads N         team size (default: the runtime's default)\n"
+"  --constructs LIST   comma-separated, case-insensitive (default: all):\n"
+"                      PARALLEL FOR PARALLEL_FOR BARRIER SINGLE CRITICAL LOCK ORDERED\n"
+"                      ATOMIC REDUCTION\n"
+"  --samples N         timed test loops per construct (default 10)\n"
+"  --target-ms MS      length of one test loop (default 1, as EPCC)\n"
+"  --delay-ns NS       the delay inside each construct (default 100)\n"
+"  --delay-iters N     the delay as steps of the delay loop (overrides --delay-ns)\n"
+"  --inner N           episodes per test loop (default: calibrated to --target-ms)\n"
+"  --help              this text\n"
+"\n"
+"Output: '# syncbench runtime=PATH ...' then one 'construct=NAME key=value ...' line per\n"
+"construct.  Exit status 0 when every construct passed, 1 when one failed, 2 for a bad\n"
+"command line.\n");
+}
+
+static int add_construct(const char *name, void *ctx)
+{
+    options *o = ctx;
+    const construct *c = find_construct(name);
+    if (c == NULL)
+        return cli_usage_error(PROG, "--constructs: unknown construct '%s' (see --help)", name);
+    o->selected[c - constructs] = 1;
+    return 0;
+}
+
+static int set_constructs(const char *v, void *o)
+{
+    return cli_for_each_item(PROG, "--constructs", v, add_construct, o);
+}
+
+#define NUMBER(name, kind, field, min, max) {name, kind, offsetof(options, field), min, max, NULL}
+static const cli_option valued_options[] = {
+    NUMBER("--threads", CLI_VALUE_ULONG, threads, 1, 4096),
+    {"--constructs", CLI_VALUE_CUSTOM, 0, 0, 0, set_constructs},
+    NUMBER("--samples", CLI_VALUE_ULONG, samples, 1, MAX_SAMPLES),
+    NUMBER("--target-ms", CLI_VALUE_DOUBLE, target_ms, 0, 60000),
+    NUMBER("--delay-ns", CLI_VALUE_DOUBLE, delay_ns, 0, 1e6),
+    NUMBER("--delay-iters", CLI_VALUE_ULONG, delay_iters, 1, 1e9),
+    NUMBER("--inner", CLI_VALUE_ULONG, inner, 1, MAX_INNER),
+};
+#undef NUMBER
+
+/* Returns -1 to go on measuring, else the exit status. */
+static int parse_options(int argc, char **argv, options *o)
+{
+    *o = (options){.samples = 10, .target_ms = 1, .delay_ns = 100};
+    int any = 0;
+    int rc = cli_parse_args(PROG, argc, argv, valued_options,
+                            sizeof valued_options / sizeof valued_options[0], o, usage);
+    if (rc >= 0)
+        return rc;
+    for (size_t c = 0; c < CONSTRUCT_COUNT; c++)
+        any |= o->selected[c];
+    for (size_t c = 0; !any && c < CONSTRUCT_COUNT; c++)
+        o->selected[c] = 1;
+    return -1;
+}
+
+/* OMP_NUM_THREADS already right (as `muster bench omp` sets it) needs no
+ * call, so a runtime still without omp_set_num_threads can be measured. */
+static void set_team_size(options *o)
+{
+    const char *env = getenv("OMP_NUM_THREADS");
+    char want[16];
+    snprintf(want, sizeof want, "%lu", o->threads);
+    if (o->threads == 0)
+        o->threads = (unsigned)omp_get_max_threads();
+    else if (env == NULL || strcmp(env, want) != 0)
+        omp_set_num_threads((int)o->threads);
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    set_team_size(&o);
+    double delay_ns = 0;
+    if (o.delay_iters == 0)
+        o.delay_iters = epcc_calibrate_delay(o.delay_ns, &delay_ns);
+    slow_iters = (unsigned)o.delay_iters * CHECK_SLOW_ITERS + 100;
+    printf("# syncbench runtime=%s threads=%lu delay_iters=%lu delay_ns=%.4g target_ms=%g\n",
+           answering_runtime(), o.threads, o.delay_iters, delay_ns, o.target_ms);
+    fflush(stdout);
+    int failures = 0;
+    for (size_t c = 0; c < CONSTRUCT_COUNT; c++)
+        if (o.selected[c])
+            failures += measure(&constructs[c], &o);
+    return failures ? 1 : 0;
+}

@@ -37,7 +37,7 @@ static int bench_main(int argc, char **argv)
 }
 
 static const cli_command commands[] = {
-    {"bench", bench_main, "measure barrier overheads, side by side with other libraries"},
+    {"bench", bench_main, "measure barrier and OpenMP overheads, side by side with other runtimes"},
     {"model", model_main, "cost model and many-core simulator, on presets or probed machines"},
     {"topology", topology_main, "packages, caches, cores and CPUs this process may use"},
     {"probe", probe_main, "measure core-to-core latency (pinned ping-pong) and write a machine file"},

@@ -1,11 +1,13 @@
 /* syncbench: the overhead of OpenMP's synchronization constructs, by the
  * method of the EPCC OpenMP microbenchmarks (Bull, Reid & McDonnell).
  *
- * For each construct a reference loop runs INNER calibrated busy delays
- * (~0.1 us) on one thread; the test loop runs the construct INNER times with
- * the same delay inside; overhead = (test time - reference time) / INNER.
- * INNER is calibrated so one test loop takes about --target-ms; --samples
- * such loops give mean, median and spread.  Before it times anything, each
+ * For each construct the test loop runs the construct INNER times with a
+ * calibrated busy delay (~0.1 us) inside; a reference loop runs as many
+ * delays on one thread; overhead = (test time - reference time) /
+ * executions.  INNER is calibrated so one test loop takes about --target-ms,
+ * and a loop that runs past BUDGET_FACTOR times that stops early, so every
+ * sample is bounded by time; --samples such loops give mean, median and
+ * spread.  Before it times anything, each
  * construct is run under checks (every iteration once, mutual exclusion, the
  * barrier holding, the team size, the reduction's sum, the atomic count):
  * numbers from a runtime that gets the construct wrong are not reported.
@@ -14,8 +16,8 @@
  * the GOMP_* calls (libgomp, or another under LD_PRELOAD), names that runtime
  * in its first line and prints one line per construct:
  *   # syncbench runtime=PATH threads=N delay_iters=I delay_ns=D target_ms=T
- *   construct=BARRIER threads=2 status=ok inner=... samples=... mean_us=...
- *     median_us=... sd_us=... min_us=... max_us=... csw_per_op=... (one line)
+ *   construct=BARRIER threads=2 status=ok inner=... samples=... executions=...
+ *     mean_us=... median_us=... sd_us=... min_us=... max_us=... csw_per_op=...
  *   construct=CRITICAL threads=2 status=error message=what went wrong
  * `muster bench omp` runs it once per sample under each runtime in turn. */
 #include "cli.h"
@@ -41,22 +43,40 @@
 #define CHECK_REPS 200       /* episodes of each construct run under checks */
 #define CHECK_SLOW_ITERS 20  /* x delay: how much later one thread arrives in the checks */
 #define MIN_INNER 4          /* one lucky episode must never be the sample */
+#define BUDGET_FACTOR 3      /* a test loop is stopped after this many times --target-ms */
 #define MAX_INNER ((uint64_t)INT_MAX) /* ORDERED's loop variable is an int */
 
 /* What one test or check reports: NULL when all was well, else why not. */
 typedef const char *verdict;
 
-/* One run of a construct's loop: inner episodes, delay_iters steps of delay. */
+/* One run of a construct's loop: up to `inner` executions of the construct
+ * with delay_iters steps of delay in each, stopped early (at a point the
+ * whole team agrees on) once the clock passes `deadline`, so that a sample
+ * is bounded by time however slow the construct turns out to be: a barrier
+ * that took 0.4 us while INNER was calibrated can take milliseconds when
+ * spinning threads outnumber the CPUs.  `done` says how many executions
+ * there were; the reference loop is then run for that many. */
 typedef struct loop_args {
     uint64_t inner;
     unsigned delay_iters;
     unsigned threads;
+    uint64_t deadline; /* epcc_now_ns() */
+    uint64_t done;     /* out */
 } loop_args;
+
+/* The clock is read every CLOCK_EVERY executions: often enough to stop
+ * promptly, seldom enough to cost nothing beside the construct. */
+#define CLOCK_EVERY 16
+
+static int time_is_up(const loop_args *a, uint64_t j)
+{
+    return j % CLOCK_EVERY == CLOCK_EVERY - 1 && epcc_now_ns() > a->deadline;
+}
 
 typedef struct construct {
     const char *name;     /* as printed: construct=NAME */
     int shared_by_team;   /* INNER is divided among the threads (EPCC: innerreps / nthreads) */
-    verdict (*test)(const loop_args *a);      /* the timed loop, with the checks that cost nothing */
+    verdict (*test)(loop_args *a);            /* the timed loop, with the checks that cost nothing */
     void (*reference)(const loop_args *a);    /* the same work without the construct, one thread */
     verdict (*check)(unsigned threads);       /* the construct under instrumented checks */
 } construct;
@@ -106,66 +126,149 @@ static void reference_reduction(const loop_args *a)
 
 /* ---- the timed loops (EPCC syncbench's test functions) -------------------- */
 
-static verdict test_parallel(const loop_args *a)
+/* Loops of whole regions, run by the initial thread: it alone decides when
+ * to stop. */
+static verdict test_parallel(loop_args *a)
 {
-    for (uint64_t j = 0; j < a->inner; j++) {
+    uint64_t j = 0, n = a->inner;
+    for (; j < n; j++) {
 #pragma omp parallel
         epcc_delay(a->delay_iters);
+        if (time_is_up(a, j))
+            n = j + 1; /* leave after counting this one */
     }
+    a->done = j;
     return NULL;
 }
 
-static verdict test_for(const loop_args *a)
+static verdict test_parallel_for(loop_args *a)
 {
     int n = (int)a->threads;
-#pragma omp parallel
-    for (uint64_t j = 0; j < a->inner; j++) {
-#pragma omp for
-        for (int i = 0; i < n; i++)
-            epcc_delay(a->delay_iters);
-    }
-    return NULL;
-}
-
-static verdict test_parallel_for(const loop_args *a)
-{
-    int n = (int)a->threads;
-    for (uint64_t j = 0; j < a->inner; j++) {
+    uint64_t j = 0, inner = a->inner;
+    for (; j < inner; j++) {
 #pragma omp parallel for
         for (int i = 0; i < n; i++)
             epcc_delay(a->delay_iters);
+        if (time_is_up(a, j))
+            inner = j + 1;
     }
+    a->done = j;
     return NULL;
 }
 
-static verdict test_barrier(const loop_args *a)
+static verdict test_reduction(loop_args *a)
 {
+    long long sum = 0;
+    uint64_t j = 0, n = a->inner;
+    for (; j < n; j++) {
+#pragma omp parallel reduction(+ : sum)
+        {
+            epcc_delay(a->delay_iters);
+            sum += 1;
+        }
+        if (time_is_up(a, j))
+            n = j + 1;
+    }
+    a->done = j;
+    long long want = (long long)j * a->threads;
+    if (sum != want)
+        return failed("REDUCTION: the sum is %lld, not %lld", sum, want);
+    return NULL;
+}
+
+/* Loops inside one region, where every thread meets every construct: thread
+ * 0 decides before it enters construct j, the others read the decision
+ * after it, and the construct's own synchronization (the barrier, or the
+ * barrier that ends a for or single) orders the two, so all leave after the
+ * same construct. */
+static _Atomic uint64_t stop_after;
+
+static void decide(const loop_args *a, uint64_t j)
+{
+    if (omp_get_thread_num() == 0 && time_is_up(a, j))
+        atomic_store_explicit(&stop_after, j, memory_order_relaxed);
+}
+
+static int decided(uint64_t j) { return atomic_load_explicit(&stop_after, memory_order_relaxed) == j; }
+
+static void team_loop_start(loop_args *a)
+{
+    atomic_store(&stop_after, UINT64_MAX);
+    a->done = a->inner;
+}
+
+/* Called by one thread after the region: how many constructs there were. */
+static void team_loop_end(loop_args *a)
+{
+    uint64_t stop = atomic_load(&stop_after);
+    if (stop != UINT64_MAX)
+        a->done = stop + 1;
+}
+
+static verdict test_for(loop_args *a)
+{
+    int n = (int)a->threads;
+    team_loop_start(a);
 #pragma omp parallel
     for (uint64_t j = 0; j < a->inner; j++) {
+        decide(a, j);
+#pragma omp for
+        for (int i = 0; i < n; i++)
+            epcc_delay(a->delay_iters);
+        if (decided(j))
+            break;
+    }
+    team_loop_end(a);
+    return NULL;
+}
+
+static verdict test_barrier(loop_args *a)
+{
+    team_loop_start(a);
+#pragma omp parallel
+    for (uint64_t j = 0; j < a->inner; j++) {
+        decide(a, j);
         epcc_delay(a->delay_iters);
 #pragma omp barrier
+        if (decided(j))
+            break;
     }
+    team_loop_end(a);
     return NULL;
 }
 
-static verdict test_single(const loop_args *a)
+static verdict test_single(loop_args *a)
 {
+    team_loop_start(a);
 #pragma omp parallel
     for (uint64_t j = 0; j < a->inner; j++) {
+        decide(a, j);
 #pragma omp single
         epcc_delay(a->delay_iters);
+        if (decided(j))
+            break;
     }
+    team_loop_end(a);
     return NULL;
 }
 
-static verdict test_critical(const loop_args *a)
+/* Loops where each thread runs its share alone (EPCC: innerreps / nthreads
+ * each): each thread stops on its own, and the executions are summed. */
+static verdict test_critical(loop_args *a)
 {
-    uint64_t each = a->inner / a->threads;
-#pragma omp parallel
-    for (uint64_t j = 0; j < each; j++) {
+    uint64_t each = a->inner / a->threads, done = 0;
+#pragma omp parallel reduction(+ : done)
+    {
+        uint64_t j = 0, mine = each;
+        for (; j < mine; j++) {
 #pragma omp critical
-        epcc_delay(a->delay_iters);
+            epcc_delay(a->delay_iters);
+            if (time_is_up(a, j))
+                mine = j + 1;
+        }
+        done = j;
     }
+    a->done = done;
     return NULL;
 }
 
@@ -181,64 +284,81 @@ static void init_bench_lock(void)
     ready = 1;
 }
 
-static verdict test_lock(const loop_args *a)
+static verdict test_lock(loop_args *a)
 {
-    uint64_t each = a->inner / a->threads;
+    uint64_t each = a->inner / a->threads, done = 0;
     init_bench_lock();
-#pragma omp parallel
-    for (uint64_t j = 0; j < each; j++) {
-        omp_set_lock(&bench_lock);
-        epcc_delay(a->delay_iters);
-        omp_unset_lock(&bench_lock);
+#pragma omp parallel reduction(+ : done)
+    {
+        uint64_t j = 0, mine = each;
+        for (; j < mine; j++) {
+            omp_set_lock(&bench_lock);
+            epcc_delay(a->delay_iters);
+            omp_unset_lock(&bench_lock);
+            if (time_is_up(a, j))
+                mine = j + 1;
+        }
+        done = j;
     }
+    a->done = done;
     return NULL;
 }
 
-static verdict test_ordered(const loop_args *a)
-{
-    int n = (int)a->inner;
-#pragma omp parallel for ordered schedule(static, 1)
-    for (int j = 0; j < n; j++) {
-#pragma omp ordered
-        epcc_delay(a->delay_iters);
-    }
-    return NULL;
-}
-
-/* Each thread adds b, b*c, b*c^2 ... to one shared double: the total is
- * threads x the reference's sum, to rounding, when no update was lost. */
-static verdict test_atomic(const loop_args *a)
+/* Each thread adds b, b*c, b*c^2 ... to one shared double: the total is the
+ * sum of each thread's unprotected sum, to rounding, when no update was
+ * lost. */
+static verdict test_atomic(loop_args *a)
 {
     uint64_t each = a->inner / a->threads;
+    uint64_t *count = calloc(a->threads, sizeof *count);
     double sum = 0;
+    if (count == NULL)
+        return failed("ATOMIC: out of memory");
 #pragma omp parallel
     {
         double b = 1.0, c = 1.0 + 1.0e-15;
-        for (uint64_t j = 0; j < each; j++) {
+        uint64_t j = 0, mine = each;
+        for (; j < mine; j++) {
 #pragma omp atomic
             sum += b;
             b *= c;
+            if (time_is_up(a, j))
+                mine = j + 1;
         }
+        count[omp_get_thread_num() % a->threads] = j;
     }
-    double want = (double)a->threads * atomic_epsilon_sum(each);
+    double want = 0;
+    a->done = 0;
+    for (unsigned t = 0; t < a->threads; t++) {
+        want += atomic_epsilon_sum(count[t]);
+        a->done += count[t];
+    }
+    free(count);
     if (sum < want * (1 - 1e-9) || sum > want * (1 + 1e-9))
         return failed("ATOMIC: the shared sum is %.17g, not %.17g: updates were lost", sum, want);
     return NULL;
 }
 
-static verdict test_reduction(const loop_args *a)
+/* A worksharing loop cannot be left early, so once time is up the remaining
+ * iterations skip their ordered region (OpenMP allows an iteration none);
+ * the ordered regions that did run are counted inside, in order. */
+static verdict test_ordered(loop_args *a)
 {
-    long long sum = 0;
-    for (uint64_t j = 0; j < a->inner; j++) {
-#pragma omp parallel reduction(+ : sum)
+    int n = (int)a->inner;
+    uint64_t ran = 0;
+    atomic_int stopped = 0;
+#pragma omp parallel for ordered schedule(static, 1)
+    for (int j = 0; j < n; j++) {
+        if (atomic_load_explicit(&stopped, memory_order_relaxed))
+            continue;
+#pragma omp ordered
         {
             epcc_delay(a->delay_iters);
-            sum += 1;
+            if (time_is_up(a, ran++))
+                atomic_store_explicit(&stopped, 1, memory_order_relaxed);
         }
     }
-    long long want = (long long)a->inner * a->threads;
-    if (sum != want)
-        return failed("REDUCTION: the sum is %lld, not %lld", sum, want);
+    a->done = ran;
     return NULL;
 }
 
@@ -470,7 +590,7 @@ static verdict check_atomic(unsigned threads)
     }
     if (count != (long)CHECK_REPS * 50 * threads)
         return failed("ATOMIC: the count is %ld, not %ld", count, (long)CHECK_REPS * 50 * threads);
-    loop_args a = {.inner = (uint64_t)CHECK_REPS * threads, .delay_iters = 0, .threads = threads};
+    loop_args a = {.inner = (uint64_t)CHECK_REPS * threads, .threads = threads, .deadline = UINT64_MAX};
     return test_atomic(&a);
 }
 
@@ -487,7 +607,7 @@ static verdict check_reduction(unsigned threads)
     if (sum != want || product != ldexp(1, (int)threads))
         return failed("REDUCTION: sum %ld (want %ld), product %g (want %g)", sum, want, product,
                       ldexp(1, (int)threads));
-    loop_args a = {.inner = CHECK_REPS, .delay_iters = 0, .threads = threads};
+    loop_args a = {.inner = CHECK_REPS, .threads = threads, .deadline = UINT64_MAX};
     return test_reduction(&a);
 }
 
@@ -552,31 +672,36 @@ static uint64_t fit_inner(const construct *c, uint64_t inner, unsigned threads)
     return inner;
 }
 
-/* Runs the test loop once; returns its time, or UINT64_MAX after a failed
- * check (its message in *why). */
-static uint64_t time_test(const construct *c, const loop_args *a, verdict *why)
+/* Runs the test loop once, stopping it after about budget_ns; returns its
+ * time (a->done says how many executions that was), or UINT64_MAX after a
+ * failed check (its message in *why). */
+static uint64_t time_test(const construct *c, loop_args *a, uint64_t budget_ns, verdict *why)
 {
     uint64_t t0 = epcc_now_ns();
+    a->deadline = t0 + budget_ns;
     *why = c->test(a);
     uint64_t t = epcc_now_ns() - t0;
     return *why ? UINT64_MAX : t;
 }
 
 /* EPCC's innerreps calibration: grow INNER until the loop is long enough to
- * time well, then scale it to the target.  Bounded by time, not count: one
- * episode can take 50 us where spinning threads outnumber CPUs. */
+ * time well, then scale it to the target.  Every run is bounded by time,
+ * so one slow construct cannot stretch the calibration either. */
 static uint64_t calibrate_inner(const construct *c, loop_args *a, uint64_t target_ns, verdict *why)
 {
     const uint64_t enough = target_ns / 8 ? target_ns / 8 : 1;
     uint64_t inner = fit_inner(c, 1, a->threads), ns;
     for (;;) {
         a->inner = inner;
-        ns = time_test(c, a, why);
+        ns = time_test(c, a, BUDGET_FACTOR * target_ns, why);
         if (*why == NULL && ns >= enough) {
             /* Timed twice, the faster kept: one preemption on a busy
              * machine must not settle INNER at a handful of episodes. */
-            uint64_t again = time_test(c, a, why);
-            ns = again < ns ? again : ns;
+            uint64_t done = a->done, again = time_test(c, a, BUDGET_FACTOR * target_ns, why);
+            if (again / (a->done ? a->done : 1) > ns / (done ? done : 1))
+                a->done = done;
+            else
+                ns = again;
         }
         if (*why)
             return 0;
@@ -585,7 +710,8 @@ static uint64_t calibrate_inner(const construct *c, loop_args *a, uint64_t targe
         uint64_t grow = ns > 0 ? enough / ns + 1 : 16;
         inner = fit_inner(c, inner * (grow < 2 ? 2 : grow > 16 ? 16 : grow), a->threads);
     }
-    double scaled = (double)inner * (double)target_ns / (double)(ns ? ns : 1);
+    double per_execution = (double)(ns ? ns : 1) / (double)(a->done ? a->done : 1);
+    double scaled = (double)target_ns / per_execution;
     return fit_inner(c, scaled > (double)MAX_INNER ? MAX_INNER : (uint64_t)scaled, a->threads);
 }
 
@@ -611,45 +737,61 @@ static void print_error(const construct *c, unsigned threads, verdict why)
 }
 
 static void print_result(const construct *c, unsigned threads, uint64_t inner, const double *us,
-                         size_t n, uint64_t csw)
+                         size_t n, uint64_t executions, uint64_t csw)
 {
     sample_stats s = sample_stats_of(us, n);
-    printf("construct=%s threads=%u status=ok inner=%llu samples=%zu mean_us=%.6g median_us=%.6g "
-           "sd_us=%.6g min_us=%.6g max_us=%.6g csw_per_op=%.6g\n",
-           c->name, threads, (unsigned long long)inner, n, s.mean, s.median, s.sd, s.min, s.max,
-           (double)csw / ((double)inner * (double)n));
+    printf("construct=%s threads=%u status=ok inner=%llu samples=%zu executions=%llu mean_us=%.6g "
+           "median_us=%.6g sd_us=%.6g min_us=%.6g max_us=%.6g csw_per_op=%.6g\n",
+           c->name, threads, (unsigned long long)inner, n, (unsigned long long)executions, s.mean,
+           s.median, s.sd, s.min, s.max, (double)csw / (double)(executions ? executions : 1));
     fflush(stdout); /* line by line: a driver that kills a later construct keeps this one */
+}
+
+/* One sample: the test loop (bounded by time), then the reference loop for
+ * as many executions as the test loop managed.  Returns the overhead per
+ * execution in us; adds the executions and context switches to the totals. */
+static double take_sample(const construct *c, loop_args *a, uint64_t budget_ns, uint64_t *executions,
+                          uint64_t *csw, verdict *why)
+{
+    uint64_t inner = a->inner, csw0 = context_switches();
+    uint64_t test_ns = time_test(c, a, budget_ns, why);
+    *csw += context_switches() - csw0;
+    if (*why)
+        return NAN;
+    uint64_t done = a->done ? a->done : 1;
+    a->inner = done;
+    uint64_t t0 = epcc_now_ns();
+    c->reference(a);
+    uint64_t ref_ns = epcc_now_ns() - t0;
+    a->inner = inner;
+    *executions += done;
+    return ((double)test_ns - (double)ref_ns) / (double)done / 1000.0;
 }
 
 /* Checks, calibrates, warms up, then takes the samples.  Returns 0, or 1
  * after reporting an error. */
 static int measure(const construct *c, const options *o)
 {
+    uint64_t target_ns = (uint64_t)(o->target_ms * 1e6), budget_ns = BUDGET_FACTOR * target_ns;
     verdict why = check_team(o->threads);
     if (why == NULL)
         why = c->check(o->threads);
     loop_args a = {.delay_iters = (unsigned)o->delay_iters, .threads = o->threads};
     uint64_t inner = o->inner ? fit_inner(c, o->inner, o->threads)
-                   : why ? 0 : calibrate_inner(c, &a, (uint64_t)(o->target_ms * 1e6), &why);
+                   : why ? 0 : calibrate_inner(c, &a, target_ns, &why);
     a.inner = inner / 8 ? fit_inner(c, inner / 8, o->threads) : inner;
     if (why == NULL)
-        time_test(c, &a, &why); /* every thread of the runtime started and warm */
+        time_test(c, &a, budget_ns, &why); /* every thread of the runtime started and warm */
     double us[MAX_SAMPLES];
-    uint64_t csw = 0;
-    for (size_t k = 0; why == NULL && k < o->samples; k++) {
-        a.inner = inner;
-        uint64_t t0 = epcc_now_ns();
-        c->reference(&a);
-        uint64_t ref_ns = epcc_now_ns() - t0, csw0 = context_switches();
-        uint64_t test_ns = time_test(c, &a, &why);
-        csw += context_switches() - csw0;
-        us[k] = ((double)test_ns - (double)ref_ns) / (double)inner / 1000.0;
-    }
+    uint64_t csw = 0, executions = 0;
+    a.inner = inner;
+    for (size_t k = 0; why == NULL && k < o->samples; k++)
+        us[k] = take_sample(c, &a, budget_ns, &executions, &csw, &why);
     if (why) {
         print_error(c, o->threads, why);
         return 1;
     }
-    print_result(c, o->threads, inner, us, o->samples, csw);
+    print_result(c, o->threads, inner, us, o->samples, executions, csw);
     return 0;
 }
 
@@ -670,10 +812,12 @@ static void usage(FILE *out)
     fprintf(out,
 "usage: syncbench [options]\n"
 "\n"
-"EPCC-style overheads of OpenMP constructs, in microseconds per construct: a reference\n"
-"loop of INNER busy delays on one thread, then the construct INNER times with the same\n"
-"delay inside; overhead = (test - reference) / INNER.  Each construct is first checked\n"
-"for correctness; a construct that fails is reported as an error, with no numbers.\n"
+"EPCC-style overheads of OpenMP constructs, in microseconds per construct: the construct\n"
+"INNER times with a short busy delay inside, then a reference loop of as many delays on\n"
+"one thread; overhead = (test - reference) / executions.  A test loop that runs past 3x\n"
+"--target-ms stops early (the whole team at the same construct) and counts what it did,\n"
+"so every sample is bounded by time.  Each construct is first checked for correctness;\n"
+"a construct that fails is reported as an error, with no numbers.\n"
 "\n"
 "options:\n"
 "  --threads N         team size (default: the runtime's default)\n"

@@ -19,7 +19,7 @@ static const cli_command bench_commands[] = {
     {"barrier", bench_barrier_main,
      "barrier overhead per algorithm and policy, beside CK, pthreads, std::barrier"},
     {"omp", bench_omp_main,
-     "OpenMP construct overheads (EPCC syncbench) on libgomp, LLVM libomp and libmuster-omp"},
+     "OpenMP construct overheads (EPCC) on libgomp, LLVM libomp and libmuster-omp"},
 };
 #define BENCH_COUNT (sizeof bench_commands / sizeof bench_commands[0])
 

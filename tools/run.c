@@ -31,11 +31,16 @@ static void usage(FILE *out)
 "\n"
 "options:\n"
 "  --threads N     OMP_NUM_THREADS=N (1 to %u)\n"
-"  --barrier ALG   MUSTER_BARRIER=ALG, the barrier algorithm:\n"
-"                  ", MUSTER_MAX_PARTICIPANTS);
-    for (int a = 0; a < MUSTER_ALG_COUNT; a++)
-        fprintf(out, "%s%s", a ? (a % 5 ? ", " : ",\n                  ") : "",
-                muster_algorithm_name((muster_algorithm)a));
+"  --barrier ALG   MUSTER_BARRIER=ALG, the barrier algorithm:", MUSTER_MAX_PARTICIPANTS);
+    size_t col = 88; /* start a line at once */
+    for (int a = 0; a < MUSTER_ALG_COUNT; a++) {
+        const char *name = muster_algorithm_name((muster_algorithm)a);
+        if (col + 2 + strlen(name) > 88)
+            col = (size_t)fprintf(out, "%s\n                 ", a ? "," : "") - 1;
+        else
+            col += (size_t)fprintf(out, ",");
+        col += (size_t)fprintf(out, " %s", name);
+    }
     fprintf(out,
 "\n"
 "  --wait POLICY   MUSTER_WAIT_POLICY=POLICY: active (spin), passive (sleep at once),\n"

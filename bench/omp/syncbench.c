@@ -73,10 +73,18 @@ static int time_is_up(const loop_args *a, uint64_t j)
     return j % CLOCK_EVERY == CLOCK_EVERY - 1 && epcc_now_ns() > a->deadline;
 }
 
+typedef long long (*region_fn)(const loop_args *a);
+typedef void (*team_step_fn)(const loop_args *a);
+
+/* A construct's timed loop is one of three shapes: regions one after
+ * another (region), constructs inside one region (step), or a loop of its
+ * own (test). */
 typedef struct construct {
     const char *name;     /* as printed: construct=NAME */
     int shared_by_team;   /* INNER is divided among the threads (EPCC: innerreps / nthreads) */
-    verdict (*test)(loop_args *a);            /* the timed loop, with the checks that cost nothing */
+    region_fn region;     /* one region of a loop of regions */
+    team_step_fn step;    /* one construct of a loop inside one region */
+    verdict (*test)(loop_args *a);            /* else: the whole timed loop, with the checks that cost nothing */
     void (*reference)(const loop_args *a);    /* the same work without the construct, one thread */
     verdict (*check)(unsigned threads);       /* the construct under instrumented checks */
 } construct;
@@ -127,50 +135,50 @@ static void reference_reduction(const loop_args *a)
 /* ---- the timed loops (EPCC syncbench's test functions) -------------------- */
 
 /* Loops of whole regions, run by the initial thread: it alone decides when
- * to stop. */
-static verdict test_parallel(loop_args *a)
+ * to stop.  A region returns what it adds to a total (REDUCTION's sum). */
+static long long run_regions(loop_args *a, region_fn region)
 {
+    long long total = 0;
     uint64_t j = 0, n = a->inner;
     for (; j < n; j++) {
-#pragma omp parallel
-        epcc_delay(a->delay_iters);
+        total += region(a);
         if (time_is_up(a, j))
             n = j + 1; /* leave after counting this one */
     }
     a->done = j;
-    return NULL;
+    return total;
 }
 
-static verdict test_parallel_for(loop_args *a)
+static long long region_parallel(const loop_args *a)
+{
+#pragma omp parallel
+    epcc_delay(a->delay_iters);
+    return 0;
+}
+
+static long long region_parallel_for(const loop_args *a)
 {
     int n = (int)a->threads;
-    uint64_t j = 0, inner = a->inner;
-    for (; j < inner; j++) {
 #pragma omp parallel for
-        for (int i = 0; i < n; i++)
-            epcc_delay(a->delay_iters);
-        if (time_is_up(a, j))
-            inner = j + 1;
+    for (int i = 0; i < n; i++)
+        epcc_delay(a->delay_iters);
+    return 0;
+}
+
+static long long region_reduction(const loop_args *a)
+{
+    long long sum = 0;
+#pragma omp parallel reduction(+ : sum)
+    {
+        epcc_delay(a->delay_iters);
+        sum += 1;
     }
-    a->done = j;
-    return NULL;
+    return sum;
 }
 
 static verdict test_reduction(loop_args *a)
 {
-    long long sum = 0;
-    uint64_t j = 0, n = a->inner;
-    for (; j < n; j++) {
-#pragma omp parallel reduction(+ : sum)
-        {
-            epcc_delay(a->delay_iters);
-            sum += 1;
-        }
-        if (time_is_up(a, j))
-            n = j + 1;
-    }
-    a->done = j;
-    long long want = (long long)j * a->threads;
+    long long sum = run_regions(a, region_reduction), want = (long long)a->done * a->threads;
     if (sum != want)
         return failed("REDUCTION: the sum is %lld, not %lld", sum, want);
     return NULL;
@@ -191,65 +199,40 @@ static void decide(const loop_args *a, uint64_t j)
 
 static int decided(uint64_t j) { return atomic_load_explicit(&stop_after, memory_order_relaxed) == j; }
 
-static void team_loop_start(loop_args *a)
+/* Each step is one construct of a team loop, orphaned: called inside the
+ * region. */
+static void run_team_loop(loop_args *a, team_step_fn step)
 {
     atomic_store(&stop_after, UINT64_MAX);
-    a->done = a->inner;
-}
-
-/* Called by one thread after the region: how many constructs there were. */
-static void team_loop_end(loop_args *a)
-{
+#pragma omp parallel
+    for (uint64_t j = 0; j < a->inner; j++) {
+        decide(a, j);
+        step(a);
+        if (decided(j))
+            break;
+    }
     uint64_t stop = atomic_load(&stop_after);
-    if (stop != UINT64_MAX)
-        a->done = stop + 1;
+    a->done = stop != UINT64_MAX ? stop + 1 : a->inner;
 }
 
-static verdict test_for(loop_args *a)
+static void step_for(const loop_args *a)
 {
     int n = (int)a->threads;
-    team_loop_start(a);
-#pragma omp parallel
-    for (uint64_t j = 0; j < a->inner; j++) {
-        decide(a, j);
 #pragma omp for
-        for (int i = 0; i < n; i++)
-            epcc_delay(a->delay_iters);
-        if (decided(j))
-            break;
-    }
-    team_loop_end(a);
-    return NULL;
+    for (int i = 0; i < n; i++)
+        epcc_delay(a->delay_iters);
 }
 
-static verdict test_barrier(loop_args *a)
+static void step_barrier(const loop_args *a)
 {
-    team_loop_start(a);
-#pragma omp parallel
-    for (uint64_t j = 0; j < a->inner; j++) {
-        decide(a, j);
-        epcc_delay(a->delay_iters);
+    epcc_delay(a->delay_iters);
 #pragma omp barrier
-        if (decided(j))
-            break;
-    }
-    team_loop_end(a);
-    return NULL;
 }
 
-static verdict test_single(loop_args *a)
+static void step_single(const loop_args *a)
 {
-    team_loop_start(a);
-#pragma omp parallel
-    for (uint64_t j = 0; j < a->inner; j++) {
-        decide(a, j);
 #pragma omp single
-        epcc_delay(a->delay_iters);
-        if (decided(j))
-            break;
-    }
-    team_loop_end(a);
-    return NULL;
+    epcc_delay(a->delay_iters);
 }
 
 /* Loops where each thread runs its share alone (EPCC: innerreps / nthreads
@@ -614,16 +597,16 @@ static verdict check_reduction(unsigned threads)
 /* ---- the table of constructs ---------------------------------------------- */
 
 static const construct constructs[] = {
-    {"PARALLEL", 0, test_parallel, reference_delay, check_parallel},
-    {"FOR", 0, test_for, reference_delay, check_for},
-    {"PARALLEL_FOR", 0, test_parallel_for, reference_delay, check_parallel_for},
-    {"BARRIER", 0, test_barrier, reference_delay, check_barrier},
-    {"SINGLE", 0, test_single, reference_delay, check_single},
-    {"CRITICAL", 1, test_critical, reference_delay, check_critical},
-    {"LOCK", 1, test_lock, reference_delay, check_lock},
-    {"ORDERED", 0, test_ordered, reference_delay, check_ordered},
-    {"ATOMIC", 1, test_atomic, reference_atomic, check_atomic},
-    {"REDUCTION", 0, test_reduction, reference_reduction, check_reduction},
+    {"PARALLEL", 0, region_parallel, NULL, NULL, reference_delay, check_parallel},
+    {"FOR", 0, NULL, step_for, NULL, reference_delay, check_for},
+    {"PARALLEL_FOR", 0, region_parallel_for, NULL, NULL, reference_delay, check_parallel_for},
+    {"BARRIER", 0, NULL, step_barrier, NULL, reference_delay, check_barrier},
+    {"SINGLE", 0, NULL, step_single, NULL, reference_delay, check_single},
+    {"CRITICAL", 1, NULL, NULL, test_critical, reference_delay, check_critical},
+    {"LOCK", 1, NULL, NULL, test_lock, reference_delay, check_lock},
+    {"ORDERED", 0, NULL, NULL, test_ordered, reference_delay, check_ordered},
+    {"ATOMIC", 1, NULL, NULL, test_atomic, reference_atomic, check_atomic},
+    {"REDUCTION", 0, NULL, NULL, test_reduction, reference_reduction, check_reduction},
 };
 #define CONSTRUCT_COUNT (sizeof constructs / sizeof constructs[0])
 
@@ -679,7 +662,13 @@ static uint64_t time_test(const construct *c, loop_args *a, uint64_t budget_ns, 
 {
     uint64_t t0 = epcc_now_ns();
     a->deadline = t0 + budget_ns;
-    *why = c->test(a);
+    *why = NULL;
+    if (c->region)
+        run_regions(a, c->region);
+    else if (c->step)
+        run_team_loop(a, c->step);
+    else
+        *why = c->test(a);
     uint64_t t = epcc_now_ns() - t0;
     return *why ? UINT64_MAX : t;
 }

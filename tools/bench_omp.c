@@ -52,15 +52,16 @@ static void usage(FILE *out)
 "usage: muster bench omp [options]\n"
 "\n"
 "The overhead of OpenMP constructs on three runtimes under one unchanged gcc -fopenmp\n"
-"program, syncbench (EPCC method: a reference loop of INNER ~0.1 us busy delays on one\n"
-"thread, then the construct INNER times with the same delay inside; overhead =\n"
-"(test - reference) / INNER).  The runtimes: libgomp (the program's own), LLVM libomp\n"
-"(preloaded) and libmuster-omp (preloaded, as 'muster run' does).  Each sample is one\n"
-"syncbench process with a test loop of about --target-ms, stopped after 3 times that\n"
-"however slow the construct turns out (e.g. spinning threads outnumbering CPUs); each\n"
-"round takes one sample of every construct on every runtime in turn (A, B, C, A, B,\n"
-"C, ...).  syncbench checks each construct before timing it; a runtime that gets it\n"
-"wrong is reported as an error, not a number.\n"
+"program, syncbench (EPCC method: the construct INNER times with a ~0.1 us busy delay\n"
+"inside, then a reference loop of as many delays on one thread; overhead = (test -\n"
+"reference) / constructs executed).  The runtimes: libgomp (the program's own), LLVM\n"
+"libomp (preloaded) and libmuster-omp (preloaded, as 'muster run' does).  Each sample is\n"
+"one syncbench process with a test loop of about --target-ms (INNER is calibrated in\n"
+"the first round and reused), stopped after 3 times that however slow the construct\n"
+"turns out (e.g. spinning threads outnumbering CPUs); each round takes one sample of\n"
+"every construct on every runtime in turn (A, B, C, A, B, C, ...).  syncbench checks\n"
+"each construct before timing it; a runtime that gets it wrong is reported as an\n"
+"error, not a number.\n"
 "\n"
 "For each construct and team size the table shows the overhead on each runtime in us\n"
 "(mean ± sd over the rounds), muster's time ÷ the better of libgomp and libomp (below\n"
@@ -73,7 +74,7 @@ static void usage(FILE *out)
 "                     parallel, for, parallel-for, barrier, single, critical, lock,\n"
 "                     ordered, atomic, reduction\n"
 "  --runtimes LIST    libgomp, libomp, muster, comma-separated (default all)\n"
-"  --reps N           rounds, i.e. samples per cell (default 5)\n"
+"  --reps N           rounds, i.e. samples per cell (default 5); also --repetitions\n"
 "  --target-ms MS     length of one sample's test loop (default 10)\n"
 "  --delay-ns NS      the delay inside each construct (default 100; calibrated once, the\n"
 "                     same number of delay steps is given to every runtime)\n"
@@ -181,6 +182,7 @@ static const cli_option valued_options[] = {
     {"--constructs", CLI_VALUE_CUSTOM, 0, 0, 0, set_constructs},
     {"--runtimes", CLI_VALUE_CUSTOM, 0, 0, 0, set_runtimes},
     NUMBER("--reps", CLI_VALUE_ULONG, reps, 1, 1000),
+    NUMBER("--repetitions", CLI_VALUE_ULONG, reps, 1, 1000),
     NUMBER("--target-ms", CLI_VALUE_DOUBLE, target_ms, 0, 60000),
     NUMBER("--delay-ns", CLI_VALUE_DOUBLE, delay_ns, 0, 1e6),
     NUMBER("--timeout", CLI_VALUE_DOUBLE, timeout_s, 0, 3600),

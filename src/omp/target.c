@@ -148,9 +148,10 @@ MUSTER_OMP_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned n
 /* ---- target regions ---- */
 
 /* Runs fn(hostaddrs) as a fresh initial thread: outside any team, with the
- * environment's ICVs and thread_limit from the target's args; then puts the
- * encountering thread's state back.  Its pool of workers stays: nothing else
- * uses it while this thread runs the target region. */
+ * environment's ICVs and thread_limit from the target's args, and with no
+ * pools (the encountering thread's may be running its team right now); the
+ * pools the region makes are shut down after it, as libgomp's host fallback
+ * frees its thread pool, and the encountering thread's state comes back. */
 static void run_on_host(void (*fn)(void *), void **hostaddrs, void **args)
 {
     muster_omp_thread *self = muster_omp_self();
@@ -162,6 +163,7 @@ static void run_on_host(void (*fn)(void *), void **hostaddrs, void **args)
     self->ws_private = NULL;
     self->ws_sequence = 0;
     self->region = NULL;
+    memset(self->pools, 0, sizeof self->pools);
     set_teams_state((host_teams){0, 0});
     for (; args != NULL && *args != NULL; args++) {
         intptr_t id = (intptr_t)*args, value;
@@ -176,7 +178,8 @@ static void run_on_host(void (*fn)(void *), void **hostaddrs, void **args)
         break;
     }
     fn(hostaddrs);
-    saved.pool = self->pool;
+    self->team = NULL;
+    muster_omp_pool_exit(self);
     *self = saved;
     set_teams_state(saved_teams);
 }

@@ -35,6 +35,15 @@
  * (-fvisibility=hidden), so the program cannot bind to our internals. */
 #define MUSTER_OMP_EXPORT __attribute__((visibility("default")))
 
+/* Writes a field that other threads read only when its value changes: a
+ * fork that rewrote an unchanged team would send every member a cache miss
+ * per line it wrote. */
+#define MUSTER_OMP_SET(field, value)       \
+    do {                                   \
+        if ((field) != (value))            \
+            (field) = (value);             \
+    } while (0)
+
 /* ---- ICVs (OpenMP 5.1 §2.4) ---- */
 
 /* omp_sched_t values, as omp.h defines them. */
@@ -137,6 +146,7 @@ struct muster_omp_team {
     muster_omp_icvs icvs;       /* the implicit tasks' starting ICVs */
     unsigned bind;              /* the proc-bind policy the team was formed with */
     muster_omp_place_state *places; /* each member's place; NULL in a team of one */
+    unsigned unbound_places;    /* places[0, n) hold place -1 (0 after places move or bind) */
     /* Fork and join (pool.c): split when the fork/join barrier's algorithm
      * can gather and release separately; otherwise a full barrier, then each
      * worker parks on its own flag. */

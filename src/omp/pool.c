@@ -45,7 +45,8 @@ typedef struct team_barriers {
 
 struct muster_omp_pool {
     muster_omp_team team;     /* the one team this pool runs at a time */
-    pool_worker **workers;    /* [1, worker_count) are live; [0] unused */
+    /* The primary's bookkeeping, off the lines members read. */
+    _Alignas(MUSTER_CACHE_LINE) pool_worker **workers;    /* [1, worker_count) are live; [0] unused */
     unsigned worker_count, worker_capacity;
     team_barriers *barriers;  /* indexed by team size; [0], [1] unused */
     unsigned barrier_capacity;
@@ -261,13 +262,16 @@ muster_omp_team *muster_omp_pool_team(muster_omp_thread *self, unsigned active_l
         team_barriers *tb = barriers_for(pool, size);
         if (tb != NULL && muster_omp_workshares_prepare(&pool->ws, size) == 0 && size_places(pool, size)) {
             muster_omp_team *team = &pool->team;
-            team->size = size;
-            team->barrier = tb->team;
-            team->fork_barrier = tb->fork;
-            team->split = tb->split;
-            team->ws = pool->ws;
-            team->places = pool->places;
-            team->pool = pool;
+            MUSTER_OMP_SET(team->size, size);
+            MUSTER_OMP_SET(team->barrier, tb->team);
+            MUSTER_OMP_SET(team->fork_barrier, tb->fork);
+            MUSTER_OMP_SET(team->split, tb->split);
+            MUSTER_OMP_SET(team->ws, pool->ws);
+            if (team->places != pool->places) {
+                team->places = pool->places;
+                team->unbound_places = 0;
+            }
+            MUSTER_OMP_SET(team->pool, pool);
             return team;
         }
         warn_once("cannot allocate a team's barriers", ENOMEM);

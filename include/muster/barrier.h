@@ -110,6 +110,20 @@ int muster_barrier_wait(muster_barrier *barrier, unsigned id);
  * wait returns MUSTER_E_BROKEN. */
 int muster_barrier_wait_timeout(muster_barrier *barrier, unsigned id, uint64_t timeout_ns);
 
+/* Split episodes, for fork/join: participant 0 calls muster_barrier_gather,
+ * which returns once every other participant has arrived (0) without
+ * releasing them; it may then run serial code, and muster_barrier_release
+ * lets them go.  The others call muster_barrier_wait as usual and return at
+ * the release.  Any episode may be split or not.  Offered by the algorithms
+ * whose episode ends at participant 0: the tree family (tournament,
+ * static-fway, mcs-tree, hyper, tuned) and central-sense; the others return
+ * MUSTER_E_UNSUPPORTED.  Gather returns MUSTER_E_BROKEN as wait does;
+ * release needs a successful gather before it. */
+int muster_barrier_gather(muster_barrier *barrier);
+int muster_barrier_release(muster_barrier *barrier);
+/* 1 when the barrier's algorithm offers split episodes, else 0. */
+int muster_barrier_can_split(const muster_barrier *barrier);
+
 /* Breaks the barrier: current and future waits return MUSTER_E_BROKEN until
  * muster_barrier_reset().  Safe to call from any thread, at any time. */
 int muster_barrier_abort(muster_barrier *barrier);

@@ -294,6 +294,35 @@ int muster_barrier_wait_timeout(muster_barrier *b, unsigned id, uint64_t timeout
     return enter(b, id, deadline);
 }
 
+int muster_barrier_can_split(const muster_barrier *b)
+{
+    return b != NULL && b->ops->gather != NULL;
+}
+
+int muster_barrier_gather(muster_barrier *b)
+{
+    if (b == NULL)
+        return muster_fail(MUSTER_E_INVAL, "barrier is NULL");
+    if (b->ops->gather == NULL)
+        return muster_fail(MUSTER_E_UNSUPPORTED, "%s cannot split an episode (its last arriver releases)",
+                           muster_algorithm_name(b->attr.algorithm));
+    /* relaxed: as in enter(). */
+    if (atomic_load_explicit(&b->broken, memory_order_relaxed))
+        return MUSTER_E_BROKEN;
+    return b->ops->gather(b, &b->waiter);
+}
+
+int muster_barrier_release(muster_barrier *b)
+{
+    if (b == NULL)
+        return muster_fail(MUSTER_E_INVAL, "barrier is NULL");
+    if (b->ops->release == NULL)
+        return muster_fail(MUSTER_E_UNSUPPORTED, "%s cannot split an episode (its last arriver releases)",
+                           muster_algorithm_name(b->attr.algorithm));
+    b->ops->release(b);
+    return MUSTER_OK;
+}
+
 int muster_barrier_abort(muster_barrier *b)
 {
     if (b == NULL)

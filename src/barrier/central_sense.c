@@ -1,15 +1,18 @@
 /* Central sense-reversing barrier (Nanjegowda §3.2; Gao SENSE; libgomp's
  * design): one shared arrival counter, one global release flag.  The release
  * flag carries the episode number, which plays the part of the sense.
+ * For split episodes (muster_barrier_gather) participant 0 does not count
+ * itself: it waits on a third flag, GATHERED, that the arrival bringing the
+ * count to participants - 1 publishes, and later releases everybody.
  * (A wake-up tree here was measured and lost: with 8 sleepers on 2 CPUs one
  * FUTEX_WAKE of all is cheaper than a chain of wakes; see the issue notes.) */
 #include "internal.h"
 
-enum { COUNTER, RELEASE };
+enum { COUNTER, RELEASE, GATHERED };
 
 static int init(muster_barrier *b)
 {
-    return muster_layout(b, 2, 0);
+    return muster_layout(b, 3, 0);
 }
 
 static int wait(muster_barrier *b, unsigned id, const muster_waiter *waiter)
@@ -20,12 +23,34 @@ static int wait(muster_barrier *b, unsigned id, const muster_waiter *waiter)
     /* acq_rel: the last arriver acquires everyone's writes and its release
      * publish below passes them on. */
     uint32_t arrived = (atomic_fetch_add_explicit(counter, 1u, memory_order_acq_rel) & MUSTER_FLAG_VALUE_MASK) + 1u;
-    if (arrived < b->participants)
+    if (arrived < b->participants) {
+        /* Tells a gathering participant 0 that all the others are in; when
+         * participant 0 runs full episodes this is one unwatched store. */
+        if (arrived == b->participants - 1)
+            muster_flag_publish(muster_flag_at(b, muster_shared_flag(b, GATHERED)), episode, b->may_sleep);
         return muster_wait_reach(release, episode, waiter);
+    }
     /* relaxed: ordered before the next episode's increments by the release. */
     atomic_store_explicit(counter, 0, memory_order_relaxed);
     muster_flag_publish(release, episode, b->may_sleep);
     return MUSTER_BARRIER_SERIAL;
+}
+
+static int gather(muster_barrier *b, const muster_waiter *waiter)
+{
+    uint32_t episode = muster_next_episode(b, 0);
+    if (b->participants == 1)
+        return 0;
+    int rc = muster_wait_reach(muster_flag_at(b, muster_shared_flag(b, GATHERED)), episode, waiter);
+    /* relaxed: nobody increments again before the release below publishes. */
+    atomic_store_explicit(muster_flag_at(b, muster_shared_flag(b, COUNTER)), 0, memory_order_relaxed);
+    return rc;
+}
+
+static void release(muster_barrier *b)
+{
+    muster_flag_publish(muster_flag_at(b, muster_shared_flag(b, RELEASE)), muster_current_episode(b, 0),
+                        b->may_sleep);
 }
 
 static void schedule(const muster_barrier *b, unsigned id, muster_schedule *s)
@@ -49,5 +74,7 @@ const muster_barrier_ops muster_central_sense_ops = {
     .default_padding = MUSTER_PAD_PADDED,
     .init = init,
     .wait = wait,
+    .gather = gather,
+    .release = release,
     .schedule = schedule,
 };

@@ -34,6 +34,11 @@ typedef struct muster_barrier_ops {
     /* Emits one episode of participant id as steps (schedule.h): the same
      * flags, in the same order, as wait. */
     void (*schedule)(const muster_barrier *b, unsigned id, muster_schedule *s);
+    /* Optional, both or neither: the split episode of participant 0
+     * (muster_barrier_gather / muster_barrier_release).  Only algorithms
+     * whose episode ends at participant 0 can offer it. */
+    int (*gather)(muster_barrier *b, const muster_waiter *waiter);
+    void (*release)(muster_barrier *b);
     /* Optional: extra work to break / reset / free algorithm state. */
     void (*abort)(muster_barrier *b);
     void (*reset)(muster_barrier *b);
@@ -98,6 +103,13 @@ static inline muster_flag *muster_flag_at(const muster_barrier *b, uint32_t offs
 }
 
 /* The participant's private episode counter: read and written only by it. */
+/* Participant id's episode counter as it stands (the episode it is in, or
+ * last finished). */
+static inline uint32_t muster_current_episode(const muster_barrier *b, unsigned id)
+{
+    return *(const uint32_t *)(b->arena + b->private_offset + id * b->private_stride);
+}
+
 static inline uint32_t muster_next_episode(muster_barrier *b, unsigned id)
 {
     uint32_t *episode = (uint32_t *)(b->arena + b->private_offset + id * b->private_stride);
@@ -138,6 +150,9 @@ void muster_plan_free(muster_barrier *b);
 
 /* Runs one episode of a tree plan. */
 int muster_plan_wait(muster_barrier *b, unsigned id, const muster_waiter *waiter);
+/* The root's episode in two halves: gather the arrivals; later, release. */
+int muster_plan_gather(muster_barrier *b, const muster_waiter *waiter);
+void muster_plan_release(muster_barrier *b);
 /* The steps of muster_plan_wait, and of muster_node_tree_wait. */
 void muster_plan_schedule(const muster_barrier *b, unsigned id, muster_schedule *s);
 void muster_node_tree_schedule(const muster_barrier *b, unsigned id, muster_schedule *s);

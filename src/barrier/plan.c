@@ -226,22 +226,50 @@ void muster_plan_schedule(const muster_barrier *b, unsigned id, muster_schedule 
     muster_schedule_add(s, MUSTER_STEP_DONE, 0, 0);
 }
 
-int muster_plan_wait(muster_barrier *b, unsigned id, const muster_waiter *waiter)
+/* Waits for the arrival flags of id's children in episode `episode`. */
+static int gather_children(muster_barrier *b, unsigned id, uint32_t episode, const muster_waiter *waiter)
 {
     const muster_tree_plan *plan = &b->plan;
-    uint32_t episode = muster_next_episode(b, id);
     for (uint32_t k = plan->arrive_start[id]; k < plan->arrive_start[id + 1]; k++) {
         int rc = muster_wait_reach(muster_flag_at(b, plan->arrive_poll[k]), episode, waiter);
         if (rc != 0)
             return rc;
     }
+    return 0;
+}
+
+static void release_children(muster_barrier *b, unsigned id, uint32_t episode)
+{
+    const muster_tree_plan *plan = &b->plan;
+    for (uint32_t k = plan->release_start[id]; k < plan->release_start[id + 1]; k++)
+        muster_flag_publish(muster_flag_at(b, plan->release_post[k]), episode, b->may_sleep);
+}
+
+int muster_plan_wait(muster_barrier *b, unsigned id, const muster_waiter *waiter)
+{
+    const muster_tree_plan *plan = &b->plan;
+    uint32_t episode = muster_next_episode(b, id);
+    int rc = gather_children(b, id, episode, waiter);
+    if (rc != 0)
+        return rc;
     if (plan->arrive_post[id] != MUSTER_NO_FLAG) {
         muster_flag_publish(muster_flag_at(b, plan->arrive_post[id]), episode, b->may_sleep);
-        int rc = muster_wait_reach(muster_flag_at(b, plan->release_wait[id]), episode, waiter);
+        rc = muster_wait_reach(muster_flag_at(b, plan->release_wait[id]), episode, waiter);
         if (rc != 0)
             return rc;
     }
-    for (uint32_t k = plan->release_start[id]; k < plan->release_start[id + 1]; k++)
-        muster_flag_publish(muster_flag_at(b, plan->release_post[k]), episode, b->may_sleep);
+    release_children(b, id, episode);
     return id == 0 ? MUSTER_BARRIER_SERIAL : 0;
+}
+
+/* The root is participant 0 in every plan: once its children have arrived,
+ * everybody has, and nobody moves until it publishes the release. */
+int muster_plan_gather(muster_barrier *b, const muster_waiter *waiter)
+{
+    return gather_children(b, 0, muster_next_episode(b, 0), waiter);
+}
+
+void muster_plan_release(muster_barrier *b)
+{
+    release_children(b, 0, muster_current_episode(b, 0));
 }

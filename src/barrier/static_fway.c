@@ -25,5 +25,7 @@ const muster_barrier_ops muster_static_fway_ops = {
     .default_padding = MUSTER_PAD_PACKED,
     .init = init,
     .wait = muster_plan_wait,
+    .gather = muster_plan_gather,
+    .release = muster_plan_release,
     .schedule = muster_plan_schedule,
 };

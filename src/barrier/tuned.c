@@ -35,5 +35,7 @@ const muster_barrier_ops muster_tuned_ops = {
     .uses_cluster_size = true,
     .init = init,
     .wait = muster_plan_wait,
+    .gather = muster_plan_gather,
+    .release = muster_plan_release,
     .schedule = muster_plan_schedule,
 };

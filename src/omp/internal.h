@@ -112,6 +112,7 @@ typedef struct muster_omp_thread {
     void *ws_private;          /* the current work share's per-thread state (workshare.c) */
     unsigned ws_sequence;      /* work shares entered in the current team */
     muster_omp_place_state place; /* affinity.c */
+    void *region;              /* the innermost region this thread forked (parallel.c) */
 } muster_omp_thread;
 
 /* The calling thread's state; initialises it (ICVs from the globals) on the
@@ -131,7 +132,35 @@ struct muster_omp_team {
     void *data;
     muster_omp_icvs icvs;       /* the implicit tasks' starting ICVs */
     unsigned bind;              /* the proc-bind policy the team was formed with */
+    muster_omp_place_state *places; /* each member's place; NULL in a team of one */
+    /* Fork and join (pool.c): split when the fork/join barrier's algorithm
+     * can gather and release separately; otherwise a full barrier, then each
+     * worker parks on its own flag. */
+    muster_barrier *fork_barrier;
+    bool split;
 };
+
+/* ---- pools (pool.c) ----
+ * Each thread that forks active teams owns a pool: worker threads that
+ * persist between its regions and park in the wait layer.  Members 1.. of a
+ * team are pool workers; member 0 is the forking thread itself. */
+
+/* Forms a team of up to `size` threads from self's pool: creates missing
+ * workers and barriers.  Returns the pool's team object with size, barrier
+ * and ws filled in (size is smaller when threads or memory ran out: a
+ * warning says so); the caller fills in the rest, then calls fork. */
+muster_omp_team *muster_omp_pool_team(muster_omp_thread *self, unsigned size);
+/* Sets members 1..size-1 running team->fn (the fork: a release). */
+void muster_omp_pool_fork(muster_omp_thread *self, muster_omp_team *team);
+/* Returns once every member has finished (the join: an arrival). */
+void muster_omp_pool_join(muster_omp_thread *self, muster_omp_team *team);
+/* At exit: joins the workers of self's pool, when self owns one and is
+ * outside any region. */
+void muster_omp_pool_exit(muster_omp_thread *self);
+/* In a fork()ed child: drops the pool whose workers did not survive. */
+void muster_omp_pool_forget(muster_omp_thread *self);
+/* What every member runs, on its own thread (parallel.c). */
+void muster_omp_run_member(muster_omp_thread *self, muster_omp_team *team, unsigned id);
 
 /* An explicit or implicit barrier of the calling thread's team (a no-op in
  * a team of one). */

@@ -1,2 +1,316 @@
-/* GOMP_parallel*, GOMP_barrier and the team queries (omp_get_thread_num, levels, ancestors). */
+/* Parallel regions: GOMP_parallel and its GOMP 1.0 split form, barriers,
+ * and the team queries (omp_get_thread_num, levels, ancestors).
+ *
+ * The team size follows OpenMP 5.1 §2.6.1: one thread once max-active-levels
+ * regions are active (or for `if(false)`, which gcc passes as num_threads 1),
+ * else the num_threads clause or nthreads-var, capped by thread-limit-var and,
+ * with dyn-var, by the CPUs available.  A region of one thread still counts
+ * as a level; it forks nothing. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "omp/internal.h"
+
+/* What a forking thread puts back after its region. */
+typedef struct region {
+    muster_omp_team *team;      /* the region's team */
+    muster_omp_team solo;       /* the team when it has one thread */
+    muster_omp_team *outer_team;
+    unsigned outer_id;
+    muster_omp_icvs outer_icvs;
+    void *outer_ws_private;
+    unsigned outer_ws_sequence;
+    void *outer_region;
+} region;
+
+/* ---- the calling thread ---- */
+
+static _Thread_local muster_omp_thread thread_state;
+
+muster_omp_thread *muster_omp_self(void)
+{
+    muster_omp_thread *self = &thread_state;
+    if (!self->icvs_ready) {
+        self->icvs = muster_omp_globals_get()->icvs;
+        self->place.place = -1;
+        self->icvs_ready = true;
+    }
+    return self;
+}
+
+/* ---- process events: exit and fork ---- */
+
+static void at_exit(void)
+{
+    muster_omp_pool_exit(muster_omp_self());
+}
+
+static void in_forked_child(void)
+{
+    muster_omp_pool_forget(muster_omp_self());
+}
+
+static void register_process_hooks(void)
+{
+    atexit(at_exit);
+    pthread_atfork(NULL, NULL, in_forked_child);
+}
+
+/* ---- forming a team ---- */
+
+static unsigned team_size(const muster_omp_thread *self, unsigned requested)
+{
+    const muster_omp_icvs *icvs = &self->icvs;
+    unsigned active = self->team ? self->team->active_level : 0;
+    if (active >= icvs->max_active_levels)
+        return 1;
+    unsigned size = requested ? requested : icvs->nthreads;
+    if (icvs->dynamic) {
+        unsigned cpus = muster_omp_globals_get()->available_cpus;
+        if (size > cpus)
+            size = cpus;
+    }
+    if (icvs->thread_limit != 0 && size > icvs->thread_limit)
+        size = icvs->thread_limit;
+    return size ? size : 1;
+}
+
+/* The ICVs a new team's implicit tasks start with: the forking task's, one
+ * level further down the OMP_NUM_THREADS and OMP_PROC_BIND lists. */
+static void next_level_icvs(muster_omp_icvs *icvs)
+{
+    if (icvs->nthreads_next[0] != 0) {
+        icvs->nthreads = icvs->nthreads_next[0];
+        memmove(icvs->nthreads_next, icvs->nthreads_next + 1,
+                sizeof icvs->nthreads_next - sizeof icvs->nthreads_next[0]);
+        icvs->nthreads_next[MUSTER_OMP_MAX_LEVELS - 1] = 0;
+    }
+    if (icvs->bind_next[0] != MUSTER_OMP_BIND_FALSE) {
+        icvs->bind = icvs->bind_next[0];
+        memmove(icvs->bind_next, icvs->bind_next + 1, sizeof icvs->bind_next - sizeof icvs->bind_next[0]);
+        icvs->bind_next[MUSTER_OMP_MAX_LEVELS - 1] = MUSTER_OMP_BIND_FALSE;
+    }
+}
+
+/* The proc_bind clause (flags & 7) overrides bind-var, unless binding is off. */
+static unsigned team_bind(const muster_omp_thread *self, unsigned flags)
+{
+    unsigned clause = flags & 7u;
+    if (self->icvs.bind == MUSTER_OMP_BIND_FALSE)
+        return MUSTER_OMP_BIND_FALSE;
+    return clause != 0 ? clause : self->icvs.bind;
+}
+
+static void begin_region(muster_omp_thread *self, region *r, void (*fn)(void *), void *data, unsigned num_threads,
+                         unsigned flags)
+{
+    static pthread_once_t hooks = PTHREAD_ONCE_INIT;
+    pthread_once(&hooks, register_process_hooks);
+    unsigned size = team_size(self, num_threads);
+    muster_omp_team *team = size > 1 ? muster_omp_pool_team(self, size) : NULL;
+    if (team == NULL) {
+        memset(&r->solo, 0, sizeof r->solo);
+        team = &r->solo;
+        team->size = 1;
+    }
+    muster_omp_team *outer = self->team;
+    team->level = (outer ? outer->level : 0) + 1;
+    team->active_level = (outer ? outer->active_level : 0) + (team->size > 1);
+    team->parent = outer;
+    team->parent_id = self->id;
+    team->fn = fn;
+    team->data = data;
+    team->icvs = self->icvs;
+    next_level_icvs(&team->icvs);
+    team->bind = team_bind(self, flags);
+    if (team->places != NULL)
+        muster_omp_team_places(self, team->size, team->bind, team->places);
+    r->team = team;
+    r->outer_team = outer;
+    r->outer_id = self->id;
+    r->outer_icvs = self->icvs;
+    r->outer_ws_private = self->ws_private;
+    r->outer_ws_sequence = self->ws_sequence;
+    r->outer_region = self->region;
+    self->region = r;
+}
+
+static void start_members(muster_omp_thread *self, region *r, muster_omp_setup_fn setup, void *setup_arg)
+{
+    if (setup != NULL)
+        setup(r->team, setup_arg);
+    if (r->team->size > 1)
+        muster_omp_pool_fork(self, r->team);
+    /* The forking thread is member 0; it runs the body itself. */
+    self->team = r->team;
+    self->id = 0;
+    self->icvs = r->team->icvs;
+    self->ws_private = NULL;
+    self->ws_sequence = 0;
+    if (r->team->places != NULL)
+        muster_omp_bind_self(self, &r->team->places[0]);
+}
+
+static void end_region(muster_omp_thread *self, region *r)
+{
+    if (r->team->size > 1)
+        muster_omp_pool_join(self, r->team);
+    self->team = r->outer_team;
+    self->id = r->outer_id;
+    self->icvs = r->outer_icvs;
+    self->ws_private = r->outer_ws_private;
+    self->ws_sequence = r->outer_ws_sequence;
+    self->region = r->outer_region;
+}
+
+void muster_omp_run_member(muster_omp_thread *self, muster_omp_team *team, unsigned id)
+{
+    self->team = team;
+    self->id = id;
+    self->icvs = team->icvs;
+    self->ws_private = NULL;
+    self->ws_sequence = 0;
+    if (team->places != NULL)
+        muster_omp_bind_self(self, &team->places[id]);
+    team->fn(team->data);
+    self->team = NULL;
+    self->id = 0;
+}
+
+void muster_omp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
+                         muster_omp_setup_fn setup, void *setup_arg)
+{
+    muster_omp_thread *self = muster_omp_self();
+    region r;
+    begin_region(self, &r, fn, data, num_threads, flags);
+    start_members(self, &r, setup, setup_arg);
+    fn(data);
+    end_region(self, &r);
+}
+
+void muster_omp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
+                               muster_omp_setup_fn setup, void *setup_arg)
+{
+    muster_omp_thread *self = muster_omp_self();
+    region *r = malloc(sizeof *r);
+    if (r == NULL) {
+        fprintf(stderr, "libmuster-omp: out of memory starting a parallel region\n");
+        abort();
+    }
+    begin_region(self, r, fn, data, num_threads, flags);
+    start_members(self, r, setup, setup_arg);
+}
+
+void muster_omp_parallel_end(void)
+{
+    muster_omp_thread *self = muster_omp_self();
+    region *r = self->region;
+    if (r == NULL) {
+        fprintf(stderr, "libmuster-omp: GOMP_parallel_end without GOMP_parallel_start\n");
+        abort();
+    }
+    end_region(self, r);
+    free(r);
+}
+
+void muster_omp_team_barrier(muster_omp_thread *self)
+{
+    muster_omp_team *team = self->team;
+    if (team == NULL || team->size == 1)
+        return;
+    int rc = muster_barrier_wait(team->barrier, self->id);
+    if (rc < 0) {
+        fprintf(stderr, "libmuster-omp: barrier failed: %s (%s)\n", muster_strerror(rc), muster_error_detail());
+        abort();
+    }
+}
+
+/* ---- the libgomp entry points ---- */
+
+MUSTER_OMP_EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
+{
+    muster_omp_parallel(fn, data, num_threads, flags, NULL, NULL);
+}
+
+MUSTER_OMP_EXPORT void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
+{
+    muster_omp_parallel_start(fn, data, num_threads, 0, NULL, NULL);
+}
+
+MUSTER_OMP_EXPORT void GOMP_parallel_end(void)
+{
+    muster_omp_parallel_end();
+}
+
+MUSTER_OMP_EXPORT void GOMP_barrier(void)
+{
+    muster_omp_team_barrier(muster_omp_self());
+}
+
+/* ---- team queries ---- */
+
+MUSTER_OMP_EXPORT int omp_get_thread_num(void)
+{
+    return (int)muster_omp_self()->id;
+}
+
+MUSTER_OMP_EXPORT int omp_get_num_threads(void)
+{
+    muster_omp_team *team = muster_omp_self()->team;
+    return team ? (int)team->size : 1;
+}
+
+MUSTER_OMP_EXPORT int omp_in_parallel(void)
+{
+    muster_omp_team *team = muster_omp_self()->team;
+    return team != NULL && team->active_level > 0;
+}
+
+MUSTER_OMP_EXPORT int omp_get_level(void)
+{
+    muster_omp_team *team = muster_omp_self()->team;
+    return team ? (int)team->level : 0;
+}
+
+MUSTER_OMP_EXPORT int omp_get_active_level(void)
+{
+    muster_omp_team *team = muster_omp_self()->team;
+    return team ? (int)team->active_level : 0;
+}
+
+/* The team at nesting level `level` (0: none, the initial task) and the
+ * number of the calling thread's ancestor in it.  False when level is not
+ * between 0 and the current level. */
+static bool team_at_level(int level, muster_omp_team **team, unsigned *id)
+{
+    muster_omp_thread *self = muster_omp_self();
+    muster_omp_team *t = self->team;
+    unsigned current = t ? t->level : 0, my_id = self->id;
+    if (level < 0 || (unsigned)level > current)
+        return false;
+    while (t != NULL && t->level > (unsigned)level) {
+        my_id = t->parent_id;
+        t = t->parent;
+    }
+    *team = t;
+    *id = t ? my_id : 0;
+    return true;
+}
+
+MUSTER_OMP_EXPORT int omp_get_ancestor_thread_num(int level)
+{
+    muster_omp_team *team;
+    unsigned id;
+    return team_at_level(level, &team, &id) ? (int)id : -1;
+}
+
+MUSTER_OMP_EXPORT int omp_get_team_size(int level)
+{
+    muster_omp_team *team;
+    unsigned id;
+    if (!team_at_level(level, &team, &id))
+        return -1;
+    return team ? (int)team->size : 1;
+}

@@ -1,2 +1,344 @@
-/* Thread pools: workers that persist between regions; fork is a release, join an arrival. */
+/* Thread pools: workers that persist between regions and park in the wait
+ * layer, so a fork costs a release and a join an arrival (as LLVM's fork and
+ * join barriers do), not thread creation or two full barriers.
+ *
+ * A worker is in one of two places between regions:
+ *   docked: held inside the fork/join barrier's episode that the primary
+ *           gathered at the last join (split mode).  The next fork releases
+ *           the barrier; docked_assignment says what to run (NULL: not a
+ *           member this time; go and park).
+ *   parked: waiting on its own `go` flag, after a region it was not in, or
+ *           after every region when the algorithm cannot split.  The
+ *           primary writes go_assignment, then publishes go.
+ * Each assignment field has one channel and is written only while its
+ * worker waits on that channel, so no write can race with the worker's read.
+ * The pool stays hot when the team size changes: a bigger team wakes parked
+ * workers, a smaller one sends the extra docked workers to park. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "omp/internal.h"
+#include "barrier/internal.h" /* muster_env(): MUSTER_BARRIER, the wait policy */
+
+typedef struct pool_worker {
+    /* Alone on its line: the worker spins here while parked. */
+    _Alignas(MUSTER_CACHE_LINE) muster_flag go;
+    _Alignas(MUSTER_CACHE_LINE) muster_omp_team *go_assignment;
+    muster_omp_team *docked_assignment;
+    uint32_t go_published; /* primary only */
+    uint32_t go_seen;      /* worker only */
+    muster_waiter park_waiter; /* set before the worker starts */
+    unsigned id;
+    muster_omp_pool *pool;
+    pthread_t thread;
+} pool_worker;
+
+/* The barriers of teams of one size. */
+typedef struct team_barriers {
+    muster_barrier *team;  /* GOMP_barrier and the implicit barriers */
+    muster_barrier *fork;  /* fork and join; == team when one algorithm does both */
+    bool split;
+} team_barriers;
+
+struct muster_omp_pool {
+    muster_omp_team team;     /* the one team this pool runs at a time */
+    pool_worker **workers;    /* [1, worker_count) are live; [0] unused */
+    unsigned worker_count, worker_capacity;
+    team_barriers *barriers;  /* indexed by team size; [0], [1] unused */
+    unsigned barrier_capacity;
+    muster_omp_place_state *places;
+    unsigned place_capacity;
+    unsigned docked;          /* workers [1, docked) are docked in docked_barrier */
+    muster_barrier *docked_barrier;
+    muster_omp_workshares *ws;
+};
+
+/* Marks "leave the pool": never a real team. */
+static muster_omp_team exit_order;
+
+/* ---- waiting while parked ---- */
+
+/* A worker parks with the team policy and spin budget of a team of its id
+ * plus one: once that outnumbers the CPUs, spinning would only take the CPU
+ * from the thread it waits for. */
+static muster_waiter park_waiter(unsigned team_size)
+{
+    const muster_env_config *env = muster_env();
+    muster_waiter w = {.policy = env->has_policy ? env->policy : MUSTER_WAIT_HYBRID};
+    int64_t spin_ns = env->has_spin_ns ? env->spin_ns
+                      : team_size > muster_cpus_available() ? MUSTER_SPIN_NS_OVERSUBSCRIBED
+                                                            : MUSTER_SPIN_NS_DEFAULT;
+    w.spin_iterations = muster_spin_iterations(spin_ns);
+    return w;
+}
+
+static muster_omp_team *park(pool_worker *w)
+{
+    w->go_seen = muster_episode_next(w->go_seen);
+    /* Never broken or timed out: the go flag has no deadline and no abort. */
+    muster_wait_reach(&w->go, w->go_seen, &w->park_waiter);
+    return w->go_assignment;
+}
+
+static void send(pool_worker *w, muster_omp_team *assignment)
+{
+    w->go_assignment = assignment;
+    w->go_published = muster_episode_next(w->go_published);
+    muster_flag_publish(&w->go, w->go_published, true);
+}
+
+/* ---- the worker ---- */
+
+static void shut_down(muster_omp_pool *pool);
+
+static void *worker_main(void *arg)
+{
+    pool_worker *w = arg;
+    muster_omp_thread *self = muster_omp_self();
+    muster_omp_team *team = park(w);
+    while (team != &exit_order) {
+        muster_omp_run_member(self, team, w->id);
+        bool split = team->split;
+        int rc = muster_barrier_wait(team->fork_barrier, w->id); /* the join; split: also the next fork */
+        if (rc < 0) {
+            fprintf(stderr, "libmuster-omp: join failed: %s\n", muster_strerror(rc));
+            abort();
+        }
+        team = split ? w->docked_assignment : NULL;
+        if (team == NULL)
+            team = park(w);
+    }
+    if (self->pool != NULL)
+        shut_down(self->pool); /* the nested teams this worker forked */
+    return NULL;
+}
+
+/* ---- growing the pool ---- */
+
+static int reserve(void **array, unsigned *capacity, unsigned needed, size_t item)
+{
+    if (needed <= *capacity)
+        return 0;
+    unsigned grown = *capacity ? *capacity : 8;
+    while (grown < needed)
+        grown *= 2;
+    void *bigger = realloc(*array, grown * item);
+    if (bigger == NULL)
+        return -1;
+    memset((char *)bigger + *capacity * item, 0, (grown - *capacity) * item);
+    *array = bigger;
+    *capacity = grown;
+    return 0;
+}
+
+static void warn_once(const char *message, int error)
+{
+    static _Atomic int warned;
+    if (!atomic_exchange(&warned, 1))
+        fprintf(stderr, "libmuster-omp: %s (%s); teams will be smaller\n", message, strerror(error));
+}
+
+/* Starts worker `id`, which parks until a fork sends it a team.  0 or an
+ * errno. */
+static int start_worker(muster_omp_pool *pool, unsigned id)
+{
+    pool_worker *w = aligned_alloc(MUSTER_CACHE_LINE, sizeof *w);
+    if (w == NULL)
+        return ENOMEM;
+    memset(w, 0, sizeof *w);
+    w->id = id;
+    w->pool = pool;
+    w->park_waiter = park_waiter(id + 1);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    size_t stack = muster_omp_globals_get()->stacksize;
+    if (stack != 0)
+        pthread_attr_setstacksize(&attr, stack);
+    int rc = pthread_create(&w->thread, &attr, worker_main, w);
+    pthread_attr_destroy(&attr);
+    if (rc != 0) {
+        free(w);
+        return rc;
+    }
+    pool->workers[id] = w;
+    pool->worker_count = id + 1;
+    return 0;
+}
+
+static team_barriers *barriers_for(muster_omp_pool *pool, unsigned size)
+{
+    if (reserve((void **)&pool->barriers, &pool->barrier_capacity, size + 1, sizeof *pool->barriers) != 0)
+        return NULL;
+    team_barriers *tb = &pool->barriers[size];
+    if (tb->team != NULL)
+        return tb;
+    const muster_env_config *env = muster_env();
+    muster_barrier_attr attr;
+    muster_barrier_attr_init(&attr);
+    if (muster_barrier_create(&tb->team, size, &attr) != MUSTER_OK)
+        return NULL;
+    muster_barrier_attr resolved;
+    muster_barrier_get_attr(tb->team, &resolved);
+    if (env->has_algorithm || muster_barrier_can_split(tb->team)) {
+        /* One algorithm for everything: MUSTER_BARRIER's, or one that splits. */
+        tb->fork = tb->team;
+    } else {
+        /* The selector chose for barriers; fork/join needs a split.  One
+         * counter and one release flag when threads outnumber CPUs (one
+         * futex wake for all), the tuned tree otherwise. */
+        attr.algorithm = size > muster_cpus_available() ? MUSTER_ALG_CENTRAL_SENSE : MUSTER_ALG_TUNED;
+        if (muster_barrier_create(&tb->fork, size, &attr) != MUSTER_OK) {
+            muster_barrier_destroy(tb->team);
+            tb->team = NULL;
+            return NULL;
+        }
+    }
+    tb->split = muster_barrier_can_split(tb->fork);
+    return tb;
+}
+
+static muster_omp_pool *pool_of(muster_omp_thread *self)
+{
+    if (self->pool == NULL) {
+        muster_omp_pool *pool = calloc(1, sizeof *pool);
+        if (pool == NULL)
+            return NULL;
+        self->pool = pool;
+    }
+    return self->pool;
+}
+
+/* ---- the primary's side ---- */
+
+/* Starts parked workers up to id size - 1; returns the team size they allow. */
+static unsigned add_workers(muster_omp_pool *pool, unsigned size)
+{
+    if (reserve((void **)&pool->workers, &pool->worker_capacity, size, sizeof *pool->workers) != 0) {
+        warn_once("cannot allocate the pool", ENOMEM);
+        return pool->worker_count ? pool->worker_count : 1;
+    }
+    for (unsigned id = pool->worker_count ? pool->worker_count : 1; id < size; id++) {
+        int rc = start_worker(pool, id);
+        if (rc != 0) {
+            warn_once("cannot create a thread", rc);
+            return id;
+        }
+    }
+    return size;
+}
+
+static bool size_places(muster_omp_pool *pool, unsigned size)
+{
+    return reserve((void **)&pool->places, &pool->place_capacity, size, sizeof *pool->places) == 0;
+}
+
+muster_omp_team *muster_omp_pool_team(muster_omp_thread *self, unsigned size)
+{
+    muster_omp_pool *pool = pool_of(self);
+    if (pool == NULL)
+        return NULL;
+    if (size > 1)
+        size = add_workers(pool, size);
+    for (; size > 1; size--) {
+        team_barriers *tb = barriers_for(pool, size);
+        if (tb != NULL && muster_omp_workshares_prepare(&pool->ws, size) == 0 && size_places(pool, size)) {
+            muster_omp_team *team = &pool->team;
+            team->size = size;
+            team->barrier = tb->team;
+            team->fork_barrier = tb->fork;
+            team->split = tb->split;
+            team->ws = pool->ws;
+            team->places = pool->places;
+            return team;
+        }
+        warn_once("cannot allocate a team's barriers", ENOMEM);
+    }
+    return NULL;
+}
+
+void muster_omp_pool_fork(muster_omp_thread *self, muster_omp_team *team)
+{
+    muster_omp_pool *pool = self->pool;
+    unsigned wanted = team->size;
+    for (unsigned id = 1; id < pool->worker_count; id++) {
+        pool_worker *w = pool->workers[id];
+        muster_omp_team *assignment = id < wanted ? team : NULL;
+        if (id < pool->docked) {
+            /* Only changes when the team does: skip the write otherwise. */
+            if (w->docked_assignment != assignment)
+                w->docked_assignment = assignment;
+        } else if (assignment != NULL) {
+            send(w, assignment);
+        }
+    }
+    if (pool->docked_barrier != NULL)
+        muster_barrier_release(pool->docked_barrier);
+    pool->docked = 0;
+    pool->docked_barrier = NULL;
+}
+
+void muster_omp_pool_join(muster_omp_thread *self, muster_omp_team *team)
+{
+    muster_omp_pool *pool = self->pool;
+    int rc = team->split ? muster_barrier_gather(team->fork_barrier) : muster_barrier_wait(team->fork_barrier, 0);
+    if (rc < 0) {
+        fprintf(stderr, "libmuster-omp: join failed: %s\n", muster_strerror(rc));
+        abort();
+    }
+    if (team->split) {
+        pool->docked = team->size;
+        pool->docked_barrier = team->fork_barrier;
+    }
+}
+
+/* ---- shutting down ---- */
+
+static void shut_down(muster_omp_pool *pool)
+{
+    for (unsigned id = 1; id < pool->worker_count; id++) {
+        pool_worker *w = pool->workers[id];
+        if (id < pool->docked)
+            w->docked_assignment = &exit_order;
+        else
+            send(w, &exit_order);
+    }
+    if (pool->docked_barrier != NULL)
+        muster_barrier_release(pool->docked_barrier);
+    for (unsigned id = 1; id < pool->worker_count; id++) {
+        pthread_join(pool->workers[id]->thread, NULL);
+        free(pool->workers[id]);
+    }
+    for (unsigned size = 0; size < pool->barrier_capacity; size++) {
+        team_barriers *tb = &pool->barriers[size];
+        if (tb->fork != tb->team)
+            muster_barrier_destroy(tb->fork);
+        muster_barrier_destroy(tb->team);
+    }
+    muster_omp_workshares_free(pool->ws);
+    free(pool->barriers);
+    free(pool->workers);
+    free(pool->places);
+    free(pool);
+}
+
+/* At exit, from the thread that owns the initial pool and outside any
+ * region, workers are joined cleanly; from anywhere else the process is
+ * going down around them and waiting could deadlock. */
+void muster_omp_pool_exit(muster_omp_thread *self)
+{
+    if (self->pool != NULL && self->team == NULL) {
+        shut_down(self->pool);
+        self->pool = NULL;
+    }
+}
+
+/* In a child of fork() only the forking thread exists: its pool's workers
+ * are gone, so it forgets the pool (leaked: freeing would touch barriers
+ * whose waiters no longer exist) and the next region builds a new one. */
+void muster_omp_pool_forget(muster_omp_thread *self)
+{
+    self->pool = NULL;
+}

@@ -637,12 +637,33 @@ void muster_omp_assign_places(unsigned bind, int primary_place, int part_first, 
     }
 }
 
+void muster_omp_current_partition(const muster_omp_thread *self, int *first, int *count)
+{
+    /* The partition this thread's implicit task was given when its team
+     * formed; teams of one (no places array) inherit their forker's.  Read
+     * from the teams rather than from self->place, which a region's primary
+     * may still hold from the sub-partition of a region it has left. */
+    const muster_omp_team *team = self->team;
+    unsigned id = self->id;
+    while (team != NULL && team->places == NULL) {
+        id = team->parent_id;
+        team = team->parent;
+    }
+    *first = 0;
+    *count = (int)muster_omp_places_get()->count;
+    if (team != NULL && team->places[id].partition_count > 0) {
+        *first = team->places[id].partition_first;
+        *count = team->places[id].partition_count;
+    }
+}
+
 void muster_omp_team_places(const muster_omp_thread *primary, unsigned size, unsigned bind,
                             muster_omp_place_state *members)
 {
     const muster_omp_places *places = muster_omp_places_get();
-    muster_omp_assign_places(bind, primary->place.place, primary->place.partition_first,
-                             primary->place.partition_count, places->count, size, members);
+    int first, count;
+    muster_omp_current_partition(primary, &first, &count);
+    muster_omp_assign_places(bind, primary->place.place, first, count, places->count, size, members);
 }
 
 /* ---- pinning ---- */
@@ -692,11 +713,8 @@ void muster_omp_bind_initial_thread(muster_omp_thread *self)
     const muster_omp_places *places = muster_omp_places_get();
     if (self->place.place >= 0 || places->count == 0 || self->icvs.bind == MUSTER_OMP_BIND_FALSE)
         return;
-    muster_omp_place_state state = self->place;
-    if (state.partition_count <= 0) {
-        state.partition_first = 0;
-        state.partition_count = (int)places->count;
-    }
+    muster_omp_place_state state;
+    muster_omp_current_partition(self, &state.partition_first, &state.partition_count);
     state.place = state.partition_first;
     muster_omp_bind_self(self, &state);
 }

@@ -195,8 +195,9 @@ MUSTER_OMP_EXPORT int omp_get_partition_num_places(void)
     unsigned count = muster_omp_places_get()->count;
     if (count == 0)
         return 0;
-    int partition = bound_self()->place.partition_count;
-    return partition > 0 ? partition : (int)count;
+    int first, n;
+    muster_omp_current_partition(bound_self(), &first, &n);
+    return n;
 }
 
 MUSTER_OMP_EXPORT void omp_get_partition_place_nums(int *place_nums)
@@ -204,9 +205,8 @@ MUSTER_OMP_EXPORT void omp_get_partition_place_nums(int *place_nums)
     unsigned count = muster_omp_places_get()->count;
     if (count == 0 || place_nums == NULL)
         return;
-    const muster_omp_place_state *state = &bound_self()->place;
-    int first = state->partition_count > 0 ? state->partition_first : 0;
-    int n = state->partition_count > 0 ? state->partition_count : (int)count;
+    int first, n;
+    muster_omp_current_partition(bound_self(), &first, &n);
     for (int i = 0; i < n; i++)
         place_nums[i] = first + i;
 }

@@ -110,6 +110,11 @@ const muster_omp_places *muster_omp_places_peek(void);
 void muster_omp_assign_places(unsigned bind, int primary_place, int part_first, int part_count,
                               unsigned num_places, unsigned size, muster_omp_place_state *members);
 
+/* The calling thread's place partition (place-partition-var): places
+ * [*first, *first + *count), all places outside any team.  Derived from the
+ * teams it is in, so it needs no restoring when a region ends. */
+void muster_omp_current_partition(const muster_omp_thread *self, int *first, int *count);
+
 /* Binds the calling thread, when binding is on and it is not yet bound, to
  * the first place of its partition, as libgomp binds the initial thread at
  * start-up.  The library constructor may call it on the initial thread;

@@ -246,6 +246,25 @@ static void test_team_places(void)
                 }
 }
 
+/* The place partition comes from the teams a thread is in; a team of one
+ * (no places array) passes on its forker's. */
+static void test_current_partition(void)
+{
+    muster_omp_place_state outer_places[2] = {{0, 0, 2}, {2, 2, 2}};
+    muster_omp_team outer = {.size = 2, .level = 1, .places = outer_places};
+    muster_omp_team solo = {.size = 1, .level = 2, .parent = &outer, .parent_id = 1};
+    muster_omp_thread self = {.team = &solo, .id = 0, .place = {3, 0, 1}};
+    int first, count;
+    muster_omp_current_partition(&self, &first, &count);
+    CHECK(first == 2 && count == 2, "%d+%d", first, count);
+    self.team = &outer;
+    muster_omp_current_partition(&self, &first, &count);
+    CHECK(first == 0 && count == 2, "%d+%d", first, count);
+    self.team = NULL; /* outside any region: all places (none in this test's environment) */
+    muster_omp_current_partition(&self, &first, &count);
+    CHECK(first == 0 && count == (int)muster_omp_places_get()->count, "%d+%d", first, count);
+}
+
 int main(void)
 {
     test_explicit_lists();
@@ -253,6 +272,7 @@ int main(void)
     test_topology_names();
     test_format();
     test_team_places();
+    test_current_partition();
     printf("test_omp_affinity: ok\n");
     return 0;
 }

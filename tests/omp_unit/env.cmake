@@ -250,3 +250,16 @@ muster_omp_env_case(test_omp_api test_omp_api PASS "")
 muster_omp_env_case(test_omp_api/places_threads test_omp_api ARGS places ENV OMP_PLACES=threads PASS "")
 muster_omp_env_case(test_omp_api/places_cores test_omp_api ARGS places ENV OMP_PLACES=cores PASS "")
 muster_omp_env_case(test_omp_api/places_default test_omp_api ARGS places ENV OMP_PROC_BIND=true PASS "")
+
+# ---- test_omp_api_lib: the same through the real library ----
+#
+# Compiled with gcc -fopenmp but linked with libmuster-omp.so instead of
+# libgomp (only the compile step gets -fopenmp), so the regions are forked by
+# parallel.c and everything goes through the exported symbols.
+add_executable(test_omp_api_lib ${CMAKE_CURRENT_LIST_DIR}/test_omp_api_lib.c)
+target_compile_options(test_omp_api_lib PRIVATE -fopenmp)
+target_link_libraries(test_omp_api_lib PRIVATE muster-omp)
+muster_omp_env_case(test_omp_api_lib/icvs test_omp_api_lib ARGS icvs
+  ENV OMP_NUM_THREADS=3,2 OMP_PROC_BIND=spread,close PASS "")
+muster_omp_env_case(test_omp_api_lib/places test_omp_api_lib ARGS places
+  ENV OMP_PLACES=threads OMP_PROC_BIND=spread PASS "")

@@ -5,6 +5,7 @@
 #define MUSTER_TOOLS_BENCH_EPCC_H
 
 #include "bench_impl.h"
+#include "epcc_delay.h"
 
 #include <stdint.h>
 
@@ -38,14 +39,5 @@ typedef struct epcc_result {
  * the child ran past the timeout and was killed (state_bytes and resolved_*
  * still filled where the child got that far), or EPCC_ERROR with a message. */
 void epcc_measure(const epcc_request *rq, epcc_result *out);
-
-/* The EPCC delay: a busy loop of `iters` steps the compiler cannot remove. */
-void epcc_delay(unsigned iters);
-
-/* Steps of epcc_delay that take about `ns` nanoseconds here; *measured_ns is
- * what that many steps actually took. */
-unsigned epcc_calibrate_delay(double ns, double *measured_ns);
-
-uint64_t epcc_now_ns(void);
 
 #endif

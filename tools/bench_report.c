@@ -1,5 +1,6 @@
 #include "bench_report.h"
 #include "cli.h"
+#include "report_text.h"
 
 #include <math.h>
 #include <muster/barrier.h>
@@ -20,58 +21,18 @@ static double cell_csw(const bench_cell *c) { return c->samples ? c->csw_sum / c
 
 /* ---- text helpers ------------------------------------------------------- */
 
-/* Columns a UTF-8 string takes ("±" and "µ" are two bytes, one column). */
-static size_t display_width(const char *s)
-{
-    size_t w = 0;
-    for (; *s; s++)
-        w += ((unsigned char)*s & 0xC0) != 0x80;
-    return w;
-}
-
-static void put_padded(FILE *out, const char *s, size_t width, int right)
-{
-    size_t w = display_width(s);
-    for (; right && w < width; w++)
-        fputc(' ', out);
-    fputs(s, out);
-    for (; !right && w < width; w++)
-        fputc(' ', out);
-}
-
 /* Centred in width; trailing blanks only when more columns follow. */
 static void put_centered(FILE *out, const char *s, size_t width, int last)
 {
-    size_t w = display_width(s), left = w < width ? (width - w) / 2 : 0;
+    size_t w = report_display_width(s), left = w < width ? (width - w) / 2 : 0;
     for (size_t i = 0; i < left; i++)
         fputc(' ', out);
-    put_padded(out, s, last ? 0 : width - left, 0);
-}
-
-/* Decimals for a value of this size: overheads span 0.05 µs to tens of
- * milliseconds, and four significant digits are more than the noise allows. */
-static int decimals_for(double x)
-{
-    double a = fabs(x);
-    return a < 1 ? 3 : a < 10 ? 2 : a < 100 ? 1 : 0;
+    report_put_padded(out, s, last ? 0 : width - left, 0);
 }
 
 static void format_value(char *buf, size_t len, double x)
 {
-    snprintf(buf, len, "%.*f", decimals_for(x), x);
-}
-
-static void format_csw(char *buf, size_t len, double x)
-{
-    snprintf(buf, len, "%.*f", x < 10 ? 2 : x < 100 ? 1 : 0, x);
-}
-
-static void format_ratio(char *buf, size_t len, double r)
-{
-    if (r < 0.1)
-        snprintf(buf, len, "%.2g×", r); /* 0.0047×, not 0.00× */
-    else
-        snprintf(buf, len, "%.*f×", r < 10 ? 2 : r < 100 ? 1 : 0, r);
+    snprintf(buf, len, "%.*f", report_decimals_for(x), x);
 }
 
 static void format_bytes(char *buf, size_t len, double b)
@@ -126,8 +87,8 @@ static size_t label_width(const bench_run *run)
 {
     size_t w = strlen("implementation");
     for (size_t r = 0; r < run->nrows; r++)
-        if (display_width(run->rows[r].label) > w)
-            w = display_width(run->rows[r].label);
+        if (report_display_width(run->rows[r].label) > w)
+            w = report_display_width(run->rows[r].label);
     return w;
 }
 
@@ -161,13 +122,13 @@ static void put_cell(FILE *out, const bench_run *run, size_t r, size_t k)
     switch (c->status) {
     case CELL_OK:
         /* The sd to the mean's decimals, so the pair reads as one number. */
-        snprintf(mean, sizeof mean, "%.*f", decimals_for(c->mean_us), c->mean_us);
-        snprintf(sd, sizeof sd, "%.*f", decimals_for(c->mean_us), bench_cell_sd(c));
-        format_csw(csw, sizeof csw, cell_csw(c));
+        snprintf(mean, sizeof mean, "%.*f", report_decimals_for(c->mean_us), c->mean_us);
+        snprintf(sd, sizeof sd, "%.*f", report_decimals_for(c->mean_us), bench_cell_sd(c));
+        report_format_csw(csw, sizeof csw, cell_csw(c));
         snprintf(text, sizeof text, "%s ± %s", mean, sd);
-        put_padded(out, text, MEAN_W, 1);
+        report_put_padded(out, text, MEAN_W, 1);
         fputc(' ', out);
-        put_padded(out, csw, CSW_W, 1);
+        report_put_padded(out, csw, CSW_W, 1);
         return;
     case CELL_DNF:
         snprintf(text, sizeof text, "did not finish in %g s", run->timeout_s);
@@ -182,7 +143,7 @@ static void put_cell(FILE *out, const bench_run *run, size_t r, size_t k)
         snprintf(text, sizeof text, "not measured");
         break;
     }
-    put_padded(out, text, MEAN_W + 1 + CSW_W, 1);
+    report_put_padded(out, text, MEAN_W + 1 + CSW_W, 1);
 }
 
 static void put_block_header(FILE *out, const bench_run *run, size_t first, size_t n, size_t label_w,
@@ -196,13 +157,13 @@ static void put_block_header(FILE *out, const bench_run *run, size_t first, size
         put_centered(out, title, MEAN_W + 1 + CSW_W, k + 1 == first + n);
     }
     fputc('\n', out);
-    put_padded(out, "implementation", label_w + 2, 0);
-    put_padded(out, "B/thr", bytes_w, 1);
+    report_put_padded(out, "implementation", label_w + 2, 0);
+    report_put_padded(out, "B/thr", bytes_w, 1);
     for (size_t k = first; k < first + n; k++) {
         fprintf(out, "%*s", GAP, "");
-        put_padded(out, "µs mean ± sd", MEAN_W, 1);
+        report_put_padded(out, "µs mean ± sd", MEAN_W, 1);
         fputc(' ', out);
-        put_padded(out, "csw/b", CSW_W, 1);
+        report_put_padded(out, "csw/b", CSW_W, 1);
     }
     fputc('\n', out);
     size_t width = label_w + 2 + bytes_w + n * GROUP_W;
@@ -220,9 +181,9 @@ static void put_block(FILE *out, const bench_run *run, size_t first, size_t n, s
         /* A blank line where the comparators begin. */
         if (r > 0 && run->rows[r].impl != run->rows[r - 1].impl && run->rows[r - 1].policy)
             fputc('\n', out);
-        put_padded(out, run->rows[r].label, label_w + 2, 0);
+        report_put_padded(out, run->rows[r].label, label_w + 2, 0);
         bytes_text(run, r, first, n, bytes, sizeof bytes);
-        put_padded(out, bytes, bytes_w, 1);
+        report_put_padded(out, bytes, bytes_w, 1);
         for (size_t k = first; k < first + n; k++)
             put_cell(out, run, r, k);
         fputc('\n', out);
@@ -314,7 +275,7 @@ static void put_ratio_line(FILE *out, const char *what, const char *label, doubl
     if (isnan(ratio))
         snprintf(text, sizeof text, "n/a");
     else if (ratio >= 0)
-        format_ratio(text, sizeof text, ratio);
+        report_format_ratio(text, sizeof text, ratio);
     fprintf(out, "  %-19s %-24s %8s µs%s%s%s\n", what, label, value, *text ? "   " : "", text, suffix);
 }
 
@@ -369,29 +330,6 @@ void bench_report_table(FILE *out, const bench_run *run)
 
 /* ---- JSON --------------------------------------------------------------- */
 
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(out, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(out, "\\u%04x", ch);
-        else
-            fputc(ch, out);
-    }
-    fputc('"', out);
-}
-
-static void json_number(FILE *out, double x)
-{
-    if (isfinite(x))
-        fprintf(out, "%.6g", x);
-    else
-        fputs("null", out);
-}
-
 static const char *status_name(cell_status s)
 {
     return s == CELL_OK ? "ok" : s == CELL_DNF ? "dnf" : s == CELL_ERROR ? "error" : "not run";
@@ -403,22 +341,22 @@ static void json_cell(FILE *out, const bench_run *run, size_t r, size_t k)
     const bench_cell *c = bench_cell_at(run, r, k);
     int ok = c->status == CELL_OK;
     fputs("    {\"impl\": ", out);
-    json_string(out, row->policy ? muster_algorithm_name((muster_algorithm)row->choice.algorithm)
+    report_json_string(out, row->policy ? muster_algorithm_name((muster_algorithm)row->choice.algorithm)
                                  : row->impl->name);
     fprintf(out, ", \"family\": \"%s\", \"policy\": ", row->impl->family);
     if (row->policy)
-        json_string(out, row->policy);
+        report_json_string(out, row->policy);
     else
         fputs("null", out);
     fprintf(out, ", \"threads\": %u, \"status\": \"%s\", \"mean_us\": ", run->threads[k],
             status_name(c->status));
-    json_number(out, ok ? c->mean_us : NAN);
+    report_json_number(out, ok ? c->mean_us : NAN);
     fputs(", \"sd_us\": ", out);
-    json_number(out, ok ? bench_cell_sd(c) : NAN);
+    report_json_number(out, ok ? bench_cell_sd(c) : NAN);
     fputs(", \"csw_per_barrier\": ", out);
-    json_number(out, ok ? cell_csw(c) : NAN);
+    report_json_number(out, ok ? cell_csw(c) : NAN);
     fputs(", \"state_bytes\": ", out);
-    json_number(out, c->state_bytes >= 0 ? c->state_bytes : NAN);
+    report_json_number(out, c->state_bytes >= 0 ? c->state_bytes : NAN);
     fprintf(out, ", \"reps\": %u, \"inner\": %llu", c->samples, (unsigned long long)c->inner);
     const char *a = muster_algorithm_name((muster_algorithm)c->resolved_algorithm);
     const char *p = muster_wait_policy_name((muster_wait_policy)c->resolved_policy);
@@ -426,26 +364,24 @@ static void json_cell(FILE *out, const bench_run *run, size_t r, size_t k)
         fprintf(out, ", \"resolved\": {\"algorithm\": \"%s\", \"policy\": \"%s\"}", a, p);
     if (!ok) {
         fputs(", \"message\": ", out);
-        json_string(out, c->message);
+        report_json_string(out, c->message);
     }
     fputc('}', out);
 }
 
 static void json_header(FILE *out, const bench_run *run)
 {
-    fprintf(out, "{\n  \"machine\": {\"cpus\": %ld, \"cpus_available\": %u, \"cpu_list\": [",
-            run->cpus_online, run->cpus_available);
-    for (unsigned i = 0; i < run->cpus_available; i++)
-        fprintf(out, "%s%d", i ? ", " : "", run->cpu_list[i]);
-    fputs("]},\n  \"settings\": {\"method\": \"epcc\", \"threads\": [", out);
+    fputs("{\n  ", out);
+    report_json_machine(out, run->cpus_online, run->cpus_available, run->cpu_list);
+    fputs(",\n  \"settings\": {\"method\": \"epcc\", \"threads\": [", out);
     for (size_t k = 0; k < run->ncounts; k++)
         fprintf(out, "%s%u", k ? ", " : "", run->threads[k]);
     fprintf(out, "], \"reps\": %u, \"target_ms\": ", run->reps);
-    json_number(out, run->target_ms);
+    report_json_number(out, run->target_ms);
     fputs(", \"timeout_s\": ", out);
-    json_number(out, run->timeout_s);
+    report_json_number(out, run->timeout_s);
     fprintf(out, ", \"pin\": \"%s\", \"delay_ns\": ", run->pin);
-    json_number(out, run->delay_ns);
+    report_json_number(out, run->delay_ns);
     fprintf(out, ", \"delay_iters\": %u},\n", run->delay_iters);
 }
 

@@ -108,6 +108,57 @@ void cli_format_cpu_list(char *buf, size_t len, const int *cpu, unsigned n)
     }
 }
 
+static int set_value(const char *prog, const cli_option *o, const char *value, void *opts)
+{
+    char *field = (char *)opts + o->offset;
+    switch (o->kind) {
+    case CLI_VALUE_ULONG:
+        return cli_parse_ulong(prog, o->name, value, (unsigned long)o->min, (unsigned long)o->max,
+                               (unsigned long *)(void *)field);
+    case CLI_VALUE_DOUBLE:
+        return cli_parse_double(prog, o->name, value, o->min, o->max, (double *)(void *)field);
+    default:
+        return o->set(value, opts);
+    }
+}
+
+int cli_parse_option(const char *prog, int argc, char **argv, int *i, const cli_option *table,
+                     size_t count, void *opts)
+{
+    for (size_t k = 0; k < count; k++) {
+        const char *value;
+        if (table[k].kind == CLI_FLAG) {
+            if (strcmp(argv[*i], table[k].name) != 0)
+                continue;
+            *(int *)(void *)((char *)opts + table[k].offset) = 1;
+            return 1;
+        }
+        int m = cli_option_value(prog, argc, argv, i, table[k].name, &value);
+        if (m != 0)
+            return m < 0 || set_value(prog, &table[k], value, opts) != 0 ? -1 : 1;
+    }
+    return 0;
+}
+
+int cli_parse_args(const char *prog, int argc, char **argv, const cli_option *table, size_t count,
+                   void *opts, void (*usage)(FILE *out))
+{
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            usage(stdout);
+            return CLI_OK;
+        }
+        int rc = cli_parse_option(prog, argc, argv, &i, table, count, opts);
+        if (rc < 0)
+            return CLI_USAGE;
+        if (rc == 0)
+            return cli_usage_error(prog, "%s '%s' (see --help)",
+                                   arg[0] == '-' ? "unknown option" : "unexpected argument", arg);
+    }
+    return -1;
+}
+
 /* Calls one(item) for each comma-separated item of list; empty items are an
  * error, since "a,,b" is more likely a typo than a wish. */
 int cli_for_each_item(const char *prog, const char *option, const char *list,

@@ -38,6 +38,31 @@ int cli_parse_ulong(const char *prog, const char *option, const char *text, unsi
 int cli_parse_double(const char *prog, const char *option, const char *text, double above, double max,
                      double *out);
 
+/* A table of options, for cli_parse_option: numbers are parsed and
+ * range-checked into the field at `offset` of the command's options struct
+ * (an unsigned long, or a double in (min, max]); a flag (no value) sets the
+ * int there to 1; anything else goes to set(value, opts), which prints its
+ * own message. */
+typedef enum cli_value_kind { CLI_VALUE_ULONG, CLI_VALUE_DOUBLE, CLI_VALUE_CUSTOM, CLI_FLAG } cli_value_kind;
+typedef struct cli_option {
+    const char *name; /* "--reps" */
+    cli_value_kind kind;
+    size_t offset;    /* offsetof(struct options, field), for the numbers */
+    double min, max;
+    int (*set)(const char *value, void *opts); /* CLI_VALUE_CUSTOM: 0, or non-zero after a message */
+} cli_option;
+
+/* Handles argv[*i] if it is one of the table's options (moving *i past its
+ * value): 1 done, 0 not one of them, -1 bad (a message has been printed). */
+int cli_parse_option(const char *prog, int argc, char **argv, int *i, const cli_option *table,
+                     size_t count, void *opts);
+
+/* The whole command line argv[1..) by the table: --help or -h prints usage
+ * on stdout; anything not in the table is a usage error.  Returns -1 to go
+ * on, else the exit status (CLI_OK after --help, CLI_USAGE). */
+int cli_parse_args(const char *prog, int argc, char **argv, const cli_option *table, size_t count,
+                   void *opts, void (*usage)(FILE *out));
+
 /* Calls one(item, ctx) for each comma-separated item of list, stopping at
  * the first non-zero return; an empty list or item ("a,,b", more likely a
  * typo than a wish) is a usage error naming the option. */

@@ -1,10 +1,12 @@
 /* The muster command: one small table of subcommands, each in its own file.
- * model, tune and run will join the table as they are written. */
+ * tune will join the table when it is written. */
 #include "bench_barrier.h"
+#include "bench_omp.h"
 #include "cli.h"
 #include "model_cli.h"
 #include "topology.h"
 #include "probe.h"
+#include "run.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +18,8 @@
 static const cli_command bench_commands[] = {
     {"barrier", bench_barrier_main,
      "barrier overhead per algorithm and policy, beside CK, pthreads, std::barrier"},
+    {"omp", bench_omp_main,
+     "OpenMP construct overheads (EPCC) on libgomp, LLVM libomp and libmuster-omp"},
 };
 #define BENCH_COUNT (sizeof bench_commands / sizeof bench_commands[0])
 
@@ -33,10 +37,11 @@ static int bench_main(int argc, char **argv)
 }
 
 static const cli_command commands[] = {
-    {"bench", bench_main, "measure barrier overheads, side by side with other libraries"},
+    {"bench", bench_main, "measure barrier and OpenMP overheads, side by side with other runtimes"},
     {"model", model_main, "cost model and many-core simulator, on presets or probed machines"},
     {"topology", topology_main, "packages, caches, cores and CPUs this process may use"},
     {"probe", probe_main, "measure core-to-core latency (pinned ping-pong) and write a machine file"},
+    {"run", run_main, "run an unchanged gcc -fopenmp program on libmuster-omp"},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 

@@ -35,6 +35,15 @@
  * (-fvisibility=hidden), so the program cannot bind to our internals. */
 #define MUSTER_OMP_EXPORT __attribute__((visibility("default")))
 
+/* Writes a field that other threads read only when its value changes: a
+ * fork that rewrote an unchanged team would send every member a cache miss
+ * per line it wrote. */
+#define MUSTER_OMP_SET(field, value)       \
+    do {                                   \
+        if ((field) != (value))            \
+            (field) = (value);             \
+    } while (0)
+
 /* ---- ICVs (OpenMP 5.1 §2.4) ---- */
 
 /* omp_sched_t values, as omp.h defines them. */
@@ -56,6 +65,7 @@ enum {
 };
 
 #define MUSTER_OMP_MAX_LEVELS 16 /* entries kept of OMP_NUM_THREADS / OMP_PROC_BIND lists */
+#define MUSTER_OMP_MAX_ACTIVE_LEVELS 8 /* omp_get_supported_active_levels() */
 
 /* The data-environment ICVs: each implicit task has its own copy.  A team's
  * threads start with the primary thread's copy as it was at the fork, with
@@ -108,7 +118,10 @@ typedef struct muster_omp_thread {
     unsigned id;               /* its thread number in that team */
     muster_omp_icvs icvs;      /* the current implicit task's data-environment ICVs */
     bool icvs_ready;           /* icvs initialised from the globals */
-    muster_omp_pool *pool;     /* workers for regions this thread forks; NULL until needed */
+    /* Workers for the active regions this thread forks, one pool per active
+     * level (the primary of a level-1 team forking inside it needs a second
+     * pool while the first is busy); NULL until needed. */
+    muster_omp_pool *pools[MUSTER_OMP_MAX_ACTIVE_LEVELS + 1];
     void *ws_private;          /* the current work share's per-thread state (workshare.c) */
     unsigned ws_sequence;      /* work shares entered in the current team */
     muster_omp_place_state place; /* affinity.c */
@@ -133,11 +146,13 @@ struct muster_omp_team {
     muster_omp_icvs icvs;       /* the implicit tasks' starting ICVs */
     unsigned bind;              /* the proc-bind policy the team was formed with */
     muster_omp_place_state *places; /* each member's place; NULL in a team of one */
+    unsigned unbound_places;    /* places[0, n) hold place -1 (0 after places move or bind) */
     /* Fork and join (pool.c): split when the fork/join barrier's algorithm
      * can gather and release separately; otherwise a full barrier, then each
      * worker parks on its own flag. */
     muster_barrier *fork_barrier;
     bool split;
+    muster_omp_pool *pool;      /* the pool it came from; NULL in a team of one */
 };
 
 /* ---- pools (pool.c) ----
@@ -145,22 +160,28 @@ struct muster_omp_team {
  * persist between its regions and park in the wait layer.  Members 1.. of a
  * team are pool workers; member 0 is the forking thread itself. */
 
-/* Forms a team of up to `size` threads from self's pool: creates missing
+/* Forms a team of up to `size` threads, at active level `active_level`,
+ * from self's pool for that level: creates missing
  * workers and barriers.  Returns the pool's team object with size, barrier
  * and ws filled in (size is smaller when threads or memory ran out: a
  * warning says so); the caller fills in the rest, then calls fork. */
-muster_omp_team *muster_omp_pool_team(muster_omp_thread *self, unsigned size);
+muster_omp_team *muster_omp_pool_team(muster_omp_thread *self, unsigned active_level, unsigned size);
 /* Sets members 1..size-1 running team->fn (the fork: a release). */
-void muster_omp_pool_fork(muster_omp_thread *self, muster_omp_team *team);
+void muster_omp_pool_fork(muster_omp_team *team);
 /* Returns once every member has finished (the join: an arrival). */
-void muster_omp_pool_join(muster_omp_thread *self, muster_omp_team *team);
-/* At exit: joins the workers of self's pool, when self owns one and is
- * outside any region. */
+void muster_omp_pool_join(muster_omp_team *team);
+/* At exit: joins the workers of self's pools, when self is outside any
+ * region. */
 void muster_omp_pool_exit(muster_omp_thread *self);
-/* In a fork()ed child: drops the pool whose workers did not survive. */
+/* In a fork()ed child: drops the pools whose workers did not survive. */
 void muster_omp_pool_forget(muster_omp_thread *self);
 /* What every member runs, on its own thread (parallel.c). */
 void muster_omp_run_member(muster_omp_thread *self, muster_omp_team *team, unsigned id);
+
+/* How a member of a team of `size` waits outside the team's barriers
+ * (parked workers, work shares): libmuster's defaults for the size, with
+ * OMP_WAIT_POLICY=active throttled when the team outnumbers the CPUs. */
+muster_waiter muster_omp_team_waiter(unsigned size);
 
 /* An explicit or implicit barrier of the calling thread's team (a no-op in
  * a team of one). */

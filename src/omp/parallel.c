@@ -27,7 +27,11 @@ typedef struct region {
 
 /* ---- the calling thread ---- */
 
-static _Thread_local muster_omp_thread thread_state;
+/* initial-exec: every GOMP_* call starts here, and the general TLS model
+ * would make each a call to __tls_get_addr.  Fine for a library loaded at
+ * startup (LD_PRELOAD, or linked); a dlopen()ed copy still fits in glibc's
+ * surplus static TLS, as libgomp's own thread state does. */
+static _Thread_local muster_omp_thread thread_state __attribute__((tls_model("initial-exec")));
 
 muster_omp_thread *muster_omp_self(void)
 {
@@ -103,30 +107,47 @@ static unsigned team_bind(const muster_omp_thread *self, unsigned flags)
     return clause != 0 ? clause : self->icvs.bind;
 }
 
+/* Unbound teams (the default) keep their places array untouched. */
+static void set_places(const muster_omp_thread *self, muster_omp_team *team)
+{
+    if (team->bind == MUSTER_OMP_BIND_FALSE) {
+        for (unsigned i = team->unbound_places; i < team->size; i++)
+            team->places[i] = (muster_omp_place_state){.place = -1};
+        if (team->unbound_places < team->size)
+            team->unbound_places = team->size;
+        return;
+    }
+    muster_omp_team_places(self, team->size, team->bind, team->places);
+    team->unbound_places = 0;
+}
+
 static void begin_region(muster_omp_thread *self, region *r, void (*fn)(void *), void *data, unsigned num_threads,
                          unsigned flags)
 {
     static pthread_once_t hooks = PTHREAD_ONCE_INIT;
     pthread_once(&hooks, register_process_hooks);
     unsigned size = team_size(self, num_threads);
-    muster_omp_team *team = size > 1 ? muster_omp_pool_team(self, size) : NULL;
+    unsigned active_level = (self->team ? self->team->active_level : 0) + 1;
+    muster_omp_team *team = size > 1 ? muster_omp_pool_team(self, active_level, size) : NULL;
     if (team == NULL) {
         memset(&r->solo, 0, sizeof r->solo);
         team = &r->solo;
         team->size = 1;
     }
     muster_omp_team *outer = self->team;
-    team->level = (outer ? outer->level : 0) + 1;
-    team->active_level = (outer ? outer->active_level : 0) + (team->size > 1);
-    team->parent = outer;
-    team->parent_id = self->id;
-    team->fn = fn;
-    team->data = data;
-    team->icvs = self->icvs;
-    next_level_icvs(&team->icvs);
-    team->bind = team_bind(self, flags);
+    MUSTER_OMP_SET(team->level, (outer ? outer->level : 0) + 1);
+    MUSTER_OMP_SET(team->active_level, (outer ? outer->active_level : 0) + (team->size > 1));
+    MUSTER_OMP_SET(team->parent, outer);
+    MUSTER_OMP_SET(team->parent_id, self->id);
+    MUSTER_OMP_SET(team->fn, fn);
+    MUSTER_OMP_SET(team->data, data);
+    muster_omp_icvs icvs = self->icvs;
+    next_level_icvs(&icvs);
+    if (memcmp(&team->icvs, &icvs, sizeof icvs) != 0)
+        team->icvs = icvs;
+    MUSTER_OMP_SET(team->bind, team_bind(self, flags));
     if (team->places != NULL)
-        muster_omp_team_places(self, team->size, team->bind, team->places);
+        set_places(self, team);
     r->team = team;
     r->outer_team = outer;
     r->outer_id = self->id;
@@ -142,7 +163,7 @@ static void start_members(muster_omp_thread *self, region *r, muster_omp_setup_f
     if (setup != NULL)
         setup(r->team, setup_arg);
     if (r->team->size > 1)
-        muster_omp_pool_fork(self, r->team);
+        muster_omp_pool_fork(r->team);
     /* The forking thread is member 0; it runs the body itself. */
     self->team = r->team;
     self->id = 0;
@@ -156,7 +177,7 @@ static void start_members(muster_omp_thread *self, region *r, muster_omp_setup_f
 static void end_region(muster_omp_thread *self, region *r)
 {
     if (r->team->size > 1)
-        muster_omp_pool_join(self, r->team);
+        muster_omp_pool_join(r->team);
     self->team = r->outer_team;
     self->id = r->outer_id;
     self->icvs = r->outer_icvs;

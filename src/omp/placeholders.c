@@ -46,3 +46,13 @@ __attribute__((weak)) void muster_omp_bind_self(muster_omp_thread *self, const m
 {
     self->place = *state;
 }
+
+__attribute__((weak)) MUSTER_OMP_EXPORT void omp_set_max_active_levels(int levels)
+{
+    muster_omp_self()->icvs.max_active_levels = levels > 0 ? (unsigned)levels : 0;
+}
+
+__attribute__((weak)) MUSTER_OMP_EXPORT int omp_get_num_procs(void)
+{
+    return (int)muster_cpus_available();
+}

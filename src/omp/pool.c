@@ -45,7 +45,8 @@ typedef struct team_barriers {
 
 struct muster_omp_pool {
     muster_omp_team team;     /* the one team this pool runs at a time */
-    pool_worker **workers;    /* [1, worker_count) are live; [0] unused */
+    /* The primary's bookkeeping, off the lines members read. */
+    _Alignas(MUSTER_CACHE_LINE) pool_worker **workers;    /* [1, worker_count) are live; [0] unused */
     unsigned worker_count, worker_capacity;
     team_barriers *barriers;  /* indexed by team size; [0], [1] unused */
     unsigned barrier_capacity;
@@ -61,18 +62,23 @@ static muster_omp_team exit_order;
 
 /* ---- waiting while parked ---- */
 
-/* A worker parks with the team policy and spin budget of a team of its id
- * plus one: once that outnumbers the CPUs, spinning would only take the CPU
- * from the thread it waits for. */
-static muster_waiter park_waiter(unsigned team_size)
+/* OMP_WAIT_POLICY=active asks threads to spin; but spinning threads that
+ * outnumber the CPUs only keep the thread they wait for off its CPU.  Like
+ * libgomp's throttled spin count, such teams wait hybrid with libmuster's
+ * oversubscribed spin budget.  MUSTER_WAIT_POLICY=active is taken at its
+ * word.  DEFAULT leaves the rest to libmuster (its environment, else hybrid). */
+static muster_wait_policy team_wait_policy(unsigned size)
 {
     const muster_env_config *env = muster_env();
-    muster_waiter w = {.policy = env->has_policy ? env->policy : MUSTER_WAIT_HYBRID};
-    int64_t spin_ns = env->has_spin_ns ? env->spin_ns
-                      : team_size > muster_cpus_available() ? MUSTER_SPIN_NS_OVERSUBSCRIBED
-                                                            : MUSTER_SPIN_NS_DEFAULT;
-    w.spin_iterations = muster_spin_iterations(spin_ns);
-    return w;
+    if (env->has_policy && env->policy == MUSTER_WAIT_ACTIVE && getenv("MUSTER_WAIT_POLICY") == NULL &&
+        size > muster_cpus_available())
+        return MUSTER_WAIT_HYBRID;
+    return MUSTER_WAIT_DEFAULT;
+}
+
+muster_waiter muster_omp_team_waiter(unsigned size)
+{
+    return muster_team_waiter(size, team_wait_policy(size), -1, NULL);
 }
 
 static muster_omp_team *park(pool_worker *w)
@@ -111,8 +117,7 @@ static void *worker_main(void *arg)
         if (team == NULL)
             team = park(w);
     }
-    if (self->pool != NULL)
-        shut_down(self->pool); /* the nested teams this worker forked */
+    muster_omp_pool_exit(self); /* the nested teams this worker forked */
     return NULL;
 }
 
@@ -151,7 +156,9 @@ static int start_worker(muster_omp_pool *pool, unsigned id)
     memset(w, 0, sizeof *w);
     w->id = id;
     w->pool = pool;
-    w->park_waiter = park_waiter(id + 1);
+    /* Parked between teams: wait as a member of a team of id + 1 would,
+     * the least this worker's presence implies. */
+    w->park_waiter = muster_omp_team_waiter(id + 1);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     size_t stack = muster_omp_globals_get()->stacksize;
@@ -178,6 +185,7 @@ static team_barriers *barriers_for(muster_omp_pool *pool, unsigned size)
     const muster_env_config *env = muster_env();
     muster_barrier_attr attr;
     muster_barrier_attr_init(&attr);
+    attr.wait_policy = team_wait_policy(size);
     if (muster_barrier_create(&tb->team, size, &attr) != MUSTER_OK)
         return NULL;
     muster_barrier_attr resolved;
@@ -200,15 +208,13 @@ static team_barriers *barriers_for(muster_omp_pool *pool, unsigned size)
     return tb;
 }
 
-static muster_omp_pool *pool_of(muster_omp_thread *self)
+static muster_omp_pool *pool_of(muster_omp_thread *self, unsigned active_level)
 {
-    if (self->pool == NULL) {
-        muster_omp_pool *pool = calloc(1, sizeof *pool);
-        if (pool == NULL)
-            return NULL;
-        self->pool = pool;
-    }
-    return self->pool;
+    if (active_level > MUSTER_OMP_MAX_ACTIVE_LEVELS)
+        return NULL;
+    if (self->pools[active_level] == NULL)
+        self->pools[active_level] = calloc(1, sizeof(muster_omp_pool));
+    return self->pools[active_level];
 }
 
 /* ---- the primary's side ---- */
@@ -235,9 +241,9 @@ static bool size_places(muster_omp_pool *pool, unsigned size)
     return reserve((void **)&pool->places, &pool->place_capacity, size, sizeof *pool->places) == 0;
 }
 
-muster_omp_team *muster_omp_pool_team(muster_omp_thread *self, unsigned size)
+muster_omp_team *muster_omp_pool_team(muster_omp_thread *self, unsigned active_level, unsigned size)
 {
-    muster_omp_pool *pool = pool_of(self);
+    muster_omp_pool *pool = pool_of(self, active_level);
     if (pool == NULL)
         return NULL;
     if (size > 1)
@@ -246,12 +252,16 @@ muster_omp_team *muster_omp_pool_team(muster_omp_thread *self, unsigned size)
         team_barriers *tb = barriers_for(pool, size);
         if (tb != NULL && muster_omp_workshares_prepare(&pool->ws, size) == 0 && size_places(pool, size)) {
             muster_omp_team *team = &pool->team;
-            team->size = size;
-            team->barrier = tb->team;
-            team->fork_barrier = tb->fork;
-            team->split = tb->split;
-            team->ws = pool->ws;
-            team->places = pool->places;
+            MUSTER_OMP_SET(team->size, size);
+            MUSTER_OMP_SET(team->barrier, tb->team);
+            MUSTER_OMP_SET(team->fork_barrier, tb->fork);
+            MUSTER_OMP_SET(team->split, tb->split);
+            MUSTER_OMP_SET(team->ws, pool->ws);
+            if (team->places != pool->places) {
+                team->places = pool->places;
+                team->unbound_places = 0;
+            }
+            MUSTER_OMP_SET(team->pool, pool);
             return team;
         }
         warn_once("cannot allocate a team's barriers", ENOMEM);
@@ -259,9 +269,9 @@ muster_omp_team *muster_omp_pool_team(muster_omp_thread *self, unsigned size)
     return NULL;
 }
 
-void muster_omp_pool_fork(muster_omp_thread *self, muster_omp_team *team)
+void muster_omp_pool_fork(muster_omp_team *team)
 {
-    muster_omp_pool *pool = self->pool;
+    muster_omp_pool *pool = team->pool;
     unsigned wanted = team->size;
     for (unsigned id = 1; id < pool->worker_count; id++) {
         pool_worker *w = pool->workers[id];
@@ -280,9 +290,9 @@ void muster_omp_pool_fork(muster_omp_thread *self, muster_omp_team *team)
     pool->docked_barrier = NULL;
 }
 
-void muster_omp_pool_join(muster_omp_thread *self, muster_omp_team *team)
+void muster_omp_pool_join(muster_omp_team *team)
 {
-    muster_omp_pool *pool = self->pool;
+    muster_omp_pool *pool = team->pool;
     int rc = team->split ? muster_barrier_gather(team->fork_barrier) : muster_barrier_wait(team->fork_barrier, 0);
     if (rc < 0) {
         fprintf(stderr, "libmuster-omp: join failed: %s\n", muster_strerror(rc));
@@ -324,15 +334,17 @@ static void shut_down(muster_omp_pool *pool)
     free(pool);
 }
 
-/* At exit, from the thread that owns the initial pool and outside any
- * region, workers are joined cleanly; from anywhere else the process is
- * going down around them and waiting could deadlock. */
+/* At exit, outside any region, workers are joined cleanly; from inside a
+ * region the process is going down around them and waiting could deadlock. */
 void muster_omp_pool_exit(muster_omp_thread *self)
 {
-    if (self->pool != NULL && self->team == NULL) {
-        shut_down(self->pool);
-        self->pool = NULL;
-    }
+    if (self->team != NULL)
+        return;
+    for (unsigned level = 0; level <= MUSTER_OMP_MAX_ACTIVE_LEVELS; level++)
+        if (self->pools[level] != NULL) {
+            shut_down(self->pools[level]);
+            self->pools[level] = NULL;
+        }
 }
 
 /* In a child of fork() only the forking thread exists: its pool's workers
@@ -340,5 +352,6 @@ void muster_omp_pool_exit(muster_omp_thread *self)
  * whose waiters no longer exist) and the next region builds a new one. */
 void muster_omp_pool_forget(muster_omp_thread *self)
 {
-    self->pool = NULL;
+    for (unsigned level = 0; level <= MUSTER_OMP_MAX_ACTIVE_LEVELS; level++)
+        self->pools[level] = NULL;
 }

@@ -1,2 +1,75 @@
-/* GOMP_sections*, GOMP_parallel_sections*. */
-#include "omp/internal.h"
+/* GOMP_sections*, GOMP_parallel_sections*.
+ *
+ * A sections construct of `count` sections is a dynamic loop with chunk 1
+ * over the section numbers 1..count; 0 means "no more sections". */
+#include "omp/workshare.h"
+
+static muster_ws_loop sections_loop(unsigned count)
+{
+    return (muster_ws_loop){.n = count, .start = 1, .incr = 1, .end = (uint64_t)count + 1u, .chunk = 1,
+                            .sched = MUSTER_OMP_SCHED_DYNAMIC};
+}
+
+static unsigned next_section(muster_omp_thread *self)
+{
+    uint64_t first, last;
+    if (!muster_ws_loop_next(self, &first, &last))
+        return 0;
+    return (unsigned)(first + 1u);
+}
+
+static unsigned sections_start(unsigned count, void **mem)
+{
+    muster_omp_thread *self = muster_omp_self();
+    muster_ws_loop_extras extras = {.mem = mem};
+    muster_ws_loop_open(self, sections_loop(count), &extras);
+    return next_section(self);
+}
+
+MUSTER_OMP_EXPORT unsigned GOMP_sections_start(unsigned count)
+{
+    return sections_start(count, NULL);
+}
+
+MUSTER_OMP_EXPORT unsigned GOMP_sections2_start(unsigned count, uintptr_t *reductions, void **mem)
+{
+    if (reductions != NULL)
+        muster_ws_fatal("reduction(task, ...) on a worksharing construct is not supported yet");
+    return sections_start(count, mem);
+}
+
+MUSTER_OMP_EXPORT unsigned GOMP_sections_next(void)
+{
+    return next_section(muster_omp_self());
+}
+
+MUSTER_OMP_EXPORT void GOMP_sections_end(void)
+{
+    muster_ws_loop_close(muster_omp_self(), true);
+}
+
+MUSTER_OMP_EXPORT void GOMP_sections_end_nowait(void)
+{
+    muster_ws_loop_close(muster_omp_self(), false);
+}
+
+/* Cancellation is disabled: never cancelled. */
+MUSTER_OMP_EXPORT bool GOMP_sections_end_cancel(void)
+{
+    muster_ws_loop_close(muster_omp_self(), true);
+    return false;
+}
+
+MUSTER_OMP_EXPORT void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads, unsigned count,
+                                              unsigned flags)
+{
+    muster_ws_loop proto = sections_loop(count);
+    muster_ws_parallel_loop(fn, data, num_threads, flags, &proto, false);
+}
+
+MUSTER_OMP_EXPORT void GOMP_parallel_sections_start(void (*fn)(void *), void *data, unsigned num_threads,
+                                                    unsigned count)
+{
+    muster_ws_loop proto = sections_loop(count);
+    muster_ws_parallel_loop(fn, data, num_threads, 0, &proto, true);
+}

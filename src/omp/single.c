@@ -1,2 +1,48 @@
-/* GOMP_single_start, GOMP_single_copy_start/end (copyprivate). */
-#include "omp/internal.h"
+/* GOMP_single_start, GOMP_single_copy_start/end (copyprivate), GOMP_scope_start.
+ *
+ * A plain single needs no slot: one team counter decides the winner.  A
+ * single with copyprivate is a work share whose initialiser is the winner:
+ * it publishes the slot only in GOMP_single_copy_end, with the address of
+ * its data, and the others wait for that inside muster_ws_enter.  gcc puts a
+ * barrier after the copies, which keeps the winner's data alive until every
+ * member has copied it. */
+#include "omp/workshare.h"
+
+MUSTER_OMP_EXPORT bool GOMP_single_start(void)
+{
+    return muster_ws_single_claim(muster_omp_self());
+}
+
+/* NULL: the caller runs the single (then calls GOMP_single_copy_end);
+ * otherwise the winner's data to copy from. */
+MUSTER_OMP_EXPORT void *GOMP_single_copy_start(void)
+{
+    muster_omp_thread *self = muster_omp_self();
+    if (muster_ws_team_size(self) == 1)
+        return NULL;
+    muster_ws_member *m = muster_ws_member_begin(self);
+    if (muster_ws_enter(self, m))
+        return NULL;
+    void *data = m->slot->copy_data;
+    muster_ws_leave(self, m);
+    return data;
+}
+
+MUSTER_OMP_EXPORT void GOMP_single_copy_end(void *data)
+{
+    muster_omp_thread *self = muster_omp_self();
+    if (muster_ws_team_size(self) == 1)
+        return;
+    muster_ws_member *m = muster_ws_member_current(self);
+    m->slot->copy_data = data;
+    muster_ws_publish(self, m);
+    muster_ws_leave(self, m);
+}
+
+/* The scope construct needs the runtime only for task reductions; gcc emits
+ * its barrier as GOMP_barrier. */
+MUSTER_OMP_EXPORT void GOMP_scope_start(uintptr_t *reductions)
+{
+    if (reductions != NULL)
+        muster_ws_fatal("reduction(task, ...) on a scope construct is not supported yet");
+}

@@ -1,0 +1,64 @@
+/* A deliberately broken OpenMP runtime for the syncbench tests: preloaded in
+ * front of libgomp, it passes every call through except the one that
+ * BROKEN_GOMP names, which it gets wrong in the way a buggy runtime would:
+ *   barrier   GOMP_barrier returns at once (nobody waits)
+ *   critical  GOMP_critical_start/end do nothing (no mutual exclusion)
+ *   lock      omp_set_lock/omp_unset_lock do nothing
+ *   team      omp_get_num_threads says 1 (a team smaller than asked for)
+ * syncbench must report each of these as an error, never as a number. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* RTLD_NEXT */
+#endif
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int broken(const char *what)
+{
+    const char *v = getenv("BROKEN_GOMP");
+    return v != NULL && strcmp(v, what) == 0;
+}
+
+/* The real function, from the library after this one (libgomp). */
+static void *next(const char *symbol)
+{
+    void *f = dlsym(RTLD_NEXT, symbol);
+    if (f == NULL)
+        abort();
+    return f;
+}
+
+void GOMP_barrier(void)
+{
+    if (!broken("barrier"))
+        ((void (*)(void))next("GOMP_barrier"))();
+}
+
+void GOMP_critical_start(void)
+{
+    if (!broken("critical"))
+        ((void (*)(void))next("GOMP_critical_start"))();
+}
+
+void GOMP_critical_end(void)
+{
+    if (!broken("critical"))
+        ((void (*)(void))next("GOMP_critical_end"))();
+}
+
+void omp_set_lock(void *lock)
+{
+    if (!broken("lock"))
+        ((void (*)(void *))next("omp_set_lock"))(lock);
+}
+
+void omp_unset_lock(void *lock)
+{
+    if (!broken("lock"))
+        ((void (*)(void *))next("omp_unset_lock"))(lock);
+}
+
+int omp_get_num_threads(void)
+{
+    return broken("team") ? 1 : ((int (*)(void))next("omp_get_num_threads"))();
+}

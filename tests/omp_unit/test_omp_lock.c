@@ -1,0 +1,388 @@
+/* The runtime mutex (src/omp/mutex.h) and the OpenMP locks, with plain
+ * pthreads: mutual exclusion at 2, 3, 5, 7, 8 and 16 threads (more threads
+ * than this machine's CPUs), test_lock semantics, nest lock counts and
+ * ownership, the hint variants, wake-one on unlock, and waits that signals
+ * (EINTR) do not break.  Built from lock.c itself, without the rest of the
+ * runtime. */
+#include <errno.h>
+#include <omp.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "omp/mutex.h"
+#include "stress_common.h"
+#include "wait/wait.h"
+
+static const unsigned thread_counts[] = {2, 3, 5, 7, 8, 16};
+#define MAX_THREADS 16
+
+/* ---- what every exclusion test shares ---- */
+
+/* The protected state: a counter updated non-atomically with a random
+ * delay between read and write, and an occupancy count that must be 0 on
+ * entry.  Overlapping critical sections lose increments or see occupancy. */
+typedef struct shared_state {
+    unsigned long counter;
+    atomic_int inside;
+    atomic_int overlaps;
+} shared_state;
+
+static void critical_section(shared_state *s, unsigned *random)
+{
+    if (atomic_fetch_add(&s->inside, 1) != 0)
+        atomic_fetch_add(&s->overlaps, 1);
+    unsigned long seen = s->counter;
+    if (next_random(random) % 8 == 0)
+        random_delay(random);
+    s->counter = seen + 1;
+    atomic_fetch_sub(&s->inside, 1);
+}
+
+typedef enum lock_kind { KIND_MUTEX, KIND_OMP_LOCK, KIND_OMP_TEST_LOCK, KIND_NEST_LOCK } lock_kind;
+
+typedef struct exclusion_run {
+    lock_kind kind;
+    unsigned iterations;
+    muster_omp_mutex mutex;
+    omp_lock_t lock;
+    omp_nest_lock_t nest;
+    shared_state state;
+    pthread_barrier_t start;
+} exclusion_run;
+
+typedef struct worker_arg {
+    exclusion_run *run;
+    unsigned seed;
+} worker_arg;
+
+static void acquire(exclusion_run *run, unsigned *random)
+{
+    switch (run->kind) {
+    case KIND_MUTEX:
+        muster_omp_mutex_lock(&run->mutex);
+        break;
+    case KIND_OMP_LOCK:
+        omp_set_lock(&run->lock);
+        break;
+    case KIND_OMP_TEST_LOCK:
+        while (!omp_test_lock(&run->lock))
+            if (next_random(random) % 4 == 0)
+                sched_yield(); /* the test's own back-off, not the lock's */
+        break;
+    case KIND_NEST_LOCK:
+        omp_set_nest_lock(&run->nest);
+        omp_set_nest_lock(&run->nest); /* nested: must not deadlock on itself */
+        break;
+    }
+}
+
+static void release(exclusion_run *run)
+{
+    switch (run->kind) {
+    case KIND_MUTEX:
+        muster_omp_mutex_unlock(&run->mutex);
+        break;
+    case KIND_OMP_LOCK:
+    case KIND_OMP_TEST_LOCK:
+        omp_unset_lock(&run->lock);
+        break;
+    case KIND_NEST_LOCK:
+        omp_unset_nest_lock(&run->nest);
+        omp_unset_nest_lock(&run->nest);
+        break;
+    }
+}
+
+static void *exclusion_worker(void *p)
+{
+    worker_arg *arg = p;
+    exclusion_run *run = arg->run;
+    unsigned random = arg->seed;
+    pthread_barrier_wait(&run->start);
+    for (unsigned i = 0; i < run->iterations; i++) {
+        acquire(run, &random);
+        critical_section(&run->state, &random);
+        release(run);
+        if (next_random(&random) % 16 == 0)
+            random_delay(&random);
+    }
+    return NULL;
+}
+
+static void run_exclusion(lock_kind kind, unsigned threads, unsigned iterations, omp_sync_hint_t hint)
+{
+    exclusion_run run;
+    memset(&run, 0, sizeof run);
+    run.kind = kind;
+    run.iterations = iterations;
+    muster_omp_mutex_init(&run.mutex);
+    omp_init_lock_with_hint(&run.lock, hint);
+    omp_init_nest_lock_with_hint(&run.nest, hint);
+    pthread_barrier_init(&run.start, NULL, threads);
+    pthread_t tids[MAX_THREADS];
+    worker_arg args[MAX_THREADS];
+    for (unsigned t = 0; t < threads; t++) {
+        args[t] = (worker_arg){&run, 0x1234567u * (t + 1)};
+        CHECK(pthread_create(&tids[t], NULL, exclusion_worker, &args[t]) == 0);
+    }
+    for (unsigned t = 0; t < threads; t++)
+        pthread_join(tids[t], NULL);
+    CHECK(atomic_load(&run.state.overlaps) == 0, "kind %d, %u threads: %d overlapping critical sections", kind,
+          threads, atomic_load(&run.state.overlaps));
+    CHECK(run.state.counter == (unsigned long)threads * iterations, "kind %d, %u threads: counter %lu, expected %lu",
+          kind, threads, run.state.counter, (unsigned long)threads * iterations);
+    CHECK(!muster_omp_mutex_is_locked(&run.mutex));
+    CHECK(omp_test_lock(&run.lock), "the lock is free after the run");
+    omp_unset_lock(&run.lock);
+    CHECK(omp_test_nest_lock(&run.nest) == 1, "the nest lock is free after the run");
+    omp_unset_nest_lock(&run.nest);
+    omp_destroy_lock(&run.lock);
+    omp_destroy_nest_lock(&run.nest);
+    pthread_barrier_destroy(&run.start);
+}
+
+static void test_mutual_exclusion(void)
+{
+    for (size_t i = 0; i < sizeof thread_counts / sizeof thread_counts[0]; i++) {
+        unsigned threads = thread_counts[i];
+        unsigned iterations = scaled(40000 / threads);
+        run_exclusion(KIND_MUTEX, threads, iterations, omp_sync_hint_none);
+        run_exclusion(KIND_OMP_LOCK, threads, iterations, omp_sync_hint_none);
+        run_exclusion(KIND_OMP_TEST_LOCK, threads, iterations / 4 + 1, omp_sync_hint_none);
+        run_exclusion(KIND_NEST_LOCK, threads, iterations, omp_sync_hint_none);
+    }
+}
+
+static void test_hints(void)
+{
+    const omp_sync_hint_t hints[] = {
+        omp_sync_hint_none,
+        omp_sync_hint_uncontended,
+        omp_sync_hint_contended,
+        omp_sync_hint_nonspeculative,
+        omp_sync_hint_speculative,
+        omp_sync_hint_contended | omp_sync_hint_speculative,
+    };
+    for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++) {
+        run_exclusion(KIND_OMP_LOCK, 5, scaled(4000), hints[i]);
+        run_exclusion(KIND_NEST_LOCK, 5, scaled(4000), hints[i]);
+    }
+}
+
+/* ---- test_lock and nest lock semantics ---- */
+
+typedef struct probe {
+    omp_lock_t *lock;
+    omp_nest_lock_t *nest;
+    int result;
+} probe;
+
+static void *probe_test_lock(void *p)
+{
+    probe *pr = p;
+    pr->result = omp_test_lock(pr->lock);
+    if (pr->result)
+        omp_unset_lock(pr->lock);
+    return NULL;
+}
+
+static void *probe_test_nest_lock(void *p)
+{
+    probe *pr = p;
+    pr->result = omp_test_nest_lock(pr->nest);
+    if (pr->result)
+        omp_unset_nest_lock(pr->nest);
+    return NULL;
+}
+
+static int from_other_thread(void *(*fn)(void *), probe *pr)
+{
+    pthread_t tid;
+    CHECK(pthread_create(&tid, NULL, fn, pr) == 0);
+    pthread_join(tid, NULL);
+    return pr->result;
+}
+
+static void test_test_lock(void)
+{
+    omp_lock_t lock;
+    probe pr = {.lock = &lock};
+    omp_init_lock(&lock);
+    CHECK(from_other_thread(probe_test_lock, &pr) == 1, "a free lock can be taken");
+    CHECK(omp_test_lock(&lock) == 1);
+    CHECK(omp_test_lock(&lock) == 0, "a held simple lock is not taken again, not even by its holder");
+    CHECK(from_other_thread(probe_test_lock, &pr) == 0, "nor by another thread");
+    omp_unset_lock(&lock);
+    CHECK(from_other_thread(probe_test_lock, &pr) == 1, "unset frees it");
+    omp_set_lock(&lock);
+    CHECK(from_other_thread(probe_test_lock, &pr) == 0, "set takes it");
+    omp_unset_lock(&lock);
+    omp_destroy_lock(&lock);
+}
+
+static void test_nest_lock_counts(void)
+{
+    omp_nest_lock_t nest;
+    probe pr = {.nest = &nest};
+    omp_init_nest_lock(&nest);
+    CHECK(omp_test_nest_lock(&nest) == 1, "first acquisition: count 1");
+    CHECK(omp_test_nest_lock(&nest) == 2, "the owner nests: count 2");
+    omp_set_nest_lock(&nest);
+    CHECK(omp_test_nest_lock(&nest) == 4, "set counts too: 3, then test gives 4");
+    CHECK(from_other_thread(probe_test_nest_lock, &pr) == 0, "another thread cannot take an owned nest lock");
+    for (int depth = 4; depth > 1; depth--) {
+        omp_unset_nest_lock(&nest);
+        CHECK(from_other_thread(probe_test_nest_lock, &pr) == 0, "still owned at depth %d", depth - 1);
+    }
+    omp_unset_nest_lock(&nest);
+    CHECK(from_other_thread(probe_test_nest_lock, &pr) == 1, "the last unset frees it");
+    CHECK(omp_test_nest_lock(&nest) == 1, "and a new owner starts at 1");
+    omp_unset_nest_lock(&nest);
+    omp_destroy_nest_lock(&nest);
+}
+
+/* ---- unlock wakes one sleeper ---- */
+
+typedef struct wake_one_run {
+    muster_omp_mutex mutex;
+    atomic_int acquired;    /* waiters that got the mutex */
+    atomic_int may_release; /* the winner releases once this is set */
+} wake_one_run;
+
+static void *wake_one_waiter(void *p)
+{
+    wake_one_run *run = p;
+    muster_omp_mutex_lock(&run->mutex);
+    atomic_fetch_add(&run->acquired, 1);
+    while (!atomic_load(&run->may_release))
+        usleep(1000);
+    muster_omp_mutex_unlock(&run->mutex);
+    return NULL;
+}
+
+static uint64_t sleeps_now(void)
+{
+    return muster_omp_mutex_counters().sleeps;
+}
+
+/* Waits up to 5 s for the mutex's sleep count to reach target. */
+static bool await_sleeps(uint64_t target)
+{
+    for (int i = 0; i < 5000 && sleeps_now() < target; i++)
+        usleep(1000);
+    return sleeps_now() >= target;
+}
+
+static void test_unlock_wakes_one(void)
+{
+    enum { WAITERS = 4 };
+    wake_one_run run;
+    memset(&run, 0, sizeof run);
+    muster_omp_mutex_init(&run.mutex);
+    muster_omp_mutex_lock(&run.mutex);
+    uint64_t sleeps_before = sleeps_now();
+    pthread_t tids[WAITERS];
+    for (int i = 0; i < WAITERS; i++)
+        CHECK(pthread_create(&tids[i], NULL, wake_one_waiter, &run) == 0);
+    CHECK(await_sleeps(sleeps_before + WAITERS), "all %d waiters go to sleep while the mutex is held", WAITERS);
+    usleep(20000);
+    uint64_t asleep = sleeps_now();
+    uint64_t wakes_before = muster_omp_mutex_counters().wakes;
+    muster_omp_mutex_unlock(&run.mutex);
+    for (int i = 0; i < 5000 && atomic_load(&run.acquired) == 0; i++)
+        usleep(1000);
+    usleep(50000);
+    CHECK(atomic_load(&run.acquired) == 1, "exactly one waiter got the mutex (%d)", atomic_load(&run.acquired));
+    CHECK(muster_omp_mutex_counters().wakes == wakes_before + 1, "one unlock, one futex wake");
+    /* Had the unlock woken every sleeper, the losers would have gone back
+     * to sleep and counted new sleeps. */
+    CHECK(sleeps_now() == asleep, "the other waiters slept on (%llu new sleeps)",
+          (unsigned long long)(sleeps_now() - asleep));
+    atomic_store(&run.may_release, 1);
+    for (int i = 0; i < WAITERS; i++)
+        pthread_join(tids[i], NULL);
+    CHECK(atomic_load(&run.acquired) == WAITERS);
+    CHECK(!muster_omp_mutex_is_locked(&run.mutex));
+}
+
+/* ---- signals do not break a wait ---- */
+
+static atomic_int signals_caught;
+
+static void on_signal(int signo)
+{
+    (void)signo;
+    atomic_fetch_add(&signals_caught, 1);
+}
+
+typedef struct signal_run {
+    omp_lock_t lock;
+    atomic_int holder_done; /* set by the holder just before it unlocks */
+    atomic_int early;       /* the waiter got the lock while it was held */
+    atomic_int got_it;
+} signal_run;
+
+static void *signalled_waiter(void *p)
+{
+    signal_run *run = p;
+    omp_set_lock(&run->lock);
+    if (!atomic_load(&run->holder_done))
+        atomic_store(&run->early, 1);
+    atomic_store(&run->got_it, 1);
+    omp_unset_lock(&run->lock);
+    return NULL;
+}
+
+static void test_signals_do_not_break_waits(void)
+{
+    /* No SA_RESTART: the futex wait really returns EINTR. */
+    struct sigaction action = {.sa_handler = on_signal};
+    sigemptyset(&action.sa_mask);
+    CHECK(sigaction(SIGUSR1, &action, NULL) == 0);
+    signal_run run;
+    memset(&run, 0, sizeof run);
+    omp_init_lock(&run.lock);
+    omp_set_lock(&run.lock);
+    uint64_t sleeps_before = sleeps_now();
+    pthread_t waiter;
+    CHECK(pthread_create(&waiter, NULL, signalled_waiter, &run) == 0);
+    CHECK(await_sleeps(sleeps_before + 1), "the waiter sleeps");
+    for (int i = 0; i < 200; i++) {
+        pthread_kill(waiter, SIGUSR1);
+        usleep(500);
+    }
+    CHECK(atomic_load(&signals_caught) > 0);
+    CHECK(!atomic_load(&run.got_it), "a signal must not end the wait");
+    atomic_store(&run.holder_done, 1);
+    omp_unset_lock(&run.lock);
+    pthread_join(waiter, NULL);
+    CHECK(atomic_load(&run.got_it) && !atomic_load(&run.early));
+    signal(SIGUSR1, SIG_DFL);
+}
+
+/* ---- the spin budget ---- */
+
+static void test_spin_budget(void)
+{
+    unsigned cpus = muster_cpus_available();
+    uint64_t polls = muster_omp_mutex_spin_polls();
+    if (cpus <= 1)
+        CHECK(polls == 0, "one CPU: no spinning, the holder needs it");
+    else
+        CHECK(polls > 0, "%u CPUs: a short spin before sleeping", cpus);
+}
+
+int main(void)
+{
+    test_spin_budget();
+    test_test_lock();
+    test_nest_lock_counts();
+    test_unlock_wakes_one();
+    test_signals_do_not_break_waits();
+    test_hints();
+    test_mutual_exclusion();
+    printf("test_omp_lock: ok\n");
+    return 0;
+}

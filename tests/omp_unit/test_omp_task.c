@@ -1,0 +1,450 @@
+/* Tasks in libmuster-omp (src/omp/task.c), as gcc 12 emits them: an OpenMP
+ * program compiled with -fopenmp and linked against libmuster-omp, not
+ * libgomp.  Tasks run at once in the encountering thread, so every check
+ * here holds for any correct schedule: counts and sums, firstprivate
+ * capture, final, detach and its events, taskgroups, taskloop splits
+ * (num_tasks, grainsize, strict, negative and unsigned long long loops)
+ * and task reductions (taskgroup, taskloop, parallel). */
+#include <omp.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+
+/* Entry points called directly, as libgomp_g.h declares them. */
+void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size, long arg_align,
+               bool if_clause, unsigned flags, void **depend, int priority, void *detach);
+
+static const int team_sizes[] = {1, 2, 3, 4, 8};
+#define TEAM_SIZES (int)(sizeof team_sizes / sizeof team_sizes[0])
+
+/* ---- tasks run, each once, with their firstprivate values ---- */
+
+static void test_tasks_run(int threads)
+{
+    enum { TASKS = 500 };
+    int seen[TASKS];
+    memset(seen, 0, sizeof seen);
+    atomic_int ran = 0, children = 0;
+#pragma omp parallel num_threads(threads)
+    {
+        if (omp_get_thread_num() == 0) {
+            for (int i = 0; i < TASKS; i++) {
+#pragma omp task firstprivate(i) shared(seen, ran, children)
+                {
+                    seen[i]++;
+                    atomic_fetch_add(&ran, 1);
+                    atomic_fetch_add(&children, 1);
+                }
+            }
+#pragma omp taskwait
+            CHECK(atomic_load(&children) == TASKS, "taskwait: every child has run");
+        }
+        /* Every thread creates tasks too. */
+#pragma omp task shared(ran)
+        atomic_fetch_add(&ran, 1);
+#pragma omp taskyield
+#pragma omp taskwait
+    }
+    CHECK(atomic_load(&ran) == TASKS + threads, "%d threads: %d tasks ran", threads, atomic_load(&ran));
+    for (int i = 0; i < TASKS; i++)
+        CHECK(seen[i] == 1, "task %d ran %d times", i, seen[i]);
+}
+
+static void test_if_depend_priority(void)
+{
+    int x = 0, order[3], n = 0;
+#pragma omp parallel num_threads(2) shared(x, order, n)
+    if (omp_get_thread_num() == 1) {
+#pragma omp task depend(out : x) shared(x, order, n) priority(5)
+        {
+            x = 1;
+            order[n++] = 1;
+        }
+#pragma omp task depend(in : x) shared(x, order, n) if (0)
+        {
+            CHECK(x == 1, "an in dependence sees the out task's write");
+            order[n++] = 2;
+        }
+#pragma omp task depend(inout : x) shared(x, order, n) mergeable untied
+        {
+            x = 3;
+            order[n++] = 3;
+        }
+#pragma omp taskwait depend(in : x)
+        CHECK(x == 3);
+    }
+    CHECK(n == 3 && order[0] == 1 && order[1] == 2 && order[2] == 3);
+}
+
+/* ---- final ---- */
+
+static void test_final(void)
+{
+    int outside = -1, in_final = -1, child_of_final = -1, not_final = -1;
+    outside = omp_in_final();
+#pragma omp task final(1) shared(in_final, child_of_final)
+    {
+        in_final = omp_in_final();
+#pragma omp task shared(child_of_final)
+        child_of_final = omp_in_final();
+    }
+#pragma omp task final(0) shared(not_final)
+    not_final = omp_in_final();
+    CHECK(outside == 0 && in_final == 1, "omp_in_final: %d outside, %d in a final task", outside, in_final);
+    CHECK(child_of_final == 1, "a task created in a final task is final");
+    CHECK(not_final == 0 && omp_in_final() == 0, "final(0) is not final, and finality ends with the task");
+    /* A parallel region inside a final task starts implicit tasks that are
+     * not final. */
+    int inner = -1;
+#pragma omp task final(1) shared(inner)
+    {
+#pragma omp parallel num_threads(2) shared(inner)
+        if (omp_get_thread_num() == 0)
+            inner = omp_in_final();
+    }
+    CHECK(inner == 0, "an implicit task inside a final task is not final");
+}
+
+/* ---- cpyfn and alignment, called directly ---- */
+
+typedef struct aligned_arg {
+    _Alignas(64) int value;
+    int copies;
+} aligned_arg;
+
+static int cpyfn_value;
+static uintptr_t cpyfn_address;
+
+static void copy_arg(void *dst, void *src)
+{
+    aligned_arg *to = dst, *from = src;
+    to->value = from->value * 10; /* a "copy constructor" that shows it ran */
+    to->copies = from->copies + 1;
+}
+
+static void read_arg(void *p)
+{
+    aligned_arg *arg = p;
+    cpyfn_value = arg->value + arg->copies;
+    cpyfn_address = (uintptr_t)p;
+}
+
+static void test_cpyfn(void)
+{
+    aligned_arg original = {.value = 4, .copies = 0};
+    GOMP_task(read_arg, &original, copy_arg, sizeof original, 64, true, 0, NULL, 0, NULL);
+    CHECK(cpyfn_value == 41, "fn ran on cpyfn's copy (%d)", cpyfn_value);
+    CHECK(cpyfn_address % 64 == 0, "the copy honours arg_align");
+    CHECK(cpyfn_address != (uintptr_t)&original && original.value == 4, "the original is untouched");
+}
+
+/* ---- detach ---- */
+
+static void test_detach_fulfilled_by_later_task(void)
+{
+    int x = 0, y = 0, z = 0;
+    omp_event_handle_t first, second;
+#pragma omp parallel num_threads(2)
+    if (omp_get_thread_num() == 0) {
+#pragma omp task detach(first) shared(x)
+        x++;
+#pragma omp task detach(second) shared(y) firstprivate(first)
+        {
+            y++;
+            omp_fulfill_event(first);
+        }
+#pragma omp task shared(z) firstprivate(second)
+        {
+            z++;
+            omp_fulfill_event(second);
+        }
+#pragma omp taskwait
+    }
+    CHECK(x == 1 && y == 1 && z == 1, "detached tasks ran and their events were fulfilled without a deadlock");
+}
+
+/* The other thread fulfils the event 50 ms after the detached task's body
+ * publishes it. */
+static void fulfil_late(atomic_uintptr_t *published, atomic_int *fulfilled_flag)
+{
+    uintptr_t handle;
+    while ((handle = atomic_load(published)) == 0)
+        usleep(100);
+    usleep(50000);
+    atomic_store(fulfilled_flag, 1);
+    omp_fulfill_event((omp_event_handle_t)handle);
+}
+
+static void test_taskwait_waits_for_fulfilment(void)
+{
+    atomic_uintptr_t published = 0;
+    atomic_int fulfilled_flag = 0;
+    omp_event_handle_t event;
+    int ok = 0;
+#pragma omp parallel num_threads(2) shared(published, fulfilled_flag, event, ok)
+    {
+        if (omp_get_thread_num() == 0) {
+#pragma omp task detach(event) shared(published)
+            atomic_store(&published, (uintptr_t)event); /* the task's copy of the handle */
+#pragma omp taskwait
+            ok = atomic_load(&fulfilled_flag) == 1;
+        } else {
+            fulfil_late(&published, &fulfilled_flag);
+        }
+    }
+    CHECK(ok, "taskwait returned only after another thread fulfilled the event");
+}
+
+static void test_taskgroup_waits_for_fulfilment(void)
+{
+    atomic_uintptr_t published = 0;
+    atomic_int fulfilled_flag = 0;
+    omp_event_handle_t event;
+    int ok = 0;
+#pragma omp parallel num_threads(2) shared(published, fulfilled_flag, event, ok)
+    {
+        if (omp_get_thread_num() == 0) {
+#pragma omp taskgroup
+            {
+#pragma omp task shared(published, event)
+                {
+#pragma omp task detach(event) shared(published)
+                    atomic_store(&published, (uintptr_t)event);
+                }
+            }
+            ok = atomic_load(&fulfilled_flag) == 1;
+        } else {
+            fulfil_late(&published, &fulfilled_flag);
+        }
+    }
+    CHECK(ok, "taskgroup end waited for a grandchild's event");
+}
+
+/* ---- taskgroups ---- */
+
+static void test_taskgroups(int threads)
+{
+    atomic_int ran = 0;
+#pragma omp parallel num_threads(threads) shared(ran)
+    {
+#pragma omp taskgroup
+        {
+            for (int i = 0; i < 10; i++) {
+#pragma omp task shared(ran)
+                {
+#pragma omp taskgroup
+                    {
+#pragma omp task shared(ran)
+                        atomic_fetch_add(&ran, 1);
+                    }
+                    atomic_fetch_add(&ran, 1);
+                }
+            }
+        }
+    }
+    CHECK(atomic_load(&ran) == 20 * threads);
+}
+
+/* ---- taskloop ---- */
+
+enum { N = 100 };
+
+/* Runs a taskloop over 0..N-1 and returns how many tasks it made: each task
+ * starts with its own copy of the firstprivate `fresh`. */
+#define COUNT_TASKS(clause)                                                        \
+    ({                                                                             \
+        int hits[N] = {0}, tasks = 0, fresh = 1;                                   \
+        _Pragma("omp parallel num_threads(3) shared(hits, tasks)")                 \
+        if (omp_get_thread_num() == 2) {                                           \
+            _Pragma(clause)                                                        \
+            for (int i = 0; i < N; i++) {                                          \
+                if (fresh) {                                                       \
+                    fresh = 0;                                                     \
+                    _Pragma("omp atomic") tasks++;                                 \
+                }                                                                  \
+                hits[i]++;                                                         \
+            }                                                                      \
+        }                                                                          \
+        for (int i = 0; i < N; i++)                                                \
+            CHECK(hits[i] == 1, "%s: iteration %d ran %d times", clause, i, hits[i]); \
+        tasks;                                                                     \
+    })
+
+static void test_taskloop_splits(void)
+{
+    int t;
+    t = COUNT_TASKS("omp taskloop num_tasks(4) firstprivate(fresh)");
+    CHECK(t == 4, "num_tasks(4): %d tasks", t);
+    t = COUNT_TASKS("omp taskloop num_tasks(1000) firstprivate(fresh)");
+    CHECK(t == N, "num_tasks above the iteration count: one per iteration (%d)", t);
+    t = COUNT_TASKS("omp taskloop grainsize(10) firstprivate(fresh)");
+    CHECK(t == 10, "grainsize(10): %d tasks", t);
+    t = COUNT_TASKS("omp taskloop grainsize(30) firstprivate(fresh)");
+    CHECK(t == 3, "grainsize(30): %d tasks of 30-34 iterations", t);
+    t = COUNT_TASKS("omp taskloop grainsize(strict: 30) firstprivate(fresh)");
+    CHECK(t == 4, "grainsize(strict: 30): 3 tasks of 30 and one of 10 (%d)", t);
+    t = COUNT_TASKS("omp taskloop grainsize(200) firstprivate(fresh)");
+    CHECK(t == 1, "grainsize above the iteration count: one task (%d)", t);
+    t = COUNT_TASKS("omp taskloop firstprivate(fresh)");
+    CHECK(t == 3, "no clause: as many tasks as threads (%d)", t);
+    t = COUNT_TASKS("omp taskloop num_tasks(7) nogroup firstprivate(fresh)");
+    CHECK(t == 7, "nogroup, num_tasks(7): %d tasks", t);
+}
+
+static void test_taskloop_shapes(void)
+{
+    long sum = 0;
+#pragma omp taskloop num_tasks(5) reduction(+ : sum)
+    for (long i = 1000; i > -1000; i -= 7)
+        sum += i;
+    long expected = 0;
+    for (long i = 1000; i > -1000; i -= 7)
+        expected += i;
+    CHECK(sum == expected, "negative step: %ld, expected %ld", sum, expected);
+
+    unsigned long long usum = 0, uexpected = 0;
+    const unsigned long long top = 0xffffffffffffff00ull;
+#pragma omp taskloop grainsize(9) reduction(+ : usum)
+    for (unsigned long long u = top; u > top - 200; u -= 3)
+        usum += u - (top - 200);
+    for (unsigned long long u = top; u > top - 200; u -= 3)
+        uexpected += u - (top - 200);
+    CHECK(usum == uexpected, "unsigned long long, downwards: %llu, expected %llu", usum, uexpected);
+
+    usum = uexpected = 0;
+#pragma omp taskloop num_tasks(6) reduction(+ : usum)
+    for (unsigned long long u = top - 500; u < top; u += 11)
+        usum += u - (top - 500);
+    for (unsigned long long u = top - 500; u < top; u += 11)
+        uexpected += u - (top - 500);
+    CHECK(usum == uexpected, "unsigned long long, upwards: %llu, expected %llu", usum, uexpected);
+
+    int empty_runs = 0;
+#pragma omp taskloop reduction(+ : empty_runs)
+    for (int i = 0; i < 0; i++)
+        empty_runs++;
+    CHECK(empty_runs == 0, "an empty taskloop with a reduction runs nothing");
+}
+
+/* lastprivate: the task that runs the last iteration copies it out, also
+ * when the step does not divide the range. */
+static void test_taskloop_lastprivate(void)
+{
+    int last = -1, last_down = -1;
+    unsigned long long last_ull = 0;
+#pragma omp parallel num_threads(2) shared(last, last_down, last_ull)
+    if (omp_get_thread_num() == 1) {
+#pragma omp taskloop lastprivate(last) num_tasks(3)
+        for (int i = 0; i < 100; i += 7)
+            last = i;
+#pragma omp taskloop lastprivate(last_down) grainsize(4)
+        for (int i = 50; i > 3; i -= 5)
+            last_down = i;
+#pragma omp taskloop lastprivate(last_ull) num_tasks(2)
+        for (unsigned long long u = 10; u < 1000; u += 33)
+            last_ull = u;
+    }
+    CHECK(last == 98 && last_down == 5 && last_ull == 967, "lastprivate: %d %d %llu", last, last_down, last_ull);
+}
+
+/* ---- task reductions ---- */
+
+static void test_taskgroup_task_reduction(int threads)
+{
+    long r = 0;
+    const int tasks = 50;
+#pragma omp parallel num_threads(threads) shared(r)
+    {
+        /* Each thread its own taskgroup and its own variable: the
+         * reductions of different threads are independent. */
+        long mine = omp_get_thread_num();
+#pragma omp taskgroup task_reduction(+ : mine)
+        {
+            for (int i = 1; i <= tasks; i++) {
+#pragma omp task in_reduction(+ : mine) firstprivate(i)
+                mine += i;
+            }
+        }
+        mine -= omp_get_thread_num();
+#pragma omp atomic
+        r += mine;
+    }
+    /* One taskgroup, in the last thread (id > 0: its own private block). */
+    long one = 0;
+#pragma omp parallel num_threads(threads) shared(one)
+    if (omp_get_thread_num() == threads - 1) {
+#pragma omp taskgroup task_reduction(+ : one)
+        for (int i = 1; i <= tasks; i++) {
+#pragma omp task in_reduction(+ : one) firstprivate(i)
+            one += i;
+        }
+    }
+    CHECK(one == (long)tasks * (tasks + 1) / 2, "%d threads: one thread's taskgroup reduction %ld", threads, one);
+    long expected = (long)threads * tasks * (tasks + 1) / 2;
+    CHECK(r == expected, "%d threads: taskgroup reduction %ld, expected %ld", threads, r, expected);
+}
+
+/* Outside any parallel region. */
+static void test_orphaned_nested_task_reductions(void)
+{
+    long s = 0, t = 0;
+#pragma omp taskgroup task_reduction(+ : s)
+    {
+#pragma omp taskgroup task_reduction(+ : t)
+        {
+#pragma omp task in_reduction(+ : s, t)
+            {
+                s += 3;
+                t += 4;
+#pragma omp task in_reduction(+ : s)
+                s += 5;
+            }
+        }
+    }
+    CHECK(s == 8 && t == 4, "nested task reductions: s %ld, t %ld", s, t);
+}
+
+static void test_parallel_task_reduction(int threads)
+{
+    long r = 0;
+    int team = 0;
+#pragma omp parallel num_threads(threads) reduction(task, + : r) shared(team)
+    {
+        if (omp_get_thread_num() == 0)
+            team = omp_get_num_threads();
+        r += 1;
+#pragma omp task in_reduction(+ : r)
+        r += 10;
+    }
+    long expected = 11L * team;
+    CHECK(team == threads, "team of %d", team);
+    CHECK(r == expected, "%d threads: parallel reduction(task) %ld, expected %ld", threads, r, expected);
+}
+
+int main(void)
+{
+    test_cpyfn();
+    test_final();
+    test_if_depend_priority();
+    test_detach_fulfilled_by_later_task();
+    test_taskwait_waits_for_fulfilment();
+    test_taskgroup_waits_for_fulfilment();
+    test_taskloop_splits();
+    test_taskloop_lastprivate();
+    for (int i = 0; i < TEAM_SIZES; i++) {
+        test_tasks_run(team_sizes[i]);
+        test_taskgroups(team_sizes[i]);
+        test_taskgroup_task_reduction(team_sizes[i]);
+        test_parallel_task_reduction(team_sizes[i]);
+    }
+    /* Task reductions outside any parallel region come last: libgomp
+     * leaves the initial thread in a team of one after them. */
+    test_taskloop_shapes();
+    test_orphaned_nested_task_reductions();
+    printf("test_omp_task: ok\n");
+    return 0;
+}

@@ -1,0 +1,608 @@
+/* `muster bench omp`: the EPCC syncbench (bench/omp/syncbench.c), one
+ * unchanged gcc -fopenmp binary, on libgomp, LLVM libomp and libmuster-omp,
+ * interleaved: every sample is its own syncbench process, and each round
+ * visits every runtime in turn, so drift on a shared machine hits all alike. */
+#include "bench_omp.h"
+
+#include "bench_omp_report.h"
+#include "cli.h"
+#include "epcc_delay.h"
+#include "omp_runtime.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <sched.h>
+#include <stddef.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define PROG "muster bench omp"
+#define MAX_COUNTS 16
+#define OUTPUT_MAX 16384 /* of a syncbench process's stdout or stderr: far more than it writes */
+#define PROGRESS_EVERY_NS (15 * UINT64_C(1000000000)) /* when stderr is not a terminal */
+
+const char *const omp_construct_names[OMP_CONSTRUCT_COUNT] = {
+    "PARALLEL", "FOR",     "PARALLEL_FOR", "BARRIER", "SINGLE",
+    "CRITICAL", "LOCK",    "ORDERED",      "ATOMIC",  "REDUCTION",
+};
+const char *const omp_construct_labels[OMP_CONSTRUCT_COUNT] = {
+    "PARALLEL", "FOR",     "PARALLEL FOR", "BARRIER", "SINGLE",
+    "CRITICAL", "LOCK",    "ORDERED",      "ATOMIC",  "REDUCTION",
+};
+
+struct options {
+    unsigned threads[MAX_COUNTS];
+    size_t nthreads;
+    int construct[OMP_CONSTRUCT_COUNT];
+    int runtime[OMP_RUNTIME_COUNT];
+    unsigned long reps;
+    double target_ms, timeout_s, delay_ns;
+    int json;
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+"usage: muster bench omp [options]\n"
+"\n"
+"The overhead of OpenMP constructs on three runtimes under one unchanged gcc -fopenmp\n"
+"program, syncbench (EPCC method: the construct INNER times with a ~0.1 us busy delay\n"
+"inside, then a reference loop of as many delays on one thread; overhead = (test -\n"
+"reference) / constructs executed).  The runtimes: libgomp (the program's own), LLVM\n"
+"libomp (preloaded) and libmuster-omp (preloaded, as 'muster run' does).  Each sample is\n"
+"one syncbench process with a test loop of about --target-ms (INNER is calibrated in\n"
+"the first round and reused), stopped after 3 times that however slow the construct\n"
+"turns out (e.g. spinning threads outnumbering CPUs); each round takes one sample of\n"
+"every construct on every runtime in turn (A, B, C, A, B, C, ...).  syncbench checks\n"
+"each construct before timing it; a runtime that gets it wrong is reported as an\n"
+"error, not a number.\n"
+"\n"
+"For each construct and team size the table shows the overhead on each runtime in us\n"
+"(mean ± sd over the rounds), muster's time ÷ the better of libgomp and libomp (below\n"
+"1× muster is faster), and context switches per construct (voluntary + involuntary,\n"
+"all threads, during the timed loop, ÷ constructs executed).\n"
+"\n"
+"options:\n"
+"  --threads LIST     team sizes, comma-separated (default 2,4,8)\n"
+"  --constructs LIST  comma-separated, case-insensitive, '-' for '_' (default all):\n"
+"                     parallel, for, parallel-for, barrier, single, critical, lock,\n"
+"                     ordered, atomic, reduction\n"
+"  --runtimes LIST    libgomp, libomp, muster, comma-separated (default all)\n"
+"  --reps N           rounds, i.e. samples per cell (default 5); also --repetitions\n"
+"  --target-ms MS     length of one sample's test loop (default 10)\n"
+"  --delay-ns NS      the delay inside each construct (default 100; calibrated once, the\n"
+"                     same number of delay steps is given to every runtime)\n"
+"  --timeout S        seconds before one syncbench process is killed (default 20); a\n"
+"                     cell that errs or does not finish is not tried again\n"
+"  --json             one JSON object on stdout instead of the table\n"
+"  --help             this text\n"
+"\n"
+"Files: libmuster-omp.so is $MUSTER_OMP_LIBRARY, else the build tree's, else installed\n"
+"beside muster; libomp is $MUSTER_LIBOMP, else /usr/lib/*-linux-gnu/libomp.so.5 or\n"
+"/usr/lib/llvm-*/lib/libomp.so.5; syncbench is $MUSTER_SYNCBENCH, else the build tree's.\n"
+"A runtime that is not found is left out with a message; the others still run.  The\n"
+"environment passes through: OMP_WAIT_POLICY, GOMP_SPINCOUNT, KMP_BLOCKTIME,\n"
+"MUSTER_BARRIER and MUSTER_WAIT_POLICY apply to the runtimes that read them.\n"
+"\n"
+"Progress goes to stderr.  Exit status: 0 when the run completed (cells may still be\n"
+"errors or dnf), 1 when it could not run, 2 for a bad command line.\n");
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+/* Case-insensitive; '-' and ' ' stand for '_'. */
+static int construct_index(const char *name)
+{
+    for (int c = 0; c < OMP_CONSTRUCT_COUNT; c++) {
+        const char *a = omp_construct_names[c], *b = name;
+        while (*a && *b && (*a == (*b & ~0x20) || (*a == '_' && (*b == '-' || *b == ' '))))
+            a++, b++;
+        if (*a == '\0' && *b == '\0')
+            return c;
+    }
+    return -1;
+}
+
+static int add_construct(const char *name, void *ctx)
+{
+    struct options *o = ctx;
+    int c = construct_index(name);
+    if (strcmp(name, "all") == 0) {
+        for (c = 0; c < OMP_CONSTRUCT_COUNT; c++)
+            o->construct[c] = 1;
+        return 0;
+    }
+    if (c < 0)
+        return cli_usage_error(PROG, "--constructs: unknown construct '%s' (see --help)", name);
+    o->construct[c] = 1;
+    return 0;
+}
+
+static int add_runtime(const char *name, void *ctx)
+{
+    struct options *o = ctx;
+    int rt = omp_runtime_parse(name);
+    if (strcmp(name, "all") == 0) {
+        for (rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
+            o->runtime[rt] = 1;
+        return 0;
+    }
+    if (rt < 0)
+        return cli_usage_error(PROG, "--runtimes: unknown runtime '%s' (libgomp, libomp, muster)", name);
+    o->runtime[rt] = 1;
+    return 0;
+}
+
+static int add_thread_count(const char *text, void *ctx)
+{
+    struct options *o = ctx;
+    unsigned long n;
+    if (cli_parse_ulong(PROG, "--threads", text, 1, 4096, &n) != 0)
+        return CLI_USAGE;
+    for (size_t k = 0; k < o->nthreads; k++)
+        if (o->threads[k] == n)
+            return 0;
+    if (o->nthreads == MAX_COUNTS)
+        return cli_usage_error(PROG, "--threads: more than %d team sizes", MAX_COUNTS);
+    /* Kept ascending as they come, by insertion. */
+    size_t k = o->nthreads++;
+    for (; k > 0 && o->threads[k - 1] > n; k--)
+        o->threads[k] = o->threads[k - 1];
+    o->threads[k] = (unsigned)n;
+    return 0;
+}
+
+static int set_threads(const char *v, void *o)
+{
+    ((struct options *)o)->nthreads = 0;
+    return cli_for_each_item(PROG, "--threads", v, add_thread_count, o);
+}
+
+static int set_constructs(const char *v, void *o)
+{
+    memset(((struct options *)o)->construct, 0, sizeof ((struct options *)o)->construct);
+    return cli_for_each_item(PROG, "--constructs", v, add_construct, o);
+}
+
+static int set_runtimes(const char *v, void *o)
+{
+    memset(((struct options *)o)->runtime, 0, sizeof ((struct options *)o)->runtime);
+    return cli_for_each_item(PROG, "--runtimes", v, add_runtime, o);
+}
+
+#define NUMBER(name, kind, field, min, max) {name, kind, offsetof(struct options, field), min, max, NULL}
+static const cli_option valued_options[] = {
+    {"--threads", CLI_VALUE_CUSTOM, 0, 0, 0, set_threads},
+    {"--constructs", CLI_VALUE_CUSTOM, 0, 0, 0, set_constructs},
+    {"--runtimes", CLI_VALUE_CUSTOM, 0, 0, 0, set_runtimes},
+    NUMBER("--reps", CLI_VALUE_ULONG, reps, 1, 1000),
+    NUMBER("--repetitions", CLI_VALUE_ULONG, reps, 1, 1000),
+    NUMBER("--target-ms", CLI_VALUE_DOUBLE, target_ms, 0, 60000),
+    NUMBER("--delay-ns", CLI_VALUE_DOUBLE, delay_ns, 0, 1e6),
+    NUMBER("--timeout", CLI_VALUE_DOUBLE, timeout_s, 0, 3600),
+    {"--json", CLI_FLAG, offsetof(struct options, json), 0, 0, NULL},
+};
+#undef NUMBER
+
+/* Returns -1 to run the benchmark, else the exit status. */
+static int parse_options(int argc, char **argv, struct options *o)
+{
+    *o = (struct options){.threads = {2, 4, 8}, .nthreads = 3, .reps = 5, .target_ms = 10,
+                          .timeout_s = 20, .delay_ns = 100};
+    for (int c = 0; c < OMP_CONSTRUCT_COUNT; c++)
+        o->construct[c] = 1;
+    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
+        o->runtime[rt] = 1;
+    return cli_parse_args(PROG, argc, argv, valued_options, sizeof valued_options / sizeof valued_options[0],
+                          o, usage);
+}
+
+/* ---- one syncbench process ---------------------------------------------- */
+
+/* What a syncbench process said, and how it ended. */
+struct child_output {
+    char out[OUTPUT_MAX], err[OUTPUT_MAX];
+    size_t out_len, err_len;
+    int status, timed_out;
+};
+
+/* One sample: which runtime, construct and team size, how many episodes. */
+struct sample_request {
+    const omp_bench_run *run;
+    omp_runtime rt;
+    const char *library; /* NULL for libgomp */
+    int construct;
+    unsigned threads;
+    uint64_t inner; /* 0: let syncbench calibrate */
+};
+
+static _Noreturn void exec_syncbench(const struct sample_request *rq, int out_fd, int err_fd)
+{
+    char threads[16], delay[32], target[32], inner[32], err[512];
+    dup2(out_fd, STDOUT_FILENO);
+    dup2(err_fd, STDERR_FILENO);
+    if (rq->library && omp_use_runtime(rq->library, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        _exit(126);
+    }
+    snprintf(threads, sizeof threads, "%u", rq->threads);
+    snprintf(delay, sizeof delay, "%u", rq->run->delay_iters);
+    snprintf(target, sizeof target, "%g", rq->run->target_ms);
+    snprintf(inner, sizeof inner, "%llu", (unsigned long long)rq->inner);
+    setenv("OMP_NUM_THREADS", threads, 1);
+    char *argv[] = {(char *)rq->run->syncbench, "--threads", threads,
+                    "--constructs", (char *)omp_construct_names[rq->construct],
+                    "--samples", "1", "--delay-iters", delay, "--target-ms", target,
+                    rq->inner ? "--inner" : NULL, inner, NULL};
+    execv(argv[0], argv);
+    fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+}
+
+/* Appends what fd has to buf; returns 0 at end of file. */
+static int drain(int fd, char *buf, size_t *len)
+{
+    char scratch[4096];
+    ssize_t n = read(fd, scratch, sizeof scratch);
+    if (n < 0)
+        return errno == EINTR || errno == EAGAIN;
+    size_t keep = (size_t)n < OUTPUT_MAX - 1 - *len ? (size_t)n : OUTPUT_MAX - 1 - *len;
+    memcpy(buf + *len, scratch, keep);
+    *len += keep;
+    buf[*len] = '\0';
+    return n > 0;
+}
+
+/* Reads both pipes to their ends, or until the deadline. */
+static void collect(int out_fd, int err_fd, struct child_output *co, uint64_t deadline)
+{
+    struct pollfd p[2] = {{.fd = out_fd, .events = POLLIN}, {.fd = err_fd, .events = POLLIN}};
+    while (p[0].fd >= 0 || p[1].fd >= 0) {
+        uint64_t now = epcc_now_ns();
+        if (now >= deadline) {
+            co->timed_out = 1;
+            return;
+        }
+        uint64_t left_ms = (deadline - now) / 1000000 + 1;
+        if (poll(p, 2, left_ms > 1000 ? 1000 : (int)left_ms) <= 0)
+            continue; /* EINTR or a second gone: the loop re-checks the deadline */
+        if (p[0].revents && !drain(out_fd, co->out, &co->out_len))
+            p[0].fd = -1;
+        if (p[1].revents && !drain(err_fd, co->err, &co->err_len))
+            p[1].fd = -1;
+    }
+}
+
+static int spawn(const struct sample_request *rq, struct child_output *co)
+{
+    int out[2], err[2];
+    memset(co, 0, sizeof *co);
+    if (pipe(out) != 0)
+        return -1;
+    if (pipe(err) != 0) {
+        close(out[0]);
+        close(out[1]);
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(out[0]);
+        close(err[0]);
+        exec_syncbench(rq, out[1], err[1]);
+    }
+    close(out[1]);
+    close(err[1]);
+    if (pid > 0)
+        collect(out[0], err[0], co, epcc_now_ns() + (uint64_t)(rq->run->timeout_s * 1e9));
+    close(out[0]);
+    close(err[0]);
+    if (pid < 0)
+        return -1;
+    if (co->timed_out)
+        kill(pid, SIGKILL);
+    while (waitpid(pid, &co->status, 0) < 0 && errno == EINTR)
+        ;
+    return 0;
+}
+
+/* ---- reading what syncbench said ---------------------------------------- */
+
+/* The value of " key=" in a line, up to the next blank (or the line's end
+ * for message=), copied into buf; NULL when absent. */
+static const char *field(const char *line, const char *key, char *buf, size_t len)
+{
+    size_t klen = strlen(key);
+    for (const char *p = line; (p = strstr(p, key)) != NULL; p += klen) {
+        if ((p != line && p[-1] != ' ') || p[klen] != '=')
+            continue;
+        const char *v = p + klen + 1;
+        size_t n = strcmp(key, "message") == 0 ? strcspn(v, "\n") : strcspn(v, " \n");
+        snprintf(buf, len, "%.*s", (int)n, v);
+        return buf;
+    }
+    return NULL;
+}
+
+/* The line that starts with prefix, or NULL. */
+static const char *find_line(const char *text, const char *prefix)
+{
+    size_t plen = strlen(prefix);
+    for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        if (strncmp(p, prefix, plen) == 0)
+            return p;
+    return NULL;
+}
+
+/* The last line of what the process wrote on stderr: the loader's "symbol
+ * lookup error", a runtime's abort message. */
+static void last_line(const char *text, char *buf, size_t len)
+{
+    size_t n = strlen(text);
+    while (n > 0 && text[n - 1] == '\n')
+        n--;
+    size_t start = n;
+    while (start > 0 && text[start - 1] != '\n')
+        start--;
+    snprintf(buf, len, "%.*s", (int)(n - start), text + start);
+}
+
+static void cell_fail(omp_cell *c, cell_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void cell_fail(omp_cell *c, cell_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->message, sizeof c->message, fmt, ap);
+    va_end(ap);
+    c->status = status;
+}
+
+/* Why a process that gave no result line ended as it did. */
+static void explain_end(omp_cell *c, const struct child_output *co, const omp_bench_run *run)
+{
+    char tail[OMP_MESSAGE_LEN - 128];
+    last_line(co->err, tail, sizeof tail);
+    if (co->timed_out)
+        cell_fail(c, CELL_DNF, "did not finish in %g s", run->timeout_s);
+    else if (WIFSIGNALED(co->status))
+        cell_fail(c, CELL_ERROR, "syncbench died of signal %d (%s)%s%s", WTERMSIG(co->status),
+                  strsignal(WTERMSIG(co->status)), *tail ? ": " : "", tail);
+    else
+        cell_fail(c, CELL_ERROR, "syncbench exited with status %d%s%s",
+                  WIFEXITED(co->status) ? WEXITSTATUS(co->status) : -1, *tail ? ": " : "", tail);
+}
+
+/* The runtime that answered must be the one asked for: a preload that did
+ * not take would otherwise be measured as libgomp under another name. */
+static int check_answer(const struct sample_request *rq, const char *answered, omp_cell *c)
+{
+    char want[PATH_MAX], got[PATH_MAX];
+    const char *base = strrchr(answered, '/') ? strrchr(answered, '/') + 1 : answered;
+    int ok;
+    if (realpath(answered, got) == NULL)
+        snprintf(got, sizeof got, "%s", answered);
+    if (rq->library)
+        ok = realpath(rq->library, want) != NULL && strcmp(want, got) == 0;
+    else
+        ok = strncmp(base, "libgomp", 7) == 0;
+    if (!ok)
+        cell_fail(c, CELL_ERROR, "%s answered the GOMP calls, not %s", answered,
+                  rq->library ? rq->library : "libgomp");
+    return ok;
+}
+
+static void add_sample(omp_cell *c, const char *line)
+{
+    char buf[64];
+    double us = strtod(field(line, "mean_us", buf, sizeof buf) ? buf : "nan", NULL);
+    double csw = strtod(field(line, "csw_per_op", buf, sizeof buf) ? buf : "0", NULL);
+    if (c->inner == 0 && field(line, "inner", buf, sizeof buf))
+        c->inner = strtoull(buf, NULL, 10);
+    c->us[c->samples++] = us;
+    c->csw_sum += csw;
+    c->status = CELL_OK;
+}
+
+/* Folds one process's output into its cell. */
+static void fold(const struct sample_request *rq, const struct child_output *co, omp_cell *c,
+                 char *answered, size_t answered_len)
+{
+    char buf[OMP_MESSAGE_LEN], prefix[64];
+    const char *header = find_line(co->out, "# syncbench ");
+    snprintf(prefix, sizeof prefix, "construct=%s ", omp_construct_names[rq->construct]);
+    const char *line = find_line(co->out, prefix);
+    if (header && field(header, "runtime", buf, sizeof buf)) {
+        snprintf(answered, answered_len, "%s", buf);
+        if (!check_answer(rq, buf, c))
+            return;
+    }
+    if (line == NULL || co->timed_out) {
+        explain_end(c, co, rq->run);
+        return;
+    }
+    char status[16];
+    if (field(line, "status", status, sizeof status) && strcmp(status, "ok") == 0)
+        add_sample(c, line);
+    else
+        cell_fail(c, CELL_ERROR, "%s", field(line, "message", buf, sizeof buf) ? buf : "failed");
+}
+
+/* ---- the rounds --------------------------------------------------------- */
+
+struct progress {
+    int tty;
+    unsigned done, total;
+    uint64_t start, last;
+};
+
+static void show_progress(struct progress *p, const struct sample_request *rq)
+{
+    uint64_t now = epcc_now_ns();
+    p->done++;
+    if (p->tty) {
+        fprintf(stderr, "\r\033[K[%u/%u] %s @%u on %s ...", p->done, p->total,
+                omp_construct_labels[rq->construct], rq->threads, omp_runtime_name(rq->rt));
+    } else if (now - p->last >= PROGRESS_EVERY_NS) {
+        fprintf(stderr, "%s: %u of %u samples, %.0f s\n", PROG, p->done, p->total,
+                (double)(now - p->start) / 1e9);
+        p->last = now;
+    }
+}
+
+static void measure(omp_bench_run *run, const char *const *library, omp_runtime rt, int construct,
+                    size_t k)
+{
+    omp_cell *c = omp_cell_at(run, (size_t)construct, k, rt);
+    struct sample_request rq = {.run = run, .rt = rt, .library = library[rt], .construct = construct,
+                                .threads = run->threads[k], .inner = c->inner};
+    static struct child_output co; /* 32 KiB: not on the stack */
+    if (spawn(&rq, &co) != 0) {
+        cell_fail(c, CELL_ERROR, "cannot start syncbench: %s", strerror(errno));
+        return;
+    }
+    fold(&rq, &co, c, run->runtime_path[rt], sizeof run->runtime_path[rt]);
+}
+
+static int still_measuring(const omp_cell *c)
+{
+    return c->status == CELL_PENDING || c->status == CELL_OK;
+}
+
+/* Rounds outermost, runtimes innermost: every runtime gives its sample of a
+ * construct before any gives the next. */
+static void run_rounds(omp_bench_run *run, const char *const *library)
+{
+    struct progress p = {.tty = isatty(STDERR_FILENO), .start = epcc_now_ns()};
+    p.last = p.start;
+    for (int c = 0; c < OMP_CONSTRUCT_COUNT; c++)
+        for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
+            p.total += run->construct[c] && run->runtime[rt] ? run->reps * (unsigned)run->ncounts : 0;
+    for (unsigned rep = 0; rep < run->reps; rep++)
+        for (size_t k = 0; k < run->ncounts; k++)
+            for (int c = 0; c < OMP_CONSTRUCT_COUNT; c++)
+                for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
+                    if (!run->construct[c] || !run->runtime[rt])
+                        continue;
+                    struct sample_request shown = {.rt = rt, .construct = c, .threads = run->threads[k]};
+                    show_progress(&p, &shown);
+                    if (still_measuring(omp_cell_at(run, (size_t)c, k, rt)))
+                        measure(run, library, (omp_runtime)rt, c, k);
+                }
+    if (p.tty)
+        fprintf(stderr, "\r\033[K");
+}
+
+/* ---- setting up --------------------------------------------------------- */
+
+/* Finds each selected runtime's library; one that is missing is reported
+ * now and left out, and the others still run.  Returns how many remain. */
+static int find_runtimes(omp_bench_run *run, char library[OMP_RUNTIME_COUNT][4096])
+{
+    static const char *const remedy[OMP_RUNTIME_COUNT] = {
+        "", "install libomp-dev or set MUSTER_LIBOMP", "build it with 'make muster-omp' or set MUSTER_OMP_LIBRARY"};
+    static const char *const file[OMP_RUNTIME_COUNT] = {"libgomp", "libomp.so.5", "libmuster-omp.so"};
+    int found = 0;
+    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
+        omp_found f;
+        if (!run->runtime[rt])
+            continue;
+        if (omp_find_runtime((omp_runtime)rt, &f) != 0) {
+            snprintf(run->runtime_missing[rt], sizeof run->runtime_missing[rt],
+                     "%s not found (looked at %s); %s", file[rt], f.looked, remedy[rt]);
+            fprintf(stderr, "%s: %s: left out\n", PROG, run->runtime_missing[rt]);
+            run->runtime[rt] = 0;
+            continue;
+        }
+        snprintf(library[rt], 4096, "%s", f.path);
+        found++;
+    }
+    return found;
+}
+
+static int read_cpus(omp_bench_run *run, int *cpu)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return -1;
+    run->cpus_available = 0;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &set))
+            cpu[run->cpus_available++] = c;
+    run->cpus_online = sysconf(_SC_NPROCESSORS_ONLN);
+    run->cpu_list = cpu;
+    return 0;
+}
+
+static int alloc_cells(omp_bench_run *run)
+{
+    size_t n = OMP_CONSTRUCT_COUNT * run->ncounts * OMP_RUNTIME_COUNT;
+    run->cells = calloc(n, sizeof *run->cells);
+    double *us = calloc(n * run->reps, sizeof *us);
+    if (run->cells == NULL || us == NULL) {
+        free(run->cells);
+        free(us);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        run->cells[i] = (omp_cell){.status = CELL_PENDING, .us = us + i * run->reps};
+    return 0;
+}
+
+static void free_cells(omp_bench_run *run)
+{
+    if (run->cells)
+        free(run->cells[0].us);
+    free(run->cells);
+}
+
+static int run_benchmark(const struct options *o, const char *syncbench)
+{
+    static int cpu[CPU_SETSIZE];
+    static char library[OMP_RUNTIME_COUNT][4096];
+    static omp_bench_run run;
+    run = (omp_bench_run){.threads = o->threads, .ncounts = o->nthreads, .reps = (unsigned)o->reps,
+                          .target_ms = o->target_ms, .timeout_s = o->timeout_s, .syncbench = syncbench};
+    memcpy(run.construct, o->construct, sizeof run.construct);
+    memcpy(run.runtime, o->runtime, sizeof run.runtime);
+    if (find_runtimes(&run, library) == 0) {
+        fprintf(stderr, "%s: none of the runtimes asked for was found\n", PROG);
+        return CLI_FAILED;
+    }
+    if (read_cpus(&run, cpu) != 0 || alloc_cells(&run) != 0) {
+        fprintf(stderr, "%s: cannot read the CPU affinity mask or allocate the results\n", PROG);
+        return CLI_FAILED;
+    }
+    run.delay_iters = epcc_calibrate_delay(o->delay_ns, &run.delay_ns);
+    const char *libs[OMP_RUNTIME_COUNT];
+    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
+        libs[rt] = library[rt][0] ? library[rt] : NULL;
+    run_rounds(&run, libs);
+    if (o->json)
+        omp_report_json(stdout, &run);
+    else
+        omp_report_table(stdout, &run);
+    free_cells(&run);
+    return CLI_OK;
+}
+
+int bench_omp_main(int argc, char **argv)
+{
+    struct options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    omp_found sb;
+    if (omp_find_syncbench(&sb) != 0) {
+        fprintf(stderr, "%s: syncbench not found (looked at %s); build it with 'make syncbench' "
+                        "(needs gcc -fopenmp) or set MUSTER_SYNCBENCH\n", PROG, sb.looked);
+        return CLI_FAILED;
+    }
+    return run_benchmark(&o, sb.path);
+}

@@ -1,0 +1,281 @@
+#include "bench_omp_report.h"
+
+#include "cli.h"
+#include "report_text.h"
+#include "sample_stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NAME_W 13  /* "PARALLEL FOR" and a blank */
+#define TIME_W 16  /* "12345 ± 1234.5" and a blank */
+#define RATIO_W 10 /* "muster÷best" shortened to the header "÷ best" */
+#define CSW_W 9    /* " csw gomp" */
+#define TABLE_COLUMNS 100
+
+static const char *const csw_heads[OMP_RUNTIME_COUNT] = {"csw gomp", "csw omp", "csw mst"};
+
+static sample_stats cell_stats(const omp_cell *c) { return sample_stats_of(c->us, c->samples); }
+
+static double cell_csw(const omp_cell *c) { return c->samples ? c->csw_sum / c->samples : NAN; }
+
+/* Error and dnf cells are numbered in reading order and explained under
+ * the table. */
+static int note_number(const omp_bench_run *run, const omp_cell *cell)
+{
+    int n = 0;
+    for (size_t c = 0; c < OMP_CONSTRUCT_COUNT; c++)
+        for (size_t k = 0; k < run->ncounts; k++)
+            for (size_t rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
+                const omp_cell *x = omp_cell_at(run, c, k, rt);
+                n += x->status == CELL_ERROR || x->status == CELL_DNF;
+                if (x == cell)
+                    return n;
+            }
+    return n;
+}
+
+static void put_time(FILE *out, const omp_bench_run *run, const omp_cell *c)
+{
+    char text[64];
+    sample_stats s = cell_stats(c);
+    int d = report_decimals_for(s.mean);
+    if (c->status == CELL_OK)
+        snprintf(text, sizeof text, "%.*f ± %.*f", d, s.mean, d, s.sd);
+    else if (c->status == CELL_DNF)
+        snprintf(text, sizeof text, "dnf, note %d", note_number(run, c));
+    else if (c->status == CELL_ERROR)
+        snprintf(text, sizeof text, "error, note %d", note_number(run, c));
+    else
+        snprintf(text, sizeof text, "-");
+    report_put_padded(out, text, TIME_W, 1);
+}
+
+/* muster ÷ the better of libgomp and libomp; NAN when either side is missing. */
+static double muster_ratio(const omp_bench_run *run, size_t c, size_t k)
+{
+    const omp_cell *m = omp_cell_at(run, c, k, OMP_RUNTIME_MUSTER);
+    double best = NAN;
+    for (int rt = OMP_RUNTIME_LIBGOMP; rt <= OMP_RUNTIME_LIBOMP; rt++) {
+        const omp_cell *x = omp_cell_at(run, c, k, (size_t)rt);
+        if (x->status == CELL_OK && (isnan(best) || cell_stats(x).mean < best))
+            best = cell_stats(x).mean;
+    }
+    if (m->status != CELL_OK || !(best > 0))
+        return NAN;
+    return cell_stats(m).mean / best;
+}
+
+/* The ratio column appears when muster and at least one other was run. */
+static int has_ratio(const omp_bench_run *run)
+{
+    return run->runtime[OMP_RUNTIME_MUSTER] && (run->runtime[OMP_RUNTIME_LIBGOMP] || run->runtime[OMP_RUNTIME_LIBOMP]);
+}
+
+static void put_block_header(FILE *out, const omp_bench_run *run, size_t k)
+{
+    char title[32], head[32];
+    snprintf(title, sizeof title, "%u thread%s", run->threads[k], run->threads[k] == 1 ? "" : "s");
+    report_put_padded(out, title, NAME_W, 0);
+    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
+        if (run->runtime[rt]) {
+            snprintf(head, sizeof head, "%s µs", omp_runtime_name((omp_runtime)rt));
+            report_put_padded(out, head, TIME_W, 1);
+        }
+    if (has_ratio(run))
+        report_put_padded(out, "÷ best", RATIO_W, 1);
+    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
+        if (run->runtime[rt])
+            report_put_padded(out, csw_heads[rt], CSW_W, 1);
+    fputc('\n', out);
+}
+
+static void put_row(FILE *out, const omp_bench_run *run, size_t c, size_t k)
+{
+    char text[32];
+    report_put_padded(out, omp_construct_labels[c], NAME_W, 0);
+    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
+        if (run->runtime[rt])
+            put_time(out, run, omp_cell_at(run, c, k, (size_t)rt));
+    if (has_ratio(run)) {
+        double r = muster_ratio(run, c, k);
+        if (isnan(r))
+            snprintf(text, sizeof text, "-");
+        else
+            report_format_ratio(text, sizeof text, r);
+        report_put_padded(out, text, RATIO_W, 1);
+    }
+    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
+        if (run->runtime[rt]) {
+            const omp_cell *x = omp_cell_at(run, c, k, (size_t)rt);
+            if (x->status == CELL_OK)
+                report_format_csw(text, sizeof text, cell_csw(x));
+            else
+                snprintf(text, sizeof text, "-");
+            report_put_padded(out, text, CSW_W, 1);
+        }
+    fputc('\n', out);
+}
+
+static void put_title(FILE *out, const omp_bench_run *run)
+{
+    char cpus[256];
+    const char *wait = getenv("OMP_WAIT_POLICY");
+    cli_format_cpu_list(cpus, sizeof cpus, run->cpu_list, run->cpus_available);
+    fprintf(out, "muster bench omp: overhead per OpenMP construct (EPCC syncbench), µs, mean ± sd "
+                 "of %u round%s\n", run->reps, run->reps == 1 ? "" : "s");
+    fprintf(out, "%u of %ld CPUs available (%s); delay %.3f µs; test loop %g ms; OMP_WAIT_POLICY %s\n",
+            run->cpus_available, run->cpus_online, cpus, run->delay_ns / 1000.0, run->target_ms,
+            wait ? wait : "unset");
+    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
+        if (run->runtime[rt])
+            fprintf(out, "  %-8s %s\n", omp_runtime_name((omp_runtime)rt),
+                    run->runtime_path[rt][0] ? run->runtime_path[rt] : "(never answered)");
+        else if (run->runtime_missing[rt][0])
+            fprintf(out, "  %-8s %s\n", omp_runtime_name((omp_runtime)rt), run->runtime_missing[rt]);
+    }
+    fprintf(out, "÷ best: muster's time ÷ the better of libgomp and libomp (below 1× muster is "
+                 "faster)\ncsw: context switches per construct executed, all threads\n");
+}
+
+/* text in lines of at most TABLE_COLUMNS, broken at blanks; the lines
+ * after the first indented.  A word longer than a line gets one of its own. */
+static void put_wrapped(FILE *out, const char *text)
+{
+    const size_t indent = 4;
+    size_t col = 0;
+    int line_start = 1;
+    while (*text) {
+        size_t word = strcspn(text, " ");
+        if (!line_start && col + 1 + word > TABLE_COLUMNS) {
+            fprintf(out, "\n%*s", (int)indent, "");
+            col = indent;
+            line_start = 1;
+        } else if (!line_start) {
+            fputc(' ', out);
+            col++;
+        }
+        line_start = 0;
+        fwrite(text, 1, word, out);
+        col += word;
+        text += word;
+        text += strspn(text, " ");
+    }
+    fputc('\n', out);
+}
+
+static void put_notes(FILE *out, const omp_bench_run *run)
+{
+    char text[OMP_MESSAGE_LEN + 128];
+    int note = 0;
+    for (size_t c = 0; c < OMP_CONSTRUCT_COUNT; c++)
+        for (size_t k = 0; k < run->ncounts; k++)
+            for (size_t rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
+                const omp_cell *x = omp_cell_at(run, c, k, rt);
+                if (x->status != CELL_ERROR && x->status != CELL_DNF)
+                    continue;
+                snprintf(text, sizeof text, "note %d: %s @%u on %s: %s", ++note, omp_construct_labels[c],
+                         run->threads[k], omp_runtime_name((omp_runtime)rt), x->message);
+                fputs(note == 1 ? "\n" : "", out);
+                put_wrapped(out, text);
+            }
+}
+
+void omp_report_table(FILE *out, const omp_bench_run *run)
+{
+    put_title(out, run);
+    for (size_t k = 0; k < run->ncounts; k++) {
+        fputc('\n', out);
+        put_block_header(out, run, k);
+        for (size_t c = 0; c < OMP_CONSTRUCT_COUNT; c++)
+            if (run->construct[c])
+                put_row(out, run, c, k);
+    }
+    put_notes(out, run);
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+static const char *status_name(cell_status s)
+{
+    return s == CELL_OK ? "ok" : s == CELL_DNF ? "dnf" : s == CELL_ERROR ? "error" : "not run";
+}
+
+static void json_field(FILE *out, const char *name, double x)
+{
+    fprintf(out, ", \"%s\": ", name);
+    report_json_number(out, x);
+}
+
+static void json_cell(FILE *out, const omp_bench_run *run, size_t c, size_t k, size_t rt)
+{
+    const omp_cell *x = omp_cell_at(run, c, k, rt);
+    sample_stats s = cell_stats(x);
+    int ok = x->status == CELL_OK;
+    fprintf(out, "    {\"construct\": \"%s\", \"threads\": %u, \"runtime\": \"%s\", \"status\": \"%s\"",
+            omp_construct_names[c], run->threads[k], omp_runtime_name((omp_runtime)rt),
+            status_name(x->status));
+    json_field(out, "mean_us", ok ? s.mean : NAN);
+    json_field(out, "median_us", ok ? s.median : NAN);
+    json_field(out, "sd_us", ok ? s.sd : NAN);
+    json_field(out, "min_us", ok ? s.min : NAN);
+    json_field(out, "max_us", ok ? s.max : NAN);
+    json_field(out, "csw_per_op", ok ? cell_csw(x) : NAN);
+    if (rt == OMP_RUNTIME_MUSTER)
+        json_field(out, "ratio_to_best", muster_ratio(run, c, k));
+    fprintf(out, ", \"samples\": %u, \"inner\": %llu", x->samples, (unsigned long long)x->inner);
+    if (!ok) {
+        fputs(", \"message\": ", out);
+        report_json_string(out, x->message);
+    }
+    fputc('}', out);
+}
+
+static void json_header(FILE *out, const omp_bench_run *run)
+{
+    fputs("{\n  ", out);
+    report_json_machine(out, run->cpus_online, run->cpus_available, run->cpu_list);
+    fputs(",\n  \"settings\": {\"method\": \"epcc-syncbench\", \"threads\": [", out);
+    for (size_t k = 0; k < run->ncounts; k++)
+        fprintf(out, "%s%u", k ? ", " : "", run->threads[k]);
+    fprintf(out, "], \"reps\": %u", run->reps);
+    json_field(out, "target_ms", run->target_ms);
+    json_field(out, "timeout_s", run->timeout_s);
+    json_field(out, "delay_ns", run->delay_ns);
+    fprintf(out, ", \"delay_iters\": %u, \"omp_wait_policy\": ", run->delay_iters);
+    const char *wait = getenv("OMP_WAIT_POLICY");
+    if (wait)
+        report_json_string(out, wait);
+    else
+        fputs("null", out);
+    fputs("},\n  \"runtimes\": {", out);
+    for (int rt = 0, first = 1; rt < OMP_RUNTIME_COUNT; rt++) {
+        if (!run->runtime[rt] && !run->runtime_missing[rt][0])
+            continue;
+        fprintf(out, "%s\"%s\": {\"found\": %s, ", first ? "" : ", ", omp_runtime_name((omp_runtime)rt),
+                run->runtime[rt] ? "true" : "false");
+        fputs(run->runtime[rt] ? "\"path\": " : "\"message\": ", out);
+        report_json_string(out, run->runtime[rt] ? run->runtime_path[rt] : run->runtime_missing[rt]);
+        fputc('}', out);
+        first = 0;
+    }
+    fputs("},\n", out);
+}
+
+void omp_report_json(FILE *out, const omp_bench_run *run)
+{
+    json_header(out, run);
+    fputs("  \"cells\": [\n", out);
+    int first = 1;
+    for (size_t c = 0; c < OMP_CONSTRUCT_COUNT; c++)
+        for (size_t k = 0; k < run->ncounts; k++)
+            for (size_t rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
+                if (!run->construct[c] || !run->runtime[rt])
+                    continue;
+                fputs(first ? "" : ",\n", out);
+                json_cell(out, run, c, k, rt);
+                first = 0;
+            }
+    fputs("\n  ]\n}\n", out);
+}

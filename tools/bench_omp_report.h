@@ -1,0 +1,58 @@
+/* The results of `muster bench omp` and their two forms: a table for people
+ * (at most 100 columns) and one JSON object for programs. */
+#ifndef MUSTER_TOOLS_BENCH_OMP_REPORT_H
+#define MUSTER_TOOLS_BENCH_OMP_REPORT_H
+
+#include "bench_report.h" /* cell_status */
+#include "omp_runtime.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define OMP_CONSTRUCT_COUNT 10
+#define OMP_MESSAGE_LEN 640
+
+/* The constructs syncbench measures, as it spells them, and for people. */
+extern const char *const omp_construct_names[OMP_CONSTRUCT_COUNT];
+extern const char *const omp_construct_labels[OMP_CONSTRUCT_COUNT];
+
+/* One construct on one runtime at one team size: one sample per round. */
+typedef struct omp_cell {
+    cell_status status;
+    unsigned samples;
+    double *us;       /* [reps] overhead per construct, one per round */
+    double csw_sum;   /* context switches per construct, summed over samples */
+    uint64_t inner;   /* calibrated in the first round, reused after */
+    char message[OMP_MESSAGE_LEN];
+} omp_cell;
+
+typedef struct omp_bench_run {
+    /* what is measured */
+    const unsigned *threads; /* team sizes, ascending */
+    size_t ncounts;
+    int construct[OMP_CONSTRUCT_COUNT]; /* selected? */
+    int runtime[OMP_RUNTIME_COUNT];     /* selected and found? */
+    char runtime_path[OMP_RUNTIME_COUNT][4096]; /* what answered (syncbench's dladdr) */
+    char runtime_missing[OMP_RUNTIME_COUNT][2300]; /* selected but not found: why */
+    omp_cell *cells; /* [construct][count][runtime] */
+    /* settings */
+    unsigned reps;
+    double target_ms, timeout_s, delay_ns;
+    unsigned delay_iters;
+    const char *syncbench;
+    /* machine */
+    long cpus_online;
+    unsigned cpus_available;
+    const int *cpu_list;
+} omp_bench_run;
+
+static inline omp_cell *omp_cell_at(const omp_bench_run *run, size_t construct, size_t count,
+                                    size_t runtime)
+{
+    return &run->cells[(construct * run->ncounts + count) * OMP_RUNTIME_COUNT + runtime];
+}
+
+void omp_report_table(FILE *out, const omp_bench_run *run);
+void omp_report_json(FILE *out, const omp_bench_run *run);
+
+#endif

@@ -1,0 +1,283 @@
+#include "omp_runtime.h"
+
+#include <errno.h>
+#include <glob.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Compiled in by tools/CMakeLists.txt; empty when the target is not built. */
+#ifndef MUSTER_OMP_BUILD_LIBRARY
+#define MUSTER_OMP_BUILD_LIBRARY ""
+#endif
+#ifndef MUSTER_SYNCBENCH_BUILD_PATH
+#define MUSTER_SYNCBENCH_BUILD_PATH ""
+#endif
+
+#define SHIM_NAME "libgomp.so.1"
+
+static const char *const runtime_names[OMP_RUNTIME_COUNT] = {"libgomp", "libomp", "muster"};
+
+const char *omp_runtime_name(omp_runtime rt)
+{
+    return rt >= 0 && rt < OMP_RUNTIME_COUNT ? runtime_names[rt] : NULL;
+}
+
+int omp_runtime_parse(const char *name)
+{
+    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
+        if (strcmp(name, runtime_names[rt]) == 0)
+            return rt;
+    return -1;
+}
+
+/* ---- finding files ------------------------------------------------------ */
+
+static void note_looked(omp_found *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note_looked(omp_found *f, const char *fmt, ...)
+{
+    size_t used = strlen(f->looked);
+    if (used + 3 >= sizeof f->looked)
+        return;
+    if (used)
+        used += (size_t)snprintf(f->looked + used, sizeof f->looked - used, ", ");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->looked + used, sizeof f->looked - used, fmt, ap);
+    va_end(ap);
+}
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Takes `path` if it is a file; else notes it (with `what`) as looked at. */
+static int try_path(omp_found *f, const char *path, const char *what)
+{
+    if (path[0] != '\0' && is_file(path)) {
+        snprintf(f->path, sizeof f->path, "%s", path);
+        return 0;
+    }
+    note_looked(f, "%s%s", what, path[0] ? path : "(not built)");
+    return -1;
+}
+
+/* env VARIABLE wins outright: a path the user named that is missing is an
+ * answer (not found), not a cue to look elsewhere. */
+static int try_env(omp_found *f, const char *variable, int *decided)
+{
+    const char *value = getenv(variable);
+    *decided = value != NULL && value[0] != '\0';
+    if (!*decided)
+        return -1;
+    char what[64];
+    snprintf(what, sizeof what, "%s=", variable);
+    return try_path(f, value, what);
+}
+
+/* `relative` beside the running muster executable (an installed layout). */
+static int try_installed(omp_found *f, const char *relative)
+{
+    char exe[PATH_MAX], path[PATH_MAX + 64];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return -1;
+    exe[n] = '\0';
+    snprintf(path, sizeof path, "%s/%s", dirname(exe), relative);
+    return try_path(f, path, "");
+}
+
+/* The build tree, then an installed layout. */
+static int find_built(omp_found *f, const char *env, const char *build_path, const char *const *installed)
+{
+    int decided;
+    memset(f, 0, sizeof *f);
+    if (try_env(f, env, &decided) == 0 || decided)
+        return decided && f->path[0] ? 0 : -1;
+    if (try_path(f, build_path, "the build tree: ") == 0)
+        return 0;
+    for (; *installed; installed++)
+        if (try_installed(f, *installed) == 0)
+            return 0;
+    return -1;
+}
+
+/* The highest version among a glob's matches (llvm-14 after llvm-9). */
+static int try_glob(omp_found *f, const char *pattern)
+{
+    glob_t g;
+    int rc = -1;
+    if (glob(pattern, 0, NULL, &g) == 0) {
+        const char *best = NULL;
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            if (is_file(g.gl_pathv[i]) && (best == NULL || strverscmp(g.gl_pathv[i], best) > 0))
+                best = g.gl_pathv[i];
+        if (best) {
+            snprintf(f->path, sizeof f->path, "%s", best);
+            rc = 0;
+        }
+    }
+    globfree(&g);
+    if (rc != 0)
+        note_looked(f, "%s", pattern);
+    return rc;
+}
+
+static int find_libomp(omp_found *f)
+{
+    /* Debian's libomp5 puts the multiarch link first; the LLVM tree has it
+     * too; other distributions use lib64 or /usr/local. */
+    static const char *const patterns[] = {
+        "/usr/lib/*-linux-gnu/libomp.so.5", "/usr/lib/llvm-*/lib/libomp.so.5", "/usr/lib64/libomp.so",
+        "/usr/local/lib/libomp.so",
+    };
+    int decided;
+    memset(f, 0, sizeof *f);
+    if (try_env(f, "MUSTER_LIBOMP", &decided) == 0 || decided)
+        return decided && f->path[0] ? 0 : -1;
+    for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++)
+        if (try_glob(f, patterns[i]) == 0)
+            return 0;
+    return -1;
+}
+
+int omp_find_runtime(omp_runtime rt, omp_found *f)
+{
+    static const char *const muster_installed[] = {"../lib/libmuster-omp.so", "libmuster-omp.so", NULL};
+    memset(f, 0, sizeof *f);
+    switch (rt) {
+    case OMP_RUNTIME_LIBGOMP:
+        return 0;
+    case OMP_RUNTIME_LIBOMP:
+        return find_libomp(f);
+    case OMP_RUNTIME_MUSTER:
+        return find_built(f, "MUSTER_OMP_LIBRARY", MUSTER_OMP_BUILD_LIBRARY, muster_installed);
+    default:
+        return -1;
+    }
+}
+
+int omp_find_syncbench(omp_found *f)
+{
+    static const char *const installed[] = {"../libexec/muster/syncbench", "syncbench", NULL};
+    return find_built(f, "MUSTER_SYNCBENCH", MUSTER_SYNCBENCH_BUILD_PATH, installed);
+}
+
+/* ---- the libgomp.so.1 link ---------------------------------------------- */
+
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static int failure(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int failure(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* The build's shim: omp-shim/libgomp.so.1 beside the library (as named, or
+ * where its links lead), if it leads to the library itself. */
+static int build_shim(const char *library, const char *real, char *dir, size_t len)
+{
+    const char *bases[] = {library, real};
+    for (int i = 0; i < 2; i++) {
+        char copy[PATH_MAX], link[PATH_MAX + 96];
+        snprintf(copy, sizeof copy, "%s", bases[i]);
+        snprintf(dir, len, "%s/omp-shim", dirname(copy));
+        snprintf(link, sizeof link, "%s/" SHIM_NAME, dir);
+        if (same_file(link, real))
+            return 0;
+    }
+    return -1;
+}
+
+/* A directory only this user can write: anyone else's could swap the link. */
+static int private_dir(const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    if (mkdir(path, 0700) != 0 && errno != EEXIST)
+        return failure(err, errlen, "cannot create %s: %s", path, strerror(errno));
+    if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 077))
+        return failure(err, errlen, "%s is not a private directory of this user's", path);
+    return 0;
+}
+
+/* Points dir/libgomp.so.1 at real, replacing a link that leads elsewhere in
+ * one rename so that a program starting meanwhile sees one or the other. */
+static int place_link(const char *dir, const char *real, char *err, size_t errlen)
+{
+    char link[PATH_MAX + 96], temp[PATH_MAX + 128];
+    snprintf(link, sizeof link, "%s/" SHIM_NAME, dir);
+    if (same_file(link, real))
+        return 0;
+    snprintf(temp, sizeof temp, "%s/." SHIM_NAME ".%ld", dir, (long)getpid());
+    unlink(temp);
+    if (symlink(real, temp) != 0 || rename(temp, link) != 0) {
+        unlink(temp);
+        return failure(err, errlen, "cannot make %s: %s", link, strerror(errno));
+    }
+    return 0;
+}
+
+/* $XDG_RUNTIME_DIR (or $TMPDIR, or /tmp)/muster-omp-shims-UID/DEV-INODE. */
+static int private_shim(const char *real, char *dir, size_t len, char *err, size_t errlen)
+{
+    const char *base = getenv("XDG_RUNTIME_DIR");
+    if (base == NULL || base[0] == '\0')
+        base = getenv("TMPDIR");
+    if (base == NULL || base[0] == '\0')
+        base = "/tmp";
+    struct stat st;
+    if (stat(real, &st) != 0)
+        return failure(err, errlen, "%s: %s", real, strerror(errno));
+    char top[PATH_MAX];
+    snprintf(top, sizeof top, "%s/muster-omp-shims-%ld", base, (long)getuid());
+    snprintf(dir, len, "%s/%lx-%lx", top, (unsigned long)st.st_dev, (unsigned long)st.st_ino);
+    if (private_dir(top, err, errlen) != 0 || private_dir(dir, err, errlen) != 0)
+        return -1;
+    return place_link(dir, real, err, errlen);
+}
+
+/* VARIABLE=first[:old value]. */
+static int prepend_env(const char *variable, const char *first)
+{
+    const char *old = getenv(variable);
+    if (old == NULL || old[0] == '\0')
+        return setenv(variable, first, 1);
+    size_t len = strlen(first) + 1 + strlen(old) + 1;
+    char *value = malloc(len);
+    if (value == NULL)
+        return -1;
+    snprintf(value, len, "%s:%s", first, old);
+    int rc = setenv(variable, value, 1);
+    free(value);
+    return rc;
+}
+
+int omp_use_runtime(const char *library, char *err, size_t errlen)
+{
+    char real[PATH_MAX], dir[PATH_MAX + 64];
+    if (realpath(library, real) == NULL)
+        return failure(err, errlen, "%s: %s", library, strerror(errno));
+    if (strchr(real, ':') || strchr(real, ' '))
+        return failure(err, errlen, "%s: LD_PRELOAD cannot hold a path with ':' or ' '", real);
+    if (build_shim(library, real, dir, sizeof dir) != 0 &&
+        private_shim(real, dir, sizeof dir, err, errlen) != 0)
+        return -1;
+    if (prepend_env("LD_PRELOAD", real) != 0 || prepend_env("LD_LIBRARY_PATH", dir) != 0)
+        return failure(err, errlen, "cannot set the environment: %s", strerror(errno));
+    return 0;
+}

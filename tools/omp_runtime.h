@@ -1,0 +1,48 @@
+/* The OpenMP runtimes the muster command puts under unchanged `gcc -fopenmp`
+ * programs: where their files are, and the environment that makes one of
+ * them the only runtime a program loads.  `muster run` and `muster bench omp`
+ * both find things here, so they always agree on which file is meant. */
+#ifndef MUSTER_TOOLS_OMP_RUNTIME_H
+#define MUSTER_TOOLS_OMP_RUNTIME_H
+
+#include <stddef.h>
+
+typedef enum omp_runtime {
+    OMP_RUNTIME_LIBGOMP, /* GCC's, which the program links: nothing to preload */
+    OMP_RUNTIME_LIBOMP,  /* LLVM's libomp.so.5 (Debian libomp-dev), which exports the GOMP ABI */
+    OMP_RUNTIME_MUSTER,  /* libmuster-omp.so */
+    OMP_RUNTIME_COUNT
+} omp_runtime;
+
+/* "libgomp", "libomp", "muster"; NULL out of range. */
+const char *omp_runtime_name(omp_runtime rt);
+/* The runtime with that name, or -1. */
+int omp_runtime_parse(const char *name);
+
+/* A found file, or why none was: `looked` lists where it was sought. */
+typedef struct omp_found {
+    char path[4096];
+    char looked[2048];
+} omp_found;
+
+/* The library to preload for rt: for muster, env MUSTER_OMP_LIBRARY, else the
+ * build tree's (compiled in by CMake), else one installed next to the muster
+ * executable (../lib or the same directory); for libomp, env MUSTER_LIBOMP,
+ * else the usual Debian/LLVM places.  Returns 0, or -1 with f->looked filled.
+ * For libgomp there is nothing to preload: 0 and an empty path. */
+int omp_find_runtime(omp_runtime rt, omp_found *f);
+
+/* The syncbench program: env MUSTER_SYNCBENCH, else the build tree's, else
+ * installed next to the muster executable. */
+int omp_find_syncbench(omp_found *f);
+
+/* Makes `library` the program's OpenMP runtime in this process's
+ * environment, for an exec that follows: prepends it to LD_PRELOAD, and
+ * prepends to LD_LIBRARY_PATH a directory whose libgomp.so.1 is a link to it,
+ * so that the program's own DT_NEEDED libgomp.so.1 resolves to the same file
+ * and the real libgomp is never mapped beside it.  The link is the build's
+ * (omp-shim/ beside the library) when there is one, else one made in a
+ * private directory of this user's.  Returns 0, or -1 with a message in err. */
+int omp_use_runtime(const char *library, char *err, size_t errlen);
+
+#endif

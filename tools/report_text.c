@@ -1,0 +1,76 @@
+#include "report_text.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Columns a UTF-8 string takes ("±" and "µ" are two bytes, one column). */
+size_t report_display_width(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++)
+        w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+void report_put_padded(FILE *out, const char *s, size_t width, int right)
+{
+    size_t w = report_display_width(s);
+    for (; right && w < width; w++)
+        fputc(' ', out);
+    fputs(s, out);
+    for (; !right && w < width; w++)
+        fputc(' ', out);
+}
+
+/* Decimals for a value of this size: overheads span 0.05 µs to tens of
+ * milliseconds, and four significant digits are more than the noise allows. */
+int report_decimals_for(double x)
+{
+    double a = fabs(x);
+    return a < 1 ? 3 : a < 10 ? 2 : a < 100 ? 1 : 0;
+}
+
+void report_format_csw(char *buf, size_t len, double x)
+{
+    snprintf(buf, len, "%.*f", x < 10 ? 2 : x < 100 ? 1 : 0, x);
+}
+
+void report_format_ratio(char *buf, size_t len, double r)
+{
+    if (r < 0.1)
+        snprintf(buf, len, "%.2g×", r); /* 0.0047×, not 0.00× */
+    else
+        snprintf(buf, len, "%.*f×", r < 10 ? 2 : r < 100 ? 1 : 0, r);
+}
+
+void report_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+void report_json_number(FILE *out, double x)
+{
+    if (isfinite(x))
+        fprintf(out, "%.6g", x);
+    else
+        fputs("null", out);
+}
+
+void report_json_machine(FILE *out, long cpus_online, unsigned cpus_available, const int *cpu_list)
+{
+    fprintf(out, "\"machine\": {\"cpus\": %ld, \"cpus_available\": %u, \"cpu_list\": [", cpus_online,
+            cpus_available);
+    for (unsigned i = 0; i < cpus_available; i++)
+        fprintf(out, "%s%d", i ? ", " : "", cpu_list[i]);
+    fputs("]}", out);
+}

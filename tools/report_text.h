@@ -1,0 +1,26 @@
+/* Text and JSON helpers the benchmark reports share (bench_report.c for
+ * `muster bench barrier`, bench_omp_report.c for `muster bench omp`): one
+ * way of padding UTF-8, rounding overheads and writing JSON values. */
+#ifndef MUSTER_TOOLS_REPORT_TEXT_H
+#define MUSTER_TOOLS_REPORT_TEXT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Columns a UTF-8 string takes ("±" and "µ" are two bytes, one column). */
+size_t report_display_width(const char *s);
+/* s in width columns, right-aligned when `right`, else left. */
+void report_put_padded(FILE *out, const char *s, size_t width, int right);
+/* Decimals that show an overhead of this size to about four digits. */
+int report_decimals_for(double x);
+/* Context switches per operation, ratios ("0.47×", "0.0047×"). */
+void report_format_csw(char *buf, size_t len, double x);
+void report_format_ratio(char *buf, size_t len, double r);
+/* A JSON string with escapes; a number, or null when not finite. */
+void report_json_string(FILE *out, const char *s);
+void report_json_number(FILE *out, double x);
+/* `"machine": {"cpus": N, "cpus_available": M, "cpu_list": [...]}` without a
+ * trailing comma or newline. */
+void report_json_machine(FILE *out, long cpus_online, unsigned cpus_available, const int *cpu_list);
+
+#endif

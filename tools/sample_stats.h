@@ -1,0 +1,17 @@
+/* Summary statistics of a handful of benchmark samples: the OpenMP syncbench
+ * summarises its own samples, and `muster bench omp` the samples it gathers
+ * one process at a time. */
+#ifndef MUSTER_TOOLS_SAMPLE_STATS_H
+#define MUSTER_TOOLS_SAMPLE_STATS_H
+
+#include <stddef.h>
+
+typedef struct sample_stats {
+    size_t n;
+    double mean, median, sd, min, max; /* sd: sample standard deviation, 0 when n < 2 */
+} sample_stats;
+
+/* Summarises x[0..n) (n may be 0: everything zero).  Does not change x. */
+sample_stats sample_stats_of(const double *x, size_t n);
+
+#endif

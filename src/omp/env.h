@@ -11,9 +11,10 @@
 #include "muster/topology.h"
 #include "omp/internal.h"
 
-/* omp_get_supported_active_levels(): what gcc 12's libgomp reports, and
- * the most max-active-levels-var can be set to. */
-#define MUSTER_OMP_SUPPORTED_ACTIVE_LEVELS 255u
+/* omp_get_supported_active_levels(), and the most max-active-levels-var
+ * can be set to: the pools parallel.c keeps, one per active level (gcc
+ * 12's libgomp reports 255). */
+#define MUSTER_OMP_SUPPORTED_ACTIVE_LEVELS ((unsigned)MUSTER_OMP_MAX_ACTIVE_LEVELS)
 
 /* The run-sched-var used when OMP_SCHEDULE is unset or malformed.  (libgomp
  * uses dynamic,1; static is the cheaper choice, and the kind is

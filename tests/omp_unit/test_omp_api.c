@@ -34,20 +34,20 @@ static void test_threads_and_nesting(void)
     omp_set_dynamic(0);
     CHECK(omp_get_dynamic() == 0);
 
-    CHECK(omp_get_supported_active_levels() == 255);
+    CHECK(omp_get_supported_active_levels() == MUSTER_OMP_MAX_ACTIVE_LEVELS);
     CHECK(omp_get_max_active_levels() == 1);
     CHECK(omp_get_nested() == 0);
     omp_set_max_active_levels(1000);
-    CHECK(omp_get_max_active_levels() == 255);
+    CHECK(omp_get_max_active_levels() == MUSTER_OMP_MAX_ACTIVE_LEVELS);
     omp_set_max_active_levels(-1);
-    CHECK(omp_get_max_active_levels() == 255);
+    CHECK(omp_get_max_active_levels() == MUSTER_OMP_MAX_ACTIVE_LEVELS);
     omp_set_max_active_levels(3);
     CHECK(omp_get_max_active_levels() == 3);
     CHECK(omp_get_nested() == 1);
     omp_set_max_active_levels(0);
     CHECK(omp_get_nested() == 0);
     omp_set_nested(1);
-    CHECK(omp_get_max_active_levels() == 255 && omp_get_nested() == 1);
+    CHECK(omp_get_max_active_levels() == MUSTER_OMP_MAX_ACTIVE_LEVELS && omp_get_nested() == 1);
     omp_set_nested(0);
     CHECK(omp_get_max_active_levels() == 1 && omp_get_nested() == 0);
 

@@ -4,10 +4,8 @@
  * stdout:
  *   stderr| <each line written to stderr while reading>
  *   stderr_lines=<count>
- *   nthreads=4,2,1 bind=spread,close sched=dynamic,4 monotonic=0 dynamic=0
- *   max_active_levels=1 thread_limit=N default_device=0 stacksize=N
- *   places=<libgomp spelling> display=0,0 num_teams=0 teams_thread_limit=0
- *   max_task_priority=0 display_affinity=0 affinity_format='...'
+ *   nthreads=4,2,1 bind=spread,close sched=dynamic,4 monotonic=0 dynamic=0 ...
+ *       (one line: every setting, in the order env.cmake describes)
  *   available=N nthreads_is_available=0|1    (checked against the cgroup quota)
  *   test_omp_env: ok                        (last, when every check passed)
  * env.cmake runs it under many environments and matches the output.  With

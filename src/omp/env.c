@@ -1,7 +1,8 @@
 /* OMP_* and MUSTER_* environment variables -> the global ICVs; OMP_DISPLAY_ENV.
  *
  * Everything is read once (pthread_once), on the first call of
- * muster_omp_globals_get(), which the library constructor makes.  The
+ * muster_omp_globals_get(); safe from a library constructor, which is where
+ * libgomp reads (and displays) its environment.  The
  * syntax is libgomp's (gcc 12): names are case-insensitive and spaces are
  * allowed around every token.  A malformed value gets exactly one warning
  * line naming the variable, the value, what is wrong and what is used

@@ -7,6 +7,7 @@
 
 #include "stress_common.h"
 #include "wait/wait.h"
+#include "barrier/internal.h" /* muster_team_waiter */
 
 typedef struct sleeper {
     muster_flag *flag;
@@ -160,6 +161,41 @@ static void test_oversubscription_shrinks_default_budget(void)
           (long long)attr.spin_ns);
 }
 
+/* Hybrid waits yield the CPU waiter.yields times before sleeping; active
+ * and passive ones never do, nor does a wait already satisfied. */
+static void test_yields_before_sleeping(void)
+{
+    muster_flag flag = 0;
+    muster_waiter w = {.policy = MUSTER_WAIT_HYBRID, .yields = 3};
+    uint64_t before = muster_wait_counters().yields;
+    w.deadline_ns = muster_now_ns() + 2000000;
+    CHECK(muster_wait_reach(&flag, 1, &w) == MUSTER_E_TIMEDOUT);
+    CHECK(muster_wait_counters().yields == before + 3, "%llu yields, expected 3",
+          (unsigned long long)(muster_wait_counters().yields - before));
+    before = muster_wait_counters().yields;
+    w.policy = MUSTER_WAIT_PASSIVE;
+    w.deadline_ns = muster_now_ns() + 2000000;
+    CHECK(muster_wait_reach(&flag, 1, &w) == MUSTER_E_TIMEDOUT);
+    w.policy = MUSTER_WAIT_ACTIVE;
+    w.deadline_ns = muster_now_ns() + 2000000;
+    CHECK(muster_wait_reach(&flag, 1, &w) == MUSTER_E_TIMEDOUT);
+    w.policy = MUSTER_WAIT_HYBRID;
+    CHECK(muster_wait_reach(&flag, 0, &w) == 0);
+    CHECK(muster_wait_counters().yields == before, "a passive, active or satisfied wait yielded");
+}
+
+/* Barriers yield only when they outnumber the CPUs and the budget is the
+ * default one: a team's waits then make yields, and otherwise none. */
+static void test_oversubscribed_barriers_yield(void)
+{
+    unsigned cpus = muster_cpus_available();
+    muster_waiter w = muster_team_waiter(cpus + 1, MUSTER_WAIT_DEFAULT, -1, NULL);
+    CHECK(w.policy == MUSTER_WAIT_HYBRID && w.yields == MUSTER_YIELDS_OVERSUBSCRIBED && w.spin_iterations == 0);
+    CHECK(muster_team_waiter(cpus, MUSTER_WAIT_DEFAULT, -1, NULL).yields == 0);
+    CHECK(muster_team_waiter(cpus + 1, MUSTER_WAIT_HYBRID, 0, NULL).yields == 0, "explicit budget yielded");
+    CHECK(muster_team_waiter(cpus + 1, MUSTER_WAIT_PASSIVE, -1, NULL).policy == MUSTER_WAIT_PASSIVE);
+}
+
 /* The process's mask is what counts, not the creating thread's pinning. */
 static void *pinned_create(void *arg)
 {
@@ -193,6 +229,8 @@ int main(void)
     test_break_wakes_sleeper();
     test_spin_budget();
     test_oversubscription_shrinks_default_budget();
+    test_yields_before_sleeping();
+    test_oversubscribed_barriers_yield();
     test_pinned_creator_sees_process_cpus();
     printf("wait layer ok\n");
     return 0;

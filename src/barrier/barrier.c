@@ -184,21 +184,36 @@ static int resolve_shape(const muster_barrier_ops *ops, muster_barrier_attr *a)
     return MUSTER_OK;
 }
 
-static void resolve_wait(muster_barrier *b, unsigned cpus)
+muster_waiter muster_team_waiter(unsigned participants, muster_wait_policy policy, int64_t spin_ns,
+                                 int64_t *resolved_spin_ns)
 {
     const muster_env_config *env = muster_env();
-    muster_barrier_attr *a = &b->attr;
-    if (a->wait_policy == MUSTER_WAIT_DEFAULT)
-        a->wait_policy = env->has_policy ? env->policy : MUSTER_WAIT_HYBRID;
-    if (a->spin_ns < 0) {
-        if (env->has_spin_ns)
-            a->spin_ns = env->spin_ns;
-        else
-            a->spin_ns = b->participants > cpus ? MUSTER_SPIN_NS_OVERSUBSCRIBED : MUSTER_SPIN_NS_DEFAULT;
+    if (policy == MUSTER_WAIT_DEFAULT)
+        policy = env->has_policy ? env->policy : MUSTER_WAIT_HYBRID;
+    muster_waiter w = {.policy = policy};
+    if (spin_ns < 0) {
+        if (env->has_spin_ns) {
+            spin_ns = env->spin_ns;
+        } else if (participants > muster_cpus_available()) {
+            spin_ns = MUSTER_SPIN_NS_OVERSUBSCRIBED;
+            /* Only where the default budget is the oversubscribed one: an
+             * explicit MUSTER_SPIN_NS or spin_ns is the whole story. */
+            w.yields = MUSTER_YIELDS_OVERSUBSCRIBED;
+        } else {
+            spin_ns = MUSTER_SPIN_NS_DEFAULT;
+        }
     }
-    b->waiter.policy = a->wait_policy;
-    b->waiter.spin_iterations = muster_spin_iterations(a->spin_ns);
-    b->waiter.deadline_ns = 0;
+    w.spin_iterations = muster_spin_iterations(spin_ns);
+    if (resolved_spin_ns != NULL)
+        *resolved_spin_ns = spin_ns;
+    return w;
+}
+
+static void resolve_wait(muster_barrier *b)
+{
+    muster_barrier_attr *a = &b->attr;
+    b->waiter = muster_team_waiter(b->participants, a->wait_policy, a->spin_ns, &a->spin_ns);
+    a->wait_policy = b->waiter.policy;
     b->may_sleep = a->wait_policy != MUSTER_WAIT_ACTIVE;
 }
 
@@ -222,7 +237,7 @@ static int resolve_attr(muster_barrier *b, const muster_barrier_attr *given)
     if (rc == MUSTER_OK)
         rc = resolve_shape(b->ops, &b->attr);
     if (rc == MUSTER_OK)
-        resolve_wait(b, cpus);
+        resolve_wait(b);
     return rc;
 }
 

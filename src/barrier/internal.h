@@ -169,6 +169,13 @@ typedef struct muster_env_config {
 
 const muster_env_config *muster_env(void);
 
+/* How a participant of a team of `participants` waits: policy DEFAULT and
+ * spin_ns < 0 mean the environment's, else hybrid with libmuster's budget
+ * for the team size (shorter, plus a few yields, when it outnumbers the
+ * CPUs).  The budget used goes to *resolved_spin_ns when not NULL. */
+muster_waiter muster_team_waiter(unsigned participants, muster_wait_policy policy, int64_t spin_ns,
+                                 int64_t *resolved_spin_ns);
+
 /* ---- the algorithms ---- */
 
 extern const muster_barrier_ops muster_central_blocking_ops;

@@ -1,2 +1,582 @@
-/* OMP_* and MUSTER_* environment variables -> the global ICVs; OMP_DISPLAY_ENV. */
-#include "omp/internal.h"
+/* OMP_* and MUSTER_* environment variables -> the global ICVs; OMP_DISPLAY_ENV.
+ *
+ * Everything is read once (pthread_once), on the first call of
+ * muster_omp_globals_get(); safe from a library constructor, which is where
+ * libgomp reads (and displays) its environment.  The
+ * syntax is libgomp's (gcc 12): names are case-insensitive and spaces are
+ * allowed around every token.  A malformed value gets exactly one warning
+ * line naming the variable, the value, what is wrong and what is used
+ * instead, and the default is used; nothing here aborts.
+ *
+ * MUSTER_BARRIER, MUSTER_WAIT_POLICY, MUSTER_SPIN_NS and OMP_WAIT_POLICY are
+ * libmuster's own and are parsed (and warned about) once, by muster_env(). */
+#include <ctype.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "barrier/internal.h"
+#include "omp/env.h"
+
+#define DEFAULT_AFFINITY_FORMAT "level %L thread %i affinity %A"
+#define MIN_STACKSIZE (16u * 1024u) /* glibc's PTHREAD_STACK_MIN on x86-64 and AArch64 */
+
+static muster_omp_globals globals;
+static muster_omp_env_extras extras;
+static pthread_once_t globals_once = PTHREAD_ONCE_INIT;
+
+void muster_omp_warn_env(const char *variable, const char *value, const char *problem, const char *instead)
+{
+    /* One write of one line, so warnings from two processes sharing stderr
+     * do not interleave mid-line. */
+    char line[1024];
+    snprintf(line, sizeof line, "libmuster-omp: %s='%s' %s; using %s\n", variable, value, problem, instead);
+    fputs(line, stderr);
+}
+
+/* ---- the tokenizer: a cursor over the value ---- */
+
+static void skip_spaces(const char **p)
+{
+    while (isspace((unsigned char)**p))
+        (*p)++;
+}
+
+/* Consumes `word` (case-insensitive) and the spaces after it. */
+static bool take_word(const char **p, const char *word)
+{
+    size_t n = strlen(word);
+    if (strncasecmp(*p, word, n) != 0)
+        return false;
+    *p += n;
+    skip_spaces(p);
+    return true;
+}
+
+static bool take_char(const char **p, char c)
+{
+    if (**p != c)
+        return false;
+    (*p)++;
+    skip_spaces(p);
+    return true;
+}
+
+/* Consumes a whole number in [0, max] written with digits only (no sign:
+ * strtoul would accept "-1" as a huge value) and the spaces after it. */
+static bool take_number(const char **p, unsigned long max, unsigned long *out)
+{
+    if (!isdigit((unsigned char)**p))
+        return false;
+    unsigned long value = 0;
+    bool overflow = false;
+    while (isdigit((unsigned char)**p)) {
+        unsigned digit = (unsigned)(**p - '0');
+        if (value > (ULONG_MAX - digit) / 10)
+            overflow = true;
+        else
+            value = value * 10 + digit;
+        (*p)++;
+    }
+    skip_spaces(p);
+    if (overflow || value > max)
+        return false;
+    *out = value;
+    return true;
+}
+
+/* The value of a variable with leading spaces skipped, or NULL when unset. */
+static const char *value_start(const char *raw)
+{
+    if (raw == NULL)
+        return NULL;
+    skip_spaces(&raw);
+    return raw;
+}
+
+/* ---- one reader per kind of variable ---- */
+
+/* A boolean (true / false).  Returns false (and warns) when set but malformed. */
+static bool read_boolean(const char *variable, bool *out, bool *was_set)
+{
+    const char *raw = getenv(variable);
+    const char *p = value_start(raw);
+    if (was_set)
+        *was_set = false;
+    if (p == NULL)
+        return true;
+    bool value;
+    if (take_word(&p, "true"))
+        value = true;
+    else if (take_word(&p, "false"))
+        value = false;
+    else
+        p = "x";
+    if (*p != '\0') {
+        muster_omp_warn_env(variable, raw, "is not true or false", *out ? "true" : "false");
+        return false;
+    }
+    *out = value;
+    if (was_set)
+        *was_set = true;
+    return true;
+}
+
+/* A whole number >= min.  Above max it is malformed, or, with clamp, max
+ * (libgomp takes any size there and caps it); `instead` names the default
+ * in the warning. */
+static bool read_number(const char *variable, unsigned long min, unsigned long max, bool clamp,
+                        unsigned long *out, const char *instead)
+{
+    const char *raw = getenv(variable);
+    const char *p = value_start(raw);
+    if (p == NULL)
+        return false;
+    unsigned long value;
+    bool number = take_number(&p, ULONG_MAX, &value) && *p == '\0' && value >= min;
+    if (number && clamp && value > max)
+        value = max;
+    if (number && value <= max) {
+        *out = value;
+        return true;
+    }
+    char problem[96];
+    if (clamp)
+        snprintf(problem, sizeof problem, "is not a whole number >= %lu", min);
+    else
+        snprintf(problem, sizeof problem, "is not a whole number in [%lu, %lu]", min, max);
+    muster_omp_warn_env(variable, raw, problem, instead);
+    return false;
+}
+
+/* OMP_NUM_THREADS: "4" or a list "4,2,1" (one entry per nesting level). */
+static unsigned read_num_threads(muster_omp_icvs *icvs, unsigned available)
+{
+    const char *raw = getenv("OMP_NUM_THREADS");
+    const char *p = value_start(raw);
+    if (p == NULL)
+        return 0;
+    unsigned long values[MUSTER_OMP_MAX_LEVELS + 1];
+    unsigned count = 0;
+    bool ok = true, too_long = false;
+    for (;;) {
+        unsigned long value;
+        if (!take_number(&p, INT_MAX, &value) || value == 0) {
+            ok = false;
+            break;
+        }
+        if (count < MUSTER_OMP_MAX_LEVELS + 1)
+            values[count++] = value;
+        else
+            too_long = true;
+        if (*p == '\0')
+            break;
+        if (!take_char(&p, ',')) {
+            ok = false;
+            break;
+        }
+    }
+    char instead[48];
+    if (!ok) {
+        snprintf(instead, sizeof instead, "%u", available);
+        muster_omp_warn_env("OMP_NUM_THREADS", raw, "is not a list of whole numbers in [1, 2147483647]",
+                            instead);
+        return 0;
+    }
+    if (too_long) {
+        snprintf(instead, sizeof instead, "the first %u", MUSTER_OMP_MAX_LEVELS + 1);
+        muster_omp_warn_env("OMP_NUM_THREADS", raw, "has more nesting levels than libmuster-omp keeps",
+                            instead);
+    }
+    icvs->nthreads = (unsigned)values[0];
+    for (unsigned i = 1; i < count; i++)
+        icvs->nthreads_next[i - 1] = (unsigned)values[i];
+    return count;
+}
+
+/* OMP_SCHEDULE: [monotonic:|nonmonotonic:]kind[,chunk]. */
+static bool parse_schedule(const char *p, unsigned *kind_out, long *chunk_out)
+{
+    int modifier = 0; /* 1 monotonic, -1 nonmonotonic, 0 none */
+    if (take_word(&p, "monotonic"))
+        modifier = 1;
+    else if (take_word(&p, "nonmonotonic"))
+        modifier = -1;
+    if (modifier != 0 && !take_char(&p, ':'))
+        return false;
+    unsigned kind;
+    if (take_word(&p, "static"))
+        kind = MUSTER_OMP_SCHED_STATIC;
+    else if (take_word(&p, "dynamic"))
+        kind = MUSTER_OMP_SCHED_DYNAMIC;
+    else if (take_word(&p, "guided"))
+        kind = MUSTER_OMP_SCHED_GUIDED;
+    else if (take_word(&p, "auto"))
+        kind = MUSTER_OMP_SCHED_AUTO;
+    else
+        return false;
+    /* As libgomp: static is monotonic unless asked otherwise; the others
+     * are nonmonotonic unless asked otherwise. */
+    if (modifier == 1 || (modifier == 0 && kind == MUSTER_OMP_SCHED_STATIC))
+        kind |= MUSTER_OMP_SCHED_MONOTONIC;
+    /* Default chunks as libgomp stores them: 0 (an even split) for static,
+     * 1 for the others. */
+    unsigned base = kind & ~MUSTER_OMP_SCHED_MONOTONIC;
+    unsigned long chunk = base != MUSTER_OMP_SCHED_STATIC && base != MUSTER_OMP_SCHED_AUTO;
+    if (*p != '\0') {
+        if (!take_char(&p, ',') || !take_number(&p, INT_MAX, &chunk) || *p != '\0')
+            return false;
+        if (chunk == 0 && base != MUSTER_OMP_SCHED_STATIC)
+            chunk = 1;
+        if (base == MUSTER_OMP_SCHED_AUTO)
+            chunk = 0; /* auto has no chunk; libgomp ignores it too */
+    }
+    *kind_out = kind;
+    *chunk_out = (long)chunk;
+    return true;
+}
+
+static void read_schedule(muster_omp_icvs *icvs)
+{
+    const char *raw = getenv("OMP_SCHEDULE");
+    const char *p = value_start(raw);
+    if (p == NULL)
+        return;
+    if (!parse_schedule(p, &icvs->run_sched, &icvs->run_sched_chunk))
+        muster_omp_warn_env("OMP_SCHEDULE", raw,
+                            "is not a schedule ([monotonic: or nonmonotonic:] static, dynamic, guided "
+                            "or auto, then optionally a comma and a chunk size)",
+                            "static");
+}
+
+/* OMP_PROC_BIND: false, true, primary (master), close, spread, or a list of
+ * primary, close and spread, one per nesting level. */
+static bool take_bind(const char **p, bool in_list, unsigned *out)
+{
+    static const struct {
+        const char *name;
+        unsigned bind;
+    } kinds[] = {
+        {"false", MUSTER_OMP_BIND_FALSE},     {"true", MUSTER_OMP_BIND_TRUE},
+        {"master", MUSTER_OMP_BIND_PRIMARY},  {"primary", MUSTER_OMP_BIND_PRIMARY},
+        {"close", MUSTER_OMP_BIND_CLOSE},     {"spread", MUSTER_OMP_BIND_SPREAD},
+    };
+    for (size_t i = in_list ? 2 : 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (take_word(p, kinds[i].name)) {
+            *out = kinds[i].bind;
+            return true;
+        }
+    return false;
+}
+
+static unsigned read_proc_bind(muster_omp_icvs *icvs)
+{
+    const char *raw = getenv("OMP_PROC_BIND");
+    const char *p = value_start(raw);
+    if (p == NULL)
+        return 0;
+    unsigned values[MUSTER_OMP_MAX_LEVELS + 1];
+    unsigned count = 0;
+    bool ok = take_bind(&p, false, &values[0]);
+    if (ok)
+        count = 1;
+    /* true and false apply to every level: they cannot start a list. */
+    bool may_list = ok && values[0] != MUSTER_OMP_BIND_FALSE && values[0] != MUSTER_OMP_BIND_TRUE;
+    while (ok && *p != '\0') {
+        unsigned next;
+        if (!may_list || !take_char(&p, ',') || !take_bind(&p, true, &next))
+            ok = false;
+        else if (count < MUSTER_OMP_MAX_LEVELS + 1)
+            values[count++] = next;
+    }
+    if (!ok) {
+        muster_omp_warn_env("OMP_PROC_BIND", raw,
+                            "is not a binding (false, true, primary, master, close, spread, or a "
+                            "list of primary, master, close and spread)",
+                            "false");
+        return 0;
+    }
+    icvs->bind = values[0];
+    for (unsigned i = 1; i < count; i++)
+        icvs->bind_next[i - 1] = values[i];
+    return count;
+}
+
+/* OMP_STACKSIZE (or libgomp's GOMP_STACKSIZE): a number with an optional
+ * B, K, M or G suffix; the unit is K without one. */
+static bool parse_size(const char *p, size_t *out)
+{
+    unsigned long value;
+    if (!take_number(&p, ULONG_MAX, &value))
+        return false;
+    unsigned shift = 10;
+    if (*p != '\0') {
+        switch (tolower((unsigned char)*p)) {
+        case 'b': shift = 0; break;
+        case 'k': shift = 10; break;
+        case 'm': shift = 20; break;
+        case 'g': shift = 30; break;
+        default: return false;
+        }
+        p++;
+        skip_spaces(&p);
+        if (*p != '\0')
+            return false;
+    }
+    if (value > (SIZE_MAX >> shift))
+        return false;
+    *out = (size_t)value << shift;
+    return true;
+}
+
+static void read_stacksize(size_t *out)
+{
+    const char *variable = getenv("OMP_STACKSIZE") ? "OMP_STACKSIZE" : "GOMP_STACKSIZE";
+    const char *raw = getenv(variable);
+    const char *p = value_start(raw);
+    if (p == NULL)
+        return;
+    size_t size;
+    if (!parse_size(p, &size)) {
+        muster_omp_warn_env(variable, raw, "is not a size (a whole number with an optional B, K, M or G suffix)",
+                            "the system's default stack size");
+        return;
+    }
+    if (size < MIN_STACKSIZE) {
+        muster_omp_warn_env(variable, raw, "is below the smallest stack a thread can have", "16K");
+        size = MIN_STACKSIZE;
+    }
+    *out = size;
+}
+
+/* OMP_DISPLAY_ENV: true, false or verbose. */
+static void read_display_env(void)
+{
+    const char *raw = getenv("OMP_DISPLAY_ENV");
+    const char *p = value_start(raw);
+    if (p == NULL)
+        return;
+    bool display = false, verbose = false;
+    if (take_word(&p, "true"))
+        display = true;
+    else if (take_word(&p, "verbose"))
+        display = verbose = true;
+    else if (!take_word(&p, "false"))
+        p = "x";
+    if (*p != '\0') {
+        muster_omp_warn_env("OMP_DISPLAY_ENV", raw, "is not true, false or verbose", "false");
+        return;
+    }
+    globals.display_env = display;
+    globals.display_env_verbose = verbose;
+}
+
+static void read_affinity_format(void)
+{
+    const char *raw = getenv("OMP_AFFINITY_FORMAT");
+    extras.affinity_format = DEFAULT_AFFINITY_FORMAT;
+    if (raw == NULL)
+        return;
+    /* A copy: a later setenv() may free the environment's string. */
+    char *copy = strdup(raw);
+    if (copy != NULL)
+        extras.affinity_format = copy;
+}
+
+/* max-active-levels-var: OMP_MAX_ACTIVE_LEVELS; else OMP_NESTED; else, as
+ * gcc 12's libgomp, nesting is on when OMP_NUM_THREADS or OMP_PROC_BIND
+ * lists more than one level. */
+static unsigned max_active_levels(unsigned nthreads_levels, unsigned bind_levels)
+{
+    unsigned long levels;
+    if (read_number("OMP_MAX_ACTIVE_LEVELS", 0, MUSTER_OMP_SUPPORTED_ACTIVE_LEVELS, true, &levels,
+                    "the default"))
+        return (unsigned)levels;
+    bool nested = false, nested_set = false;
+    read_boolean("OMP_NESTED", &nested, &nested_set);
+    if (nested_set)
+        return nested ? MUSTER_OMP_SUPPORTED_ACTIVE_LEVELS : 1;
+    return nthreads_levels > 1 || bind_levels > 1 ? MUSTER_OMP_SUPPORTED_ACTIVE_LEVELS : 1;
+}
+
+static void read_ints(void)
+{
+    unsigned long value;
+    if (read_number("OMP_THREAD_LIMIT", 1, INT_MAX, true, &value, "no limit"))
+        globals.icvs.thread_limit = (unsigned)value;
+    if (read_number("OMP_DEFAULT_DEVICE", 0, INT_MAX, false, &value, "0"))
+        globals.icvs.default_device = (int)value;
+    if (read_number("OMP_MAX_TASK_PRIORITY", 0, INT_MAX, false, &value, "0"))
+        extras.max_task_priority = (unsigned)value;
+    if (read_number("OMP_NUM_TEAMS", 1, INT_MAX, false, &value, "the default"))
+        extras.num_teams = (unsigned)value;
+    if (read_number("OMP_TEAMS_THREAD_LIMIT", 1, INT_MAX, false, &value, "the default"))
+        extras.teams_thread_limit = (unsigned)value;
+}
+
+static void read_environment(void)
+{
+    muster_omp_icvs *icvs = &globals.icvs;
+    globals.available_cpus = muster_cpus_available();
+    icvs->nthreads = globals.available_cpus;
+    icvs->bind = MUSTER_OMP_BIND_FALSE;
+    icvs->run_sched = MUSTER_OMP_DEFAULT_SCHED;
+    icvs->run_sched_chunk = 0;
+    icvs->thread_limit = INT_MAX;
+
+    unsigned nthreads_levels = read_num_threads(icvs, globals.available_cpus);
+    read_schedule(icvs);
+    read_boolean("OMP_DYNAMIC", &icvs->dynamic, NULL);
+    unsigned bind_levels = read_proc_bind(icvs);
+    extras.bind_from_env = bind_levels > 0;
+    icvs->max_active_levels = max_active_levels(nthreads_levels, bind_levels);
+    read_ints();
+    read_stacksize(&globals.stacksize);
+    read_boolean("OMP_CANCELLATION", &extras.cancellation, NULL);
+    read_boolean("OMP_DISPLAY_AFFINITY", &extras.display_affinity, NULL);
+    read_affinity_format();
+
+    /* As libgomp: OMP_PLACES alone turns binding on (bind-var true); with
+     * OMP_PROC_BIND=false the places are not used. */
+    bool bind_off = extras.bind_from_env && icvs->bind == MUSTER_OMP_BIND_FALSE;
+    if (muster_omp_places_setup(getenv("OMP_PLACES"), !bind_off, icvs->bind != MUSTER_OMP_BIND_FALSE) &&
+        icvs->bind == MUSTER_OMP_BIND_FALSE)
+        icvs->bind = MUSTER_OMP_BIND_TRUE;
+
+    const muster_env_config *muster = muster_env();
+    globals.wait_policy = muster->has_policy ? muster->policy : MUSTER_WAIT_DEFAULT;
+    globals.algorithm = muster->has_algorithm ? muster->algorithm : MUSTER_ALG_AUTO;
+
+    read_display_env();
+    if (globals.display_env)
+        muster_omp_display_env_to(stderr, icvs, globals.display_env_verbose);
+}
+
+const muster_omp_globals *muster_omp_globals_get(void)
+{
+    pthread_once(&globals_once, read_environment);
+    return &globals;
+}
+
+const muster_omp_env_extras *muster_omp_env_extras_get(void)
+{
+    pthread_once(&globals_once, read_environment);
+    return &extras;
+}
+
+void muster_omp_icvs_advance(muster_omp_icvs *icvs)
+{
+    if (icvs->nthreads_next[0] != 0) {
+        icvs->nthreads = icvs->nthreads_next[0];
+        memmove(icvs->nthreads_next, icvs->nthreads_next + 1,
+                sizeof icvs->nthreads_next - sizeof icvs->nthreads_next[0]);
+        icvs->nthreads_next[MUSTER_OMP_MAX_LEVELS - 1] = 0;
+    }
+    if (icvs->bind_next[0] != MUSTER_OMP_BIND_FALSE) {
+        icvs->bind = icvs->bind_next[0];
+        memmove(icvs->bind_next, icvs->bind_next + 1, sizeof icvs->bind_next - sizeof icvs->bind_next[0]);
+        icvs->bind_next[MUSTER_OMP_MAX_LEVELS - 1] = MUSTER_OMP_BIND_FALSE;
+    }
+}
+
+/* ---- OMP_DISPLAY_ENV ---- */
+
+static const char *bind_display_name(unsigned bind)
+{
+    switch (bind) {
+    case MUSTER_OMP_BIND_TRUE: return "TRUE";
+    case MUSTER_OMP_BIND_PRIMARY: return "MASTER"; /* gcc 12 prints MASTER */
+    case MUSTER_OMP_BIND_CLOSE: return "CLOSE";
+    case MUSTER_OMP_BIND_SPREAD: return "SPREAD";
+    default: return "FALSE";
+    }
+}
+
+static void display_schedule(FILE *out, unsigned sched, long chunk)
+{
+    unsigned kind = sched & ~MUSTER_OMP_SCHED_MONOTONIC;
+    bool monotonic = (sched & MUSTER_OMP_SCHED_MONOTONIC) != 0;
+    fputs("  OMP_SCHEDULE = '", out);
+    /* libgomp's spelling: the modifier only where it differs from the kind's default. */
+    if (monotonic && kind != MUSTER_OMP_SCHED_STATIC)
+        fputs("MONOTONIC:", out);
+    else if (!monotonic && kind == MUSTER_OMP_SCHED_STATIC)
+        fputs("NONMONOTONIC:", out);
+    static const char *const names[] = {"STATIC", "DYNAMIC", "GUIDED", "AUTO"};
+    fputs(kind >= 1 && kind <= 4 ? names[kind - 1] : "STATIC", out);
+    long default_chunk = kind == MUSTER_OMP_SCHED_STATIC ? 0 : 1;
+    if (kind != MUSTER_OMP_SCHED_AUTO && chunk != default_chunk)
+        fprintf(out, ",%ld", chunk);
+    fputs("'\n", out);
+}
+
+static void display_lists(FILE *out, const muster_omp_icvs *icvs)
+{
+    fprintf(out, "  OMP_NUM_THREADS = '%u", icvs->nthreads);
+    for (unsigned i = 0; i < MUSTER_OMP_MAX_LEVELS && icvs->nthreads_next[i] != 0; i++)
+        fprintf(out, ",%u", icvs->nthreads_next[i]);
+    fputs("'\n", out);
+    display_schedule(out, icvs->run_sched, icvs->run_sched_chunk);
+    fprintf(out, "  OMP_PROC_BIND = '%s", bind_display_name(icvs->bind));
+    for (unsigned i = 0; i < MUSTER_OMP_MAX_LEVELS && icvs->bind_next[i] != MUSTER_OMP_BIND_FALSE; i++)
+        fprintf(out, ",%s", bind_display_name(icvs->bind_next[i]));
+    fputs("'\n", out);
+    const muster_omp_places *places = muster_omp_places_peek();
+    size_t need = muster_omp_places_format(places, NULL, 0) + 1;
+    char *text = malloc(need);
+    if (text != NULL) {
+        muster_omp_places_format(places, text, need);
+        fprintf(out, "  OMP_PLACES = '%s'\n", text);
+        free(text);
+    }
+}
+
+static void display_muster(FILE *out, bool verbose)
+{
+    const muster_env_config *muster = muster_env();
+    muster_wait_policy policy = globals.wait_policy == MUSTER_WAIT_DEFAULT ? MUSTER_WAIT_HYBRID
+                                                                          : globals.wait_policy;
+    fputs("  MUSTER_RUNTIME = 'libmuster-omp'\n", out);
+    fprintf(out, "  MUSTER_BARRIER = '%s'\n", muster_algorithm_name(globals.algorithm));
+    fprintf(out, "  MUSTER_WAIT_POLICY = '%s'\n", muster_wait_policy_name(policy));
+    if (!verbose)
+        return;
+    if (muster->has_spin_ns)
+        fprintf(out, "  MUSTER_SPIN_NS = '%lld'\n", (long long)muster->spin_ns);
+    else
+        fputs("  MUSTER_SPIN_NS = 'default'\n", out);
+    fprintf(out, "  MUSTER_CPUS_AVAILABLE = '%u'\n", globals.available_cpus);
+}
+
+void muster_omp_display_env_to(FILE *out, const muster_omp_icvs *icvs, bool verbose)
+{
+    /* Called from inside the initialisation too, so it reads the statics
+     * directly rather than through muster_omp_globals_get(). */
+    flockfile(out);
+    fputs("\nOPENMP DISPLAY ENVIRONMENT BEGIN\n", out);
+    fputs("  _OPENMP = '201511'\n", out);
+    fprintf(out, "  OMP_DYNAMIC = '%s'\n", icvs->dynamic ? "TRUE" : "FALSE");
+    fprintf(out, "  OMP_NESTED = '%s'\n", icvs->max_active_levels > 1 ? "TRUE" : "FALSE");
+    display_lists(out, icvs);
+    fprintf(out, "  OMP_STACKSIZE = '%zu'\n", globals.stacksize);
+    fprintf(out, "  OMP_WAIT_POLICY = '%s'\n", globals.wait_policy == MUSTER_WAIT_ACTIVE ? "ACTIVE" : "PASSIVE");
+    fprintf(out, "  OMP_THREAD_LIMIT = '%u'\n", icvs->thread_limit);
+    fprintf(out, "  OMP_MAX_ACTIVE_LEVELS = '%u'\n", icvs->max_active_levels);
+    fprintf(out, "  OMP_NUM_TEAMS = '%u'\n", extras.num_teams);
+    fprintf(out, "  OMP_TEAMS_THREAD_LIMIT = '%u'\n", extras.teams_thread_limit);
+    fputs("  OMP_CANCELLATION = 'FALSE'\n", out); /* cancellation is disabled (cancel.c) */
+    fprintf(out, "  OMP_DEFAULT_DEVICE = '%d'\n", icvs->default_device);
+    fprintf(out, "  OMP_MAX_TASK_PRIORITY = '%u'\n", extras.max_task_priority);
+    fprintf(out, "  OMP_DISPLAY_AFFINITY = '%s'\n", extras.display_affinity ? "TRUE" : "FALSE");
+    char format[512];
+    muster_omp_affinity_format_current(format, sizeof format, extras.affinity_format);
+    fprintf(out, "  OMP_AFFINITY_FORMAT = '%s'\n", format);
+    fputs("  OMP_ALLOCATOR = 'omp_default_mem_alloc'\n", out);
+    fputs("  OMP_TARGET_OFFLOAD = 'DEFAULT'\n", out);
+    display_muster(out, verbose);
+    fputs("OPENMP DISPLAY ENVIRONMENT END\n", out);
+    funlockfile(out);
+}

@@ -178,6 +178,11 @@ void muster_omp_pool_forget(muster_omp_thread *self);
 /* What every member runs, on its own thread (parallel.c). */
 void muster_omp_run_member(muster_omp_thread *self, muster_omp_team *team, unsigned id);
 
+/* How a member of a team of `size` waits outside the team's barriers
+ * (parked workers, work shares): libmuster's defaults for the size, with
+ * OMP_WAIT_POLICY=active throttled when the team outnumbers the CPUs. */
+muster_waiter muster_omp_team_waiter(unsigned size);
+
 /* An explicit or implicit barrier of the calling thread's team (a no-op in
  * a team of one). */
 void muster_omp_team_barrier(muster_omp_thread *self);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "omp/env.h"
 #include "omp/internal.h"
 
 /* What a forking thread puts back after its region. */
@@ -44,7 +45,15 @@ muster_omp_thread *muster_omp_self(void)
     return self;
 }
 
-/* ---- process events: exit and fork ---- */
+/* ---- process events: load, exit and fork ---- */
+
+/* At load, as libgomp does: read the environment (OMP_DISPLAY_ENV prints
+ * now) and, when binding is on, bind the initial thread to its place. */
+__attribute__((constructor)) static void at_load(void)
+{
+    muster_omp_globals_get();
+    muster_omp_bind_initial_thread(muster_omp_self());
+}
 
 static void at_exit(void)
 {
@@ -79,23 +88,6 @@ static unsigned team_size(const muster_omp_thread *self, unsigned requested)
     if (icvs->thread_limit != 0 && size > icvs->thread_limit)
         size = icvs->thread_limit;
     return size ? size : 1;
-}
-
-/* The ICVs a new team's implicit tasks start with: the forking task's, one
- * level further down the OMP_NUM_THREADS and OMP_PROC_BIND lists. */
-static void next_level_icvs(muster_omp_icvs *icvs)
-{
-    if (icvs->nthreads_next[0] != 0) {
-        icvs->nthreads = icvs->nthreads_next[0];
-        memmove(icvs->nthreads_next, icvs->nthreads_next + 1,
-                sizeof icvs->nthreads_next - sizeof icvs->nthreads_next[0]);
-        icvs->nthreads_next[MUSTER_OMP_MAX_LEVELS - 1] = 0;
-    }
-    if (icvs->bind_next[0] != MUSTER_OMP_BIND_FALSE) {
-        icvs->bind = icvs->bind_next[0];
-        memmove(icvs->bind_next, icvs->bind_next + 1, sizeof icvs->bind_next - sizeof icvs->bind_next[0]);
-        icvs->bind_next[MUSTER_OMP_MAX_LEVELS - 1] = MUSTER_OMP_BIND_FALSE;
-    }
 }
 
 /* The proc_bind clause (flags & 7) overrides bind-var, unless binding is off. */
@@ -142,7 +134,7 @@ static void begin_region(muster_omp_thread *self, region *r, void (*fn)(void *),
     MUSTER_OMP_SET(team->fn, fn);
     MUSTER_OMP_SET(team->data, data);
     muster_omp_icvs icvs = self->icvs;
-    next_level_icvs(&icvs);
+    muster_omp_icvs_advance(&icvs);
     if (memcmp(&team->icvs, &icvs, sizeof icvs) != 0)
         team->icvs = icvs;
     MUSTER_OMP_SET(team->bind, team_bind(self, flags));
@@ -172,6 +164,7 @@ static void start_members(muster_omp_thread *self, region *r, muster_omp_setup_f
     self->ws_sequence = 0;
     if (r->team->places != NULL)
         muster_omp_bind_self(self, &r->team->places[0]);
+    muster_omp_affinity_display_on_start(self);
 }
 
 static void end_region(muster_omp_thread *self, region *r)
@@ -195,6 +188,7 @@ void muster_omp_run_member(muster_omp_thread *self, muster_omp_team *team, unsig
     self->ws_sequence = 0;
     if (team->places != NULL)
         muster_omp_bind_self(self, &team->places[id]);
+    muster_omp_affinity_display_on_start(self);
     team->fn(team->data);
     self->team = NULL;
     self->id = 0;

@@ -76,21 +76,9 @@ static muster_wait_policy team_wait_policy(unsigned size)
     return MUSTER_WAIT_DEFAULT;
 }
 
-/* A worker parks with the team policy and spin budget of a team of its id
- * plus one: once that outnumbers the CPUs, spinning would only take the CPU
- * from the thread it waits for. */
-static muster_waiter park_waiter(unsigned team_size)
+muster_waiter muster_omp_team_waiter(unsigned size)
 {
-    const muster_env_config *env = muster_env();
-    muster_wait_policy policy = team_wait_policy(team_size);
-    if (policy == MUSTER_WAIT_DEFAULT)
-        policy = env->has_policy ? env->policy : MUSTER_WAIT_HYBRID;
-    muster_waiter w = {.policy = policy};
-    int64_t spin_ns = env->has_spin_ns ? env->spin_ns
-                      : team_size > muster_cpus_available() ? MUSTER_SPIN_NS_OVERSUBSCRIBED
-                                                            : MUSTER_SPIN_NS_DEFAULT;
-    w.spin_iterations = muster_spin_iterations(spin_ns);
-    return w;
+    return muster_team_waiter(size, team_wait_policy(size), -1, NULL);
 }
 
 static muster_omp_team *park(pool_worker *w)
@@ -168,7 +156,9 @@ static int start_worker(muster_omp_pool *pool, unsigned id)
     memset(w, 0, sizeof *w);
     w->id = id;
     w->pool = pool;
-    w->park_waiter = park_waiter(id + 1);
+    /* Parked between teams: wait as a member of a team of id + 1 would,
+     * the least this worker's presence implies. */
+    w->park_waiter = muster_omp_team_waiter(id + 1);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     size_t stack = muster_omp_globals_get()->stacksize;

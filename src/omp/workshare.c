@@ -52,13 +52,8 @@ static void reset_workshares(muster_omp_workshares *ws)
 
 static void choose_waiter(muster_omp_workshares *ws)
 {
-    const muster_omp_globals *g = muster_omp_globals_get();
-    muster_wait_policy policy = g->wait_policy == MUSTER_WAIT_DEFAULT ? MUSTER_WAIT_HYBRID : g->wait_policy;
-    /* Oversubscribed, the member we wait for usually needs our CPU: no spin. */
-    int64_t spin_ns = ws->size > g->available_cpus ? MUSTER_SPIN_NS_OVERSUBSCRIBED : MUSTER_SPIN_NS_DEFAULT;
-    ws->waiter = (muster_waiter){.policy = policy,
-                                 .spin_iterations = policy == MUSTER_WAIT_HYBRID ? muster_spin_iterations(spin_ns) : 0};
-    ws->may_sleep = policy != MUSTER_WAIT_ACTIVE;
+    ws->waiter = muster_omp_team_waiter(ws->size);
+    ws->may_sleep = ws->waiter.policy != MUSTER_WAIT_ACTIVE;
 }
 
 static void free_slot_storage(muster_ws_slot *slot)

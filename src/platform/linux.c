@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -28,6 +29,11 @@ int muster_futex_wait(_Atomic uint32_t *word, uint32_t expected, uint64_t deadli
 void muster_futex_wake(_Atomic uint32_t *word, int count)
 {
     syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, count, NULL, NULL, 0);
+}
+
+void muster_cpu_yield(void)
+{
+    sched_yield();
 }
 
 void *muster_map_zeroed(size_t bytes)

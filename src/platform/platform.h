@@ -26,6 +26,10 @@ static inline void muster_cpu_relax(void)
 #endif
 }
 
+/* Lets another runnable thread have this CPU (sched_yield).  Only the wait
+ * layer's bounded oversubscribed phase calls it. */
+void muster_cpu_yield(void);
+
 static inline uint64_t muster_now_ns(void)
 {
     struct timespec ts;

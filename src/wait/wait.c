@@ -7,12 +7,13 @@
 #include "platform/platform.h"
 
 /* relaxed: statistics only; they order nothing. */
-static _Atomic uint64_t sleep_count, wake_count;
+static _Atomic uint64_t sleep_count, wake_count, yield_count;
 
 muster_wait_counts muster_wait_counters(void)
 {
     return (muster_wait_counts){atomic_load_explicit(&sleep_count, memory_order_relaxed),
-                                atomic_load_explicit(&wake_count, memory_order_relaxed)};
+                                atomic_load_explicit(&wake_count, memory_order_relaxed),
+                                atomic_load_explicit(&yield_count, memory_order_relaxed)};
 }
 
 /* How often (in polls) a spinning waiter with a deadline reads the clock. */
@@ -47,6 +48,22 @@ static int spin(muster_flag *flag, uint32_t target, const muster_waiter *waiter,
     return 0;
 }
 
+/* Gives the CPU away up to waiter->yields times (MUSTER_YIELDS_OVERSUBSCRIBED
+ * says why).  Returns 1 reached, 0 still waiting, or an error. */
+static int yield_cpu(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
+{
+    for (unsigned k = 0; k < waiter->yields; k++) {
+        /* relaxed: a statistics counter, ordered against nothing. */
+        atomic_fetch_add_explicit(&yield_count, 1, memory_order_relaxed);
+        muster_cpu_yield();
+        /* acquire: as in spin(). */
+        int state = check_value(atomic_load_explicit(flag, memory_order_acquire), target);
+        if (state != 0)
+            return state;
+    }
+    return deadline_passed(waiter) ? MUSTER_E_TIMEDOUT : 0;
+}
+
 static int sleep_until(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
 {
     for (;;) {
@@ -78,6 +95,8 @@ int muster_wait_slow(muster_flag *flag, uint32_t target, const muster_waiter *wa
         uint64_t polls = waiter->policy == MUSTER_WAIT_ACTIVE ? UINT64_MAX : waiter->spin_iterations;
         state = spin(flag, target, waiter, polls);
     }
+    if (state == 0 && waiter->policy == MUSTER_WAIT_HYBRID)
+        state = yield_cpu(flag, target, waiter);
     if (state == 0)
         state = sleep_until(flag, target, waiter);
     return state == 1 ? 0 : state;

@@ -1,0 +1,150 @@
+/* libmuster-omp: what env.c, affinity.c and api.c offer the rest of the
+ * runtime beyond internal.h, and the pure functions their tests call.
+ * Not installed. */
+#ifndef MUSTER_OMP_ENV_H
+#define MUSTER_OMP_ENV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "muster/topology.h"
+#include "omp/internal.h"
+
+/* omp_get_supported_active_levels(), and the most max-active-levels-var
+ * can be set to: the pools parallel.c keeps, one per active level (gcc
+ * 12's libgomp reports 255). */
+#define MUSTER_OMP_SUPPORTED_ACTIVE_LEVELS ((unsigned)MUSTER_OMP_MAX_ACTIVE_LEVELS)
+
+/* The run-sched-var used when OMP_SCHEDULE is unset or malformed.  (libgomp
+ * uses dynamic,1; static is the cheaper choice, and the kind is
+ * implementation-defined.) */
+#define MUSTER_OMP_DEFAULT_SCHED (MUSTER_OMP_SCHED_STATIC | MUSTER_OMP_SCHED_MONOTONIC)
+
+/* ---- ICVs at a fork (parallel.c calls this) ---- */
+
+/* Turns the primary's ICVs into a new team's starting ICVs: the next entry
+ * of the OMP_NUM_THREADS and OMP_PROC_BIND lists, when the lists go that
+ * deep, becomes nthreads / bind and the remaining entries move up a level;
+ * past the end of a list the value is inherited unchanged (as libgomp
+ * does).  Call it on the copy stored in team->icvs, once per fork. */
+void muster_omp_icvs_advance(muster_omp_icvs *icvs);
+
+/* ---- settings internal.h's globals do not hold (env.c) ---- */
+
+typedef struct muster_omp_env_extras {
+    unsigned num_teams;          /* OMP_NUM_TEAMS: nteams-var, 0 = unset */
+    unsigned teams_thread_limit; /* OMP_TEAMS_THREAD_LIMIT: 0 = unset */
+    unsigned max_task_priority;  /* OMP_MAX_TASK_PRIORITY */
+    bool cancellation;           /* OMP_CANCELLATION (parsed; cancel.c keeps it disabled) */
+    bool display_affinity;       /* OMP_DISPLAY_AFFINITY */
+    const char *affinity_format; /* OMP_AFFINITY_FORMAT, or libgomp's default */
+    bool bind_from_env;          /* OMP_PROC_BIND was set and valid */
+} muster_omp_env_extras;
+
+const muster_omp_env_extras *muster_omp_env_extras_get(void);
+
+/* Writes the OMP_DISPLAY_ENV block (libgomp's format plus libmuster-omp's
+ * own lines) for the ICVs given to out. */
+void muster_omp_display_env_to(FILE *out, const muster_omp_icvs *icvs, bool verbose);
+
+/* ---- places (affinity.c) ---- */
+
+/* A place list: place i holds cpus[start[i] .. start[i+1]), ascending. */
+typedef struct muster_omp_places {
+    unsigned count;
+    unsigned *start; /* count + 1 entries */
+    int *cpus;
+} muster_omp_places;
+
+void muster_omp_places_free(muster_omp_places *places);
+
+/* The abstract names OMP_PLACES accepts and the topology level each uses. */
+typedef enum muster_omp_place_kind {
+    MUSTER_OMP_PLACES_THREADS,
+    MUSTER_OMP_PLACES_CORES,
+    MUSTER_OMP_PLACES_LL_CACHES,
+    MUSTER_OMP_PLACES_NUMA_DOMAINS,
+    MUSTER_OMP_PLACES_SOCKETS,
+} muster_omp_place_kind;
+
+/* Parses an OMP_PLACES value: an abstract name with an optional "(n)", or
+ * an explicit list ({0,1},{2:2}, {0:4:2}, {0:2}:4:2, !{...}, {0:4,!2}).
+ * Places are expanded against `topo` (abstract names; NULL: a flat view of
+ * `allowed`) and restricted to the CPUs in allowed[0..n_allowed); places
+ * left empty are dropped and *dropped says how many.  0 and *out filled
+ * (free with muster_omp_places_free), or -1 with a description of what is
+ * wrong in problem[] (no places left counts as wrong). */
+int muster_omp_places_parse(const char *text, const muster_topology *topo, const int *allowed,
+                            unsigned n_allowed, muster_omp_places *out, unsigned *dropped,
+                            char *problem, size_t problem_size);
+
+/* The places of an abstract kind, at most `limit` of them (0: all). */
+int muster_omp_places_of_kind(muster_omp_place_kind kind, unsigned limit, const muster_topology *topo,
+                              const int *allowed, unsigned n_allowed, muster_omp_places *out);
+
+/* libgomp's spelling of a place list: "{0:2},{4},{6,8}".  Returns the
+ * length the text needs (snprintf-style). */
+size_t muster_omp_places_format(const muster_omp_places *places, char *buf, size_t size);
+
+/* Called once from env.c's initialisation: sets up the process's place
+ * list from the OMP_PLACES value (NULL: unset), warning about a malformed
+ * one.  `wanted` is false when OMP_PROC_BIND is false (places are then
+ * parsed for the warning but not kept, as libgomp does); with binding on
+ * and no usable OMP_PLACES, the default place list (threads) is used.
+ * Returns true when OMP_PLACES itself gave the places. */
+bool muster_omp_places_setup(const char *omp_places, bool wanted, bool binding);
+
+/* The process's place list (empty, count 0, when there is none). */
+const muster_omp_places *muster_omp_places_get(void);
+
+/* The same without initialising the globals first: for env.c's display
+ * during that initialisation (pthread_once must not be re-entered). */
+const muster_omp_places *muster_omp_places_peek(void);
+
+/* The arithmetic of OpenMP 5.1 §2.6.2: places for a team of `size`
+ * threads forked by a primary at place `primary_place` (an index into the
+ * place list; -1: not bound, taken as the first place of its partition)
+ * whose partition is [part_first, part_first + part_count) (part_count 0:
+ * all num_places).  bind is MUSTER_OMP_BIND_* (TRUE acts as CLOSE).  Fills
+ * members[0 .. size).  Pure; affinity.c's muster_omp_team_places uses it. */
+void muster_omp_assign_places(unsigned bind, int primary_place, int part_first, int part_count,
+                              unsigned num_places, unsigned size, muster_omp_place_state *members);
+
+/* The calling thread's place partition (place-partition-var): places
+ * [*first, *first + *count), all places outside any team.  Derived from the
+ * teams it is in, so it needs no restoring when a region ends. */
+void muster_omp_current_partition(const muster_omp_thread *self, int *first, int *count);
+
+/* Binds the calling thread, when binding is on and it is not yet bound, to
+ * the first place of its partition, as libgomp binds the initial thread at
+ * start-up.  The library constructor may call it on the initial thread;
+ * omp_get_place_num and friends call it lazily. */
+void muster_omp_bind_initial_thread(muster_omp_thread *self);
+
+/* ---- host teams (target.c sets, api.c reads) ---- */
+
+/* The calling thread's league of host teams: target.c calls this around
+ * each team it runs on the host (num_teams 1, team_num 0 restores "no
+ * teams region").  omp_get_num_teams / omp_get_team_num read it. */
+void muster_omp_set_league(unsigned num_teams, unsigned team_num);
+
+/* ---- affinity display (api.c) ---- */
+
+/* Expands an affinity format (OpenMP 5.1 §3.13.1: %t %T %L %n %N %a %H %P
+ * %i %A and their %{long_name} forms, with 0 . and width modifiers) for
+ * the calling thread into buf like snprintf; returns the full length.
+ * NULL or "" format: the affinity-format-var. */
+size_t muster_omp_capture_affinity(char *buf, size_t size, const char *format);
+
+/* The affinity-format-var into buf like snprintf (full length returned):
+ * omp_set_affinity_format's value, else env_format (the environment's). */
+size_t muster_omp_affinity_format_current(char *buf, size_t size, const char *env_format);
+
+/* OMP_DISPLAY_AFFINITY: parallel.c calls this in each thread as it starts
+ * an implicit task (self->team, self->id and self->place set); it prints
+ * the affinity line when the variable is true and what the format shows
+ * has changed since the thread's last line.  One load when off. */
+void muster_omp_affinity_display_on_start(muster_omp_thread *self);
+
+#endif

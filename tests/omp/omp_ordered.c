@@ -94,22 +94,22 @@ int main(void)
     loops++;
 
     /* Several ordered loops in one region (work shares reused). */
-    long long checksum = 0;
+    unsigned long long checksum = 0; /* unsigned: it wraps */
     reset();
 #pragma omp parallel
     for (int r = 0; r < 4; r++) {
 #pragma omp for ordered schedule(dynamic)
         for (int i = 0; i < 50; i++) {
 #pragma omp ordered
-            checksum = checksum * 31 + i + r;
+            checksum = checksum * 31 + (unsigned)(i + r);
         }
     }
-    long long want = 0;
+    unsigned long long want = 0;
     for (int r = 0; r < 4; r++)
         for (int i = 0; i < 50; i++)
-            want = want * 31 + i + r;
-    CHECK(checksum == want, "order-sensitive checksum over four ordered loops: %lld, expected %lld", checksum, want);
+            want = want * 31 + (unsigned)(i + r);
+    CHECK(checksum == want, "order-sensitive checksum over four ordered loops: %llu, expected %llu", checksum, want);
     loops += 4;
-    corpus_summary("loops=%d checksum=%lld ok", loops, checksum);
+    corpus_summary("loops=%d checksum=%llu ok", loops, checksum);
     return 0;
 }

@@ -34,19 +34,8 @@ endfunction()
 function(muster_omp_env_case test program)
   cmake_parse_arguments(PARSE_ARGV 2 T "" "PASS;FAIL" "ENV;ARGS")
   add_test(NAME ${test} COMMAND ${program} ${T_ARGS})
-  set(modifications ${MUSTER_OMP_TEST_CLEAN_ENV})
-  foreach(assignment IN LISTS T_ENV)
-    string(REGEX REPLACE "=.*" "" variable "${assignment}")
-    string(REGEX REPLACE "^[^=]*=" "" value "${assignment}")
-    list(APPEND modifications "${variable}=set:${value}")
-  endforeach()
-  set_tests_properties(${test} PROPERTIES
-    TIMEOUT ${MUSTER_TEST_TIMEOUT}
-    ENVIRONMENT_MODIFICATION "${modifications}"
-    PASS_REGULAR_EXPRESSION "${T_PASS}.*${program}: ok")
-  if(T_FAIL)
-    set_tests_properties(${test} PROPERTIES FAIL_REGULAR_EXPRESSION "${T_FAIL}")
-  endif()
+  muster_env_test_properties(${test} PASS "${T_PASS}.*${program}: ok" FAIL "${T_FAIL}"
+                             CLEAN ${MUSTER_OMP_TEST_CLEAN_ENV} ENV ${T_ENV})
 endfunction()
 
 muster_omp_env_executable(test_omp_env)

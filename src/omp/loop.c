@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
+#include "omp/task.h"
 #include "omp/workshare.h"
 
 /* ---- schedules ---- */
@@ -204,7 +205,7 @@ static bool needs_slot(const muster_ws_loop *l, const muster_ws_loop_extras *ext
 {
     if (l->sched != MUSTER_OMP_SCHED_STATIC || l->ordered)
         return true;
-    return extras != NULL && (extras->mem != NULL || extras->ncounts != 0);
+    return extras != NULL && (extras->mem != NULL || extras->ncounts != 0 || extras->reductions != NULL);
 }
 
 static void init_doacross(muster_ws_slot *slot, const muster_ws_loop_extras *extras)
@@ -241,6 +242,12 @@ void muster_ws_loop_open(muster_omp_thread *self, muster_ws_loop proto, const mu
 {
     proto.nthreads = muster_ws_team_size(self);
     proto.nchunks = chunk_count(&proto);
+    uintptr_t *reductions = extras != NULL ? extras->reductions : NULL;
+    /* Task reductions bind to a taskgroup around the construct; every
+     * member registers its descriptor, sharing the initialiser's arrays
+     * (task.h has the protocol, as libgomp's loop.c runs it). */
+    if (reductions != NULL)
+        muster_omp_workshare_taskgroup_start();
     muster_ws_member *m = muster_ws_member_begin(self);
     m->trip = 0;
     m->holds_turn = false;
@@ -249,11 +256,18 @@ void muster_ws_loop_open(muster_omp_thread *self, muster_ws_loop proto, const mu
         m->slot = NULL;
         m->private_loop = proto;
         m->loop = &m->private_loop;
+        if (reductions != NULL)
+            muster_omp_workshare_task_reduction_register(reductions, NULL);
         return;
     }
     if (muster_ws_enter(self, m)) {
         init_slot(m->slot, &proto, extras);
+        if (reductions != NULL)
+            muster_omp_workshare_task_reduction_register(reductions, NULL);
+        m->slot->task_reductions = reductions;
         muster_ws_publish(self, m);
+    } else if (reductions != NULL) {
+        muster_omp_workshare_task_reduction_register(reductions, m->slot->task_reductions);
     }
     m->loop = &m->slot->loop;
     if (extras != NULL && extras->mem != NULL)
@@ -495,23 +509,14 @@ LONG_NEXT(GOMP_loop_ordered_dynamic_next)
 LONG_NEXT(GOMP_loop_ordered_guided_next)
 LONG_NEXT(GOMP_loop_ordered_runtime_next)
 
-/* Task reductions on a worksharing loop (`reduction(task, ...)`) need the
- * task runtime's reduction registry, which libmuster-omp does not have yet. */
-static void refuse_task_reductions(uintptr_t *reductions)
-{
-    if (reductions != NULL)
-        muster_ws_fatal("reduction(task, ...) on a worksharing construct is not supported yet");
-}
-
 static bool long_generic_start(long start, long end, long incr, long sched, long chunk, long *istart, long *iend,
                                uintptr_t *reductions, void **mem, bool ordered)
 {
-    refuse_task_reductions(reductions);
     muster_omp_thread *self = muster_omp_self();
     unsigned kind = (unsigned)sched;
     uint64_t c = chunk > 0 ? (uint64_t)chunk : 0;
     muster_ws_resolve_schedule(self, &kind, &c);
-    muster_ws_loop_extras extras = {.mem = mem};
+    muster_ws_loop_extras extras = {.mem = mem, .reductions = reductions};
     muster_ws_loop_open(self, long_loop(start, end, incr, kind, c, ordered), &extras);
     if (istart == NULL)
         return true;
@@ -549,7 +554,8 @@ MUSTER_OMP_EXPORT bool GOMP_loop_end_cancel(void)
 
 /* ---- doacross (long) ---- */
 
-static bool long_doacross_start(unsigned ncounts, long *counts, long chunk, long *istart, long *iend, void **mem)
+static bool long_doacross_start(unsigned ncounts, long *counts, long chunk, long *istart, long *iend, void **mem,
+                                uintptr_t *reductions)
 {
     muster_omp_thread *self = muster_omp_self();
     uint64_t dims[ncounts ? ncounts : 1];
@@ -557,7 +563,7 @@ static bool long_doacross_start(unsigned ncounts, long *counts, long chunk, long
         dims[d] = counts[d] > 0 ? (uint64_t)counts[d] : 0;
     muster_ws_loop l = {.n = dims[0], .start = 0, .incr = 1, .end = dims[0],
                         .chunk = chunk > 0 ? (uint64_t)chunk : 0, .sched = MUSTER_OMP_SCHED_STATIC};
-    muster_ws_loop_extras extras = {.mem = mem, .ncounts = ncounts, .counts = dims};
+    muster_ws_loop_extras extras = {.mem = mem, .reductions = reductions, .ncounts = ncounts, .counts = dims};
     muster_ws_loop_open(self, l, &extras);
     if (istart == NULL)
         return true;
@@ -567,19 +573,19 @@ static bool long_doacross_start(unsigned ncounts, long *counts, long chunk, long
 MUSTER_OMP_EXPORT bool GOMP_loop_doacross_static_start(unsigned ncounts, long *counts, long chunk, long *istart,
                                                        long *iend)
 {
-    return long_doacross_start(ncounts, counts, chunk, istart, iend, NULL);
+    return long_doacross_start(ncounts, counts, chunk, istart, iend, NULL, NULL);
 }
 
 MUSTER_OMP_EXPORT bool GOMP_loop_doacross_dynamic_start(unsigned ncounts, long *counts, long chunk, long *istart,
                                                         long *iend)
 {
-    return long_doacross_start(ncounts, counts, chunk, istart, iend, NULL);
+    return long_doacross_start(ncounts, counts, chunk, istart, iend, NULL, NULL);
 }
 
 MUSTER_OMP_EXPORT bool GOMP_loop_doacross_guided_start(unsigned ncounts, long *counts, long chunk, long *istart,
                                                        long *iend)
 {
-    return long_doacross_start(ncounts, counts, chunk, istart, iend, NULL);
+    return long_doacross_start(ncounts, counts, chunk, istart, iend, NULL, NULL);
 }
 
 /* The runtime schedule's chunk still applies; its kind does not (see above). */
@@ -593,19 +599,18 @@ static long runtime_chunk(void)
 
 MUSTER_OMP_EXPORT bool GOMP_loop_doacross_runtime_start(unsigned ncounts, long *counts, long *istart, long *iend)
 {
-    return long_doacross_start(ncounts, counts, runtime_chunk(), istart, iend, NULL);
+    return long_doacross_start(ncounts, counts, runtime_chunk(), istart, iend, NULL, NULL);
 }
 
 MUSTER_OMP_EXPORT bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long sched, long chunk,
                                                 long *istart, long *iend, uintptr_t *reductions, void **mem)
 {
-    refuse_task_reductions(reductions);
     unsigned kind = (unsigned)sched & ~MUSTER_OMP_SCHED_MONOTONIC;
     if (kind == MUSTER_WS_SCHED_RUNTIME || kind == MUSTER_OMP_SCHED_AUTO)
         chunk = runtime_chunk();
     else if (kind != MUSTER_OMP_SCHED_STATIC && chunk <= 0)
         chunk = 1;
-    return long_doacross_start(ncounts, counts, chunk, istart, iend, mem);
+    return long_doacross_start(ncounts, counts, chunk, istart, iend, mem, reductions);
 }
 
 MUSTER_OMP_EXPORT void GOMP_doacross_post(long *counts)

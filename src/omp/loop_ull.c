@@ -85,9 +85,7 @@ ULL_NEXT(GOMP_loop_ull_ordered_runtime_next)
 static bool ull_generic_start(bool up, ull start, ull end, ull incr, long sched, ull chunk, ull *istart, ull *iend,
                               uintptr_t *reductions, void **mem, bool ordered)
 {
-    if (reductions != NULL)
-        muster_ws_fatal("reduction(task, ...) on a worksharing construct is not supported yet");
-    muster_ws_loop_extras extras = {.mem = mem};
+    muster_ws_loop_extras extras = {.mem = mem, .reductions = reductions};
     return ull_start(up, start, end, incr, (unsigned)sched, chunk, ordered, &extras, istart, iend);
 }
 
@@ -105,7 +103,8 @@ MUSTER_OMP_EXPORT bool GOMP_loop_ull_ordered_start(bool up, ull start, ull end, 
 
 /* ---- doacross (unsigned long long): always a static schedule, see loop.c ---- */
 
-static bool ull_doacross_start(unsigned ncounts, ull *counts, ull chunk, ull *istart, ull *iend, void **mem)
+static bool ull_doacross_start(unsigned ncounts, ull *counts, ull chunk, ull *istart, ull *iend, void **mem,
+                               uintptr_t *reductions)
 {
     muster_omp_thread *self = muster_omp_self();
     uint64_t dims[ncounts ? ncounts : 1];
@@ -113,7 +112,7 @@ static bool ull_doacross_start(unsigned ncounts, ull *counts, ull chunk, ull *is
         dims[d] = counts[d];
     muster_ws_loop l = {.n = dims[0], .start = 0, .incr = 1, .end = dims[0], .chunk = chunk,
                         .sched = MUSTER_OMP_SCHED_STATIC};
-    muster_ws_loop_extras extras = {.mem = mem, .ncounts = ncounts, .counts = dims};
+    muster_ws_loop_extras extras = {.mem = mem, .reductions = reductions, .ncounts = ncounts, .counts = dims};
     muster_ws_loop_open(self, l, &extras);
     if (istart == NULL)
         return true;
@@ -123,19 +122,19 @@ static bool ull_doacross_start(unsigned ncounts, ull *counts, ull chunk, ull *is
 MUSTER_OMP_EXPORT bool GOMP_loop_ull_doacross_static_start(unsigned ncounts, ull *counts, ull chunk, ull *istart,
                                                            ull *iend)
 {
-    return ull_doacross_start(ncounts, counts, chunk, istart, iend, NULL);
+    return ull_doacross_start(ncounts, counts, chunk, istart, iend, NULL, NULL);
 }
 
 MUSTER_OMP_EXPORT bool GOMP_loop_ull_doacross_dynamic_start(unsigned ncounts, ull *counts, ull chunk, ull *istart,
                                                             ull *iend)
 {
-    return ull_doacross_start(ncounts, counts, chunk ? chunk : 1, istart, iend, NULL);
+    return ull_doacross_start(ncounts, counts, chunk ? chunk : 1, istart, iend, NULL, NULL);
 }
 
 MUSTER_OMP_EXPORT bool GOMP_loop_ull_doacross_guided_start(unsigned ncounts, ull *counts, ull chunk, ull *istart,
                                                            ull *iend)
 {
-    return ull_doacross_start(ncounts, counts, chunk ? chunk : 1, istart, iend, NULL);
+    return ull_doacross_start(ncounts, counts, chunk ? chunk : 1, istart, iend, NULL, NULL);
 }
 
 static ull runtime_chunk(void)
@@ -148,20 +147,18 @@ static ull runtime_chunk(void)
 
 MUSTER_OMP_EXPORT bool GOMP_loop_ull_doacross_runtime_start(unsigned ncounts, ull *counts, ull *istart, ull *iend)
 {
-    return ull_doacross_start(ncounts, counts, runtime_chunk(), istart, iend, NULL);
+    return ull_doacross_start(ncounts, counts, runtime_chunk(), istart, iend, NULL, NULL);
 }
 
 MUSTER_OMP_EXPORT bool GOMP_loop_ull_doacross_start(unsigned ncounts, ull *counts, long sched, ull chunk,
                                                     ull *istart, ull *iend, uintptr_t *reductions, void **mem)
 {
-    if (reductions != NULL)
-        muster_ws_fatal("reduction(task, ...) on a worksharing construct is not supported yet");
     unsigned kind = (unsigned)sched & ~MUSTER_OMP_SCHED_MONOTONIC;
     if (kind == MUSTER_WS_SCHED_RUNTIME || kind == MUSTER_OMP_SCHED_AUTO)
         chunk = runtime_chunk();
     else if (kind != MUSTER_OMP_SCHED_STATIC && chunk == 0)
         chunk = 1;
-    return ull_doacross_start(ncounts, counts, chunk, istart, iend, mem);
+    return ull_doacross_start(ncounts, counts, chunk, istart, iend, mem, reductions);
 }
 
 MUSTER_OMP_EXPORT void GOMP_doacross_ull_post(ull *counts)

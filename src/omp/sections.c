@@ -18,24 +18,22 @@ static unsigned next_section(muster_omp_thread *self)
     return (unsigned)(first + 1u);
 }
 
-static unsigned sections_start(unsigned count, void **mem)
+static unsigned sections_start(unsigned count, void **mem, uintptr_t *reductions)
 {
     muster_omp_thread *self = muster_omp_self();
-    muster_ws_loop_extras extras = {.mem = mem};
+    muster_ws_loop_extras extras = {.mem = mem, .reductions = reductions};
     muster_ws_loop_open(self, sections_loop(count), &extras);
     return next_section(self);
 }
 
 MUSTER_OMP_EXPORT unsigned GOMP_sections_start(unsigned count)
 {
-    return sections_start(count, NULL);
+    return sections_start(count, NULL, NULL);
 }
 
 MUSTER_OMP_EXPORT unsigned GOMP_sections2_start(unsigned count, uintptr_t *reductions, void **mem)
 {
-    if (reductions != NULL)
-        muster_ws_fatal("reduction(task, ...) on a worksharing construct is not supported yet");
-    return sections_start(count, mem);
+    return sections_start(count, mem, reductions);
 }
 
 MUSTER_OMP_EXPORT unsigned GOMP_sections_next(void)

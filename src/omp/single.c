@@ -41,8 +41,15 @@ MUSTER_OMP_EXPORT void GOMP_single_copy_end(void *data)
 
 /* The scope construct needs the runtime only for task reductions; gcc emits
  * its barrier as GOMP_barrier. */
+/* A scope's task reductions need a work share only to pass the first
+ * member's descriptor to the others: an empty loop, left at once. */
 MUSTER_OMP_EXPORT void GOMP_scope_start(uintptr_t *reductions)
 {
-    if (reductions != NULL)
-        muster_ws_fatal("reduction(task, ...) on a scope construct is not supported yet");
+    if (reductions == NULL)
+        return;
+    muster_omp_thread *self = muster_omp_self();
+    muster_ws_loop empty = {.sched = MUSTER_OMP_SCHED_DYNAMIC, .chunk = 1};
+    muster_ws_loop_extras extras = {.reductions = reductions};
+    muster_ws_loop_open(self, empty, &extras);
+    muster_ws_loop_close(self, false);
 }

@@ -83,6 +83,7 @@ typedef struct muster_ws_slot {
 
     /* Rarely used, so kept off the lines above. */
     alignas(MUSTER_CACHE_LINE) void *copy_data; /* single copyprivate: the winner's data */
+    uintptr_t *task_reductions; /* reduction(task, ...): the initialiser's descriptor */
     void *mem;                /* GOMP_loop_start's `mem`: zeroed team memory */
     size_t mem_capacity;
     muster_ws_doacross *doacross; /* valid while loop.doacross */
@@ -176,6 +177,7 @@ void muster_ws_resolve_schedule(muster_omp_thread *self, unsigned *sched, uint64
 /* Extra requests of a loop start. */
 typedef struct muster_ws_loop_extras {
     void **mem;                 /* GOMP_loop_start's mem, or NULL */
+    uintptr_t *reductions;      /* reduction(task, ...) descriptors (task.h), or NULL */
     unsigned ncounts;           /* doacross dimensions; 0: not doacross */
     const uint64_t *counts;     /* their iteration counts */
 } muster_ws_loop_extras;

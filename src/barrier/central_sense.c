@@ -2,8 +2,9 @@
  * design): one shared arrival counter, one global release flag.  The release
  * flag carries the episode number, which plays the part of the sense.
  * For split episodes (muster_barrier_gather) participant 0 does not count
- * itself: it waits on a third flag, GATHERED, that the arrival bringing the
- * count to participants - 1 publishes, and later releases everybody.
+ * itself: it waits on a third flag, GATHERED, that the arrival of another
+ * member bringing the count to participants - 1 publishes, and later
+ * releases everybody.
  * (A wake-up tree here was measured and lost: with 8 sleepers on 2 CPUs one
  * FUTEX_WAKE of all is cheaper than a chain of wakes; see the issue notes.) */
 #include "internal.h"
@@ -25,8 +26,13 @@ static int wait(muster_barrier *b, unsigned id, const muster_waiter *waiter)
     uint32_t arrived = (atomic_fetch_add_explicit(counter, 1u, memory_order_acq_rel) & MUSTER_FLAG_VALUE_MASK) + 1u;
     if (arrived < b->participants) {
         /* Tells a gathering participant 0 that all the others are in; when
-         * participant 0 runs full episodes this is one unwatched store. */
-        if (arrived == b->participants - 1)
+         * participant 0 runs full episodes this is one unwatched store.
+         * Participant 0 itself never publishes: preempted between its
+         * increment and the store, it could overwrite the next episode's
+         * GATHERED with this one's while the others run on, and its next
+         * gather would wait forever.  A member's late store always lands
+         * before its own next arrival, so before any later GATHERED. */
+        if (arrived == b->participants - 1 && id != 0)
             muster_flag_publish(muster_flag_at(b, muster_shared_flag(b, GATHERED)), episode, b->may_sleep);
         return muster_wait_reach(release, episode, waiter);
     }

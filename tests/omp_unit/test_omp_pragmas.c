@@ -108,16 +108,17 @@ static void test_ordered(void)
 #define DM 40
 static void test_doacross(void)
 {
-    static long a[DN][DM], expect[DN][DM];
+    /* unsigned: the recurrence overflows, and wraps the same way in both */
+    static unsigned long a[DN][DM], expect[DN][DM];
     for (int i = 0; i < DN; i++)
         for (int j = 0; j < DM; j++)
-            expect[i][j] = (i ? expect[i - 1][j] : 1) * 3 + (j ? expect[i][j - 1] : 1) + i - j;
+            expect[i][j] = (i ? expect[i - 1][j] : 1) * 3 + (j ? expect[i][j - 1] : 1) + (unsigned long)(i - j);
     memset(a, 0, sizeof a);
 #pragma omp parallel for ordered(2) num_threads(team_size)
     for (int i = 0; i < DN; i++)
         for (int j = 0; j < DM; j++) {
 #pragma omp ordered depend(sink : i - 1, j) depend(sink : i, j - 1)
-            a[i][j] = (i ? a[i - 1][j] : 1) * 3 + (j ? a[i][j - 1] : 1) + i - j;
+            a[i][j] = (i ? a[i - 1][j] : 1) * 3 + (j ? a[i][j - 1] : 1) + (unsigned long)(i - j);
 #pragma omp ordered depend(source)
         }
     for (int i = 0; i < DN; i++)
@@ -129,7 +130,7 @@ static void test_doacross(void)
     for (int i = 0; i < DN; i++)
         for (int j = 0; j < DM; j++) {
 #pragma omp ordered depend(sink : i - 1, j) depend(sink : i, j - 1)
-            a[i][j] = (i ? a[i - 1][j] : 1) * 3 + (j ? a[i][j - 1] : 1) + i - j;
+            a[i][j] = (i ? a[i - 1][j] : 1) * 3 + (j ? a[i][j - 1] : 1) + (unsigned long)(i - j);
 #pragma omp ordered depend(source)
         }
     for (int i = 0; i < DN; i++)

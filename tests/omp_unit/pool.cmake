@@ -4,6 +4,9 @@
 add_executable(test_omp_pool test_omp_pool.c)
 target_compile_options(test_omp_pool PRIVATE -fopenmp)
 target_link_libraries(test_omp_pool PRIVATE muster-omp Threads::Threads)
+if(CMAKE_CROSSCOMPILING)  # run under qemu-user, which cannot fork a threaded process
+  target_compile_definitions(test_omp_pool PRIVATE MUSTER_TEST_NO_FORK=1)
+endif()
 foreach(config IN ITEMS auto tuned central-sense dissemination dynamic-fway passive active omp-active)
   add_test(NAME test_omp_pool/${config} COMMAND test_omp_pool)
   set(modifications ${MUSTER_TEST_CLEAN_ENV} OMP_NUM_THREADS=unset: OMP_WAIT_POLICY=unset:)

@@ -216,6 +216,139 @@ static void test_pinned_creator_sees_process_cpus(void)
     CHECK(seen == cpus, "a pinned thread sees %u CPUs, the process has %u", seen, cpus);
 }
 
+/* ---- the CPU census ---- */
+
+static bool needed(const muster_census *c, unsigned self, int cpu)
+{
+    return muster_census_cpu_needed(c, self, cpu);
+}
+
+/* Who still needs a CPU: participants behind the asking one, on that CPU,
+ * and a participant that owes the release; nobody before anyone arrived
+ * or after a reset. */
+static void test_census_rules(void)
+{
+    muster_census *c = muster_census_create(4);
+    CHECK(c != NULL, "census of 4");
+    CHECK(!needed(c, 0, 0) && !needed(c, 0, 1), "nobody has arrived: no CPU is known to be needed");
+    /* Episode 1: participants 0 and 1 on CPU 0, 2 and 3 on CPU 1. */
+    muster_census_arrive_on(c, 0, 0, false);
+    muster_census_arrive_on(c, 1, 0, false);
+    muster_census_arrive_on(c, 2, 1, false);
+    muster_census_arrive_on(c, 3, 1, false);
+    CHECK(!needed(c, 0, 0) && !needed(c, 1, 0) && !needed(c, 2, 1), "everybody arrived");
+    /* Episode 2: participant 0 arrives first. */
+    muster_census_arrive_on(c, 0, 0, false);
+    CHECK(needed(c, 0, 0), "participant 1, on CPU 0, has still to arrive");
+    CHECK(needed(c, 0, 1), "so have 2 and 3, on CPU 1");
+    CHECK(!needed(c, 0, 5), "nobody runs on CPU 5");
+    CHECK(!needed(c, 1, 0), "participant 1 does not wait for the episode it has not reached");
+    muster_census_arrive_on(c, 1, 0, false);
+    CHECK(!needed(c, 0, 0) && !needed(c, 1, 0), "CPU 0's participants have both arrived");
+    CHECK(needed(c, 1, 1), "CPU 1's have not");
+    muster_census_arrive_on(c, 2, -1, false); /* from a CPU it could not tell */
+    muster_census_arrive_on(c, 3, 1, false);
+    /* Episode 3: participant 0 gathers (owes the release), 1 arrives after it. */
+    muster_census_arrive_on(c, 0, 0, true);
+    muster_census_arrive_on(c, 1, 0, false);
+    CHECK(needed(c, 1, 0), "participant 0 must still run to release the others");
+    CHECK(!needed(c, 0, 0), "a participant never waits for itself");
+    CHECK(needed(c, 1, 1), "participant 3, on CPU 1, has still to arrive");
+    muster_census_arrive_on(c, 3, 1, false);
+    CHECK(!needed(c, 1, 1), "participant 2 is behind, but on no CPU anyone knows");
+    muster_census_reset(c);
+    CHECK(!needed(c, 0, 0) && !needed(c, 1, 0) && !needed(c, 0, 1), "a reset census knows nobody");
+    muster_census_destroy(c);
+}
+
+typedef struct late_publisher {
+    muster_flag *flag;
+    uint32_t value;
+    unsigned delay_us;
+} late_publisher;
+
+static void *publish_later(void *arg)
+{
+    late_publisher *p = arg;
+    usleep(p->delay_us);
+    muster_flag_publish(p->flag, p->value, true);
+    return NULL;
+}
+
+/* Waits for a flag that another thread publishes after delay_us; returns the
+ * wait's result and the yields and sleeps it made. */
+static int census_wait(const muster_waiter *w, unsigned delay_us, uint64_t *yields, uint64_t *sleeps)
+{
+    muster_flag flag = 0;
+    late_publisher p = {&flag, 1, delay_us};
+    pthread_t thread;
+    muster_wait_counts before = muster_wait_counters();
+    if (delay_us > 0)
+        pthread_create(&thread, NULL, publish_later, &p);
+    int rc = muster_wait_reach(&flag, 1, w);
+    if (delay_us > 0)
+        pthread_join(thread, NULL);
+    muster_wait_counts after = muster_wait_counters();
+    *yields = after.yields - before.yields;
+    *sleeps = after.sleeps - before.sleeps;
+    return rc;
+}
+
+/* With a census, an oversubscribed hybrid waiter yields only while a
+ * participant on its CPU has still to arrive; once all have, it keeps the
+ * CPU and polls, for up to share_ns, then sleeps. */
+static void test_census_waits(void)
+{
+    int cpu = -1;
+    CHECK(muster_affinity_cpus(&cpu, 1) >= 1, "the affinity mask");
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    cpu_set_t saved;
+    pthread_getaffinity_np(pthread_self(), sizeof saved, &saved);
+    pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+    if (muster_current_cpu() != cpu) {
+        printf("census waits: skipped, this system does not report the current CPU\n");
+        pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
+        return;
+    }
+    muster_census *c = muster_census_create(2);
+    CHECK(c != NULL, "census of 2");
+    muster_waiter w = {.policy = MUSTER_WAIT_HYBRID, .yields = 4, .census = c, .census_id = 0,
+                       .share_ns = 10000000000ull};
+    uint64_t yields, sleeps;
+
+    muster_census_arrive_on(c, 0, cpu, false);
+    muster_census_arrive_on(c, 1, cpu, false);
+    CHECK(census_wait(&w, 20000, &yields, &sleeps) == 0, "released");
+    CHECK(yields == 0 && sleeps == 0, "all arrived on our CPU: %llu yields, %llu sleeps, expected none",
+          (unsigned long long)yields, (unsigned long long)sleeps);
+
+    muster_census_arrive_on(c, 0, cpu, false); /* participant 1 is now behind, on our CPU */
+    CHECK(census_wait(&w, 20000, &yields, &sleeps) == 0, "released");
+    CHECK(yields > 0 && sleeps == 0, "a CPU-mate still to arrive: %llu yields, %llu sleeps",
+          (unsigned long long)yields, (unsigned long long)sleeps);
+
+    muster_census_arrive_on(c, 1, cpu, true); /* arrived, but owes the release */
+    CHECK(census_wait(&w, 20000, &yields, &sleeps) == 0, "released");
+    CHECK(yields > 0, "a CPU-mate that owes the release got no yield");
+
+    muster_census_arrive_on(c, 0, cpu, false);
+    muster_census_arrive_on(c, 1, cpu + 1, false); /* elsewhere: nobody needs our CPU */
+    w.share_ns = 1000000;
+    CHECK(census_wait(&w, 100000, &yields, &sleeps) == 0, "released");
+    CHECK(yields == 0 && sleeps >= 1, "after share_ns a waiter sleeps: %llu yields, %llu sleeps",
+          (unsigned long long)yields, (unsigned long long)sleeps);
+
+    w.share_ns = 10000000000ull;
+    uint64_t start = muster_now_ns();
+    w.deadline_ns = start + 20000000;
+    CHECK(census_wait(&w, 0, &yields, &sleeps) == MUSTER_E_TIMEDOUT, "a deadline ends a census wait");
+    CHECK(muster_now_ns() - start < 2000000000ull, "and promptly");
+    muster_census_destroy(c);
+    pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
+}
+
 int main(void)
 {
     unsetenv("MUSTER_SPIN_NS");
@@ -231,6 +364,8 @@ int main(void)
     test_oversubscription_shrinks_default_budget();
     test_yields_before_sleeping();
     test_oversubscribed_barriers_yield();
+    test_census_rules();
+    test_census_waits();
     test_pinned_creator_sees_process_cpus();
     printf("wait layer ok\n");
     return 0;

@@ -217,6 +217,29 @@ static void resolve_wait(muster_barrier *b)
     b->may_sleep = a->wait_policy != MUSTER_WAIT_ACTIVE;
 }
 
+/* A census (wait.h) pays when the participants outnumber the CPUs of the
+ * affinity mask and the waits take the oversubscribed default (yields).
+ * Not when a cgroup quota is what is short: polling would burn the quota
+ * that the threads still to arrive need. */
+static bool census_pays(const muster_barrier *b)
+{
+    unsigned mask_cpus = muster_affinity_cpus(NULL, 0);
+    return b->ops->waits_only_for_release && b->waiter.yields > 0 && mask_cpus > 0 && b->participants > mask_cpus &&
+           muster_cpus_available() == mask_cpus;
+}
+
+static int attach_census(muster_barrier *b)
+{
+    if (!census_pays(b))
+        return MUSTER_OK;
+    b->census = muster_census_create(b->participants);
+    if (b->census == NULL)
+        return muster_fail(MUSTER_E_NOMEM, "no memory for the CPU census of %u participants", b->participants);
+    b->waiter.census = b->census;
+    b->waiter.share_ns = MUSTER_SHARE_NS_OVERSUBSCRIBED;
+    return MUSTER_OK;
+}
+
 static int resolve_attr(muster_barrier *b, const muster_barrier_attr *given)
 {
     muster_barrier_attr defaults;
@@ -258,6 +281,8 @@ int muster_barrier_create(muster_barrier **out, unsigned participants, const mus
     int rc = resolve_attr(b, attr);
     if (rc == MUSTER_OK)
         rc = b->ops->init(b);
+    if (rc == MUSTER_OK)
+        rc = attach_census(b);
     if (rc != MUSTER_OK) {
         muster_barrier_destroy(b);
         return rc;
@@ -273,6 +298,7 @@ void muster_barrier_destroy(muster_barrier *b)
     if (b->ops != NULL && b->ops->destroy != NULL)
         b->ops->destroy(b);
     muster_plan_free(b);
+    muster_census_destroy(b->census);
     muster_unmap(b->arena, b->arena_bytes);
     free(b);
 }
@@ -290,6 +316,10 @@ static int enter(muster_barrier *b, unsigned id, uint64_t deadline_ns)
         return MUSTER_E_BROKEN;
     muster_waiter waiter = b->waiter;
     waiter.deadline_ns = deadline_ns;
+    if (b->census != NULL) {
+        muster_census_arrive(b->census, id, false);
+        waiter.census_id = id;
+    }
     int rc = b->ops->wait(b, id, &waiter);
     if (rc == MUSTER_E_TIMEDOUT)
         muster_barrier_abort(b);
@@ -324,6 +354,8 @@ int muster_barrier_gather(muster_barrier *b)
     /* relaxed: as in enter(). */
     if (atomic_load_explicit(&b->broken, memory_order_relaxed))
         return MUSTER_E_BROKEN;
+    if (b->census != NULL)
+        muster_census_arrive(b->census, 0, true); /* b->waiter's census_id is 0 */
     return b->ops->gather(b, &b->waiter);
 }
 
@@ -365,6 +397,8 @@ int muster_barrier_reset(muster_barrier *b)
         return muster_fail(MUSTER_E_SYSTEM, "madvise failed while resetting the barrier");
     if (b->ops->reset != NULL)
         b->ops->reset(b);
+    if (b->census != NULL)
+        muster_census_reset(b->census);
     atomic_store(&b->broken, 0);
     return MUSTER_OK;
 }

@@ -77,6 +77,7 @@ const muster_barrier_ops muster_central_sense_ops = {
     .algorithm = MUSTER_ALG_CENTRAL_SENSE,
     .default_wakeup = MUSTER_WAKE_GLOBAL,
     .wakeups = 1u << MUSTER_WAKE_GLOBAL,
+    .waits_only_for_release = true,
     .default_padding = MUSTER_PAD_PADDED,
     .init = init,
     .wait = wait,

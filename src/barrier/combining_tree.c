@@ -14,6 +14,7 @@ const muster_barrier_ops muster_combining_tree_ops = {
     .default_fan_in = 2,
     .default_wakeup = MUSTER_WAKE_GLOBAL,
     .wakeups = 1u << MUSTER_WAKE_GLOBAL,
+    .waits_only_for_release = true,
     .default_padding = MUSTER_PAD_PADDED,
     .init = muster_node_tree_init,
     .wait = wait,

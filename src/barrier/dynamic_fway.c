@@ -15,6 +15,7 @@ const muster_barrier_ops muster_dynamic_fway_ops = {
     .max_fan_in = 30,
     .default_wakeup = MUSTER_WAKE_GLOBAL,
     .wakeups = 1u << MUSTER_WAKE_GLOBAL,
+    .waits_only_for_release = true,
     .default_padding = MUSTER_PAD_PACKED,
     .init = muster_node_tree_init,
     .wait = wait,

@@ -27,6 +27,12 @@ typedef struct muster_barrier_ops {
     unsigned wakeups;            /* bit set of muster_wakeup values accepted */
     muster_padding default_padding; /* DEFAULT: the algorithm has no flag layout choice */
     bool uses_cluster_size;
+    /* A participant that waits has published all it will this episode: it
+     * waits only for the release.  Only then can an oversubscribed barrier
+     * keep a CPU whose threads have all arrived (the census, wait.h); in
+     * trees and dissemination an arrived waiter may still have flags to
+     * publish, and holding its CPU would stall them. */
+    bool waits_only_for_release;
     /* Sizes the arena (muster_layout) and builds the plan; b->attr is resolved. */
     int (*init)(muster_barrier *b);
     /* One episode for participant id; returns SERIAL, 0 or a MUSTER_E_*. */
@@ -62,6 +68,7 @@ struct muster_barrier {
     unsigned participants;
     muster_barrier_attr attr;  /* every default resolved */
     muster_waiter waiter;      /* policy and spin budget; deadline filled per call */
+    muster_census *census;     /* oversubscribed only (wait.h); NULL otherwise */
     bool may_sleep;            /* false only for ACTIVE: publishers may skip the exchange */
     /* seq_cst: written once by abort, read at each wait's entry. */
     _Atomic uint32_t broken;

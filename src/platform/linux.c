@@ -36,6 +36,11 @@ void muster_cpu_yield(void)
     sched_yield();
 }
 
+int muster_current_cpu(void)
+{
+    return sched_getcpu();
+}
+
 void *muster_map_zeroed(size_t bytes)
 {
     void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

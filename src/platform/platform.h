@@ -30,6 +30,10 @@ static inline void muster_cpu_relax(void)
  * layer's bounded oversubscribed phase calls it. */
 void muster_cpu_yield(void);
 
+/* The CPU the calling thread runs on now (sched_getcpu: no system call
+ * where glibc reads it from rseq), or -1 when unknown. */
+int muster_current_cpu(void);
+
 static inline uint64_t muster_now_ns(void)
 {
     struct timespec ts;

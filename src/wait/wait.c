@@ -16,6 +16,10 @@ muster_wait_counts muster_wait_counters(void)
                                 atomic_load_explicit(&yield_count, memory_order_relaxed)};
 }
 
+/* How long a census waiter polls before it looks at the census again: a
+ * CPU-mate cannot arrive while we hold the CPU, unless it migrated here. */
+#define SHARE_CHUNK_NS 2000
+
 /* How often (in polls) a spinning waiter with a deadline reads the clock. */
 #define DEADLINE_CHECK_INTERVAL 64u
 
@@ -64,6 +68,35 @@ static int yield_cpu(muster_flag *flag, uint32_t target, const muster_waiter *wa
     return deadline_passed(waiter) ? MUSTER_E_TIMEDOUT : 0;
 }
 
+/* The census phase (see muster_census): gives the CPU away while a CPU-mate
+ * has still to arrive, polls in chunks while none has, for up to
+ * waiter->share_ns.  Returns 1 reached, 0 still waiting, or an error. */
+static int share_cpu(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
+{
+    uint64_t chunk = muster_spin_iterations(SHARE_CHUNK_NS);
+    uint64_t give_up = muster_now_ns() + waiter->share_ns;
+    for (;;) {
+        int state;
+        int cpu = muster_current_cpu();
+        if (cpu < 0 || muster_census_cpu_needed(waiter->census, waiter->census_id, cpu)) {
+            /* relaxed: a statistics counter, ordered against nothing. */
+            atomic_fetch_add_explicit(&yield_count, 1, memory_order_relaxed);
+            muster_cpu_yield();
+            /* acquire: as in spin(). */
+            state = check_value(atomic_load_explicit(flag, memory_order_acquire), target);
+        } else {
+            state = spin(flag, target, waiter, chunk);
+        }
+        if (state != 0)
+            return state;
+        uint64_t now = muster_now_ns();
+        if (waiter->deadline_ns != 0 && now >= waiter->deadline_ns)
+            return MUSTER_E_TIMEDOUT;
+        if (now >= give_up)
+            return 0;
+    }
+}
+
 static int sleep_until(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
 {
     for (;;) {
@@ -96,7 +129,7 @@ int muster_wait_slow(muster_flag *flag, uint32_t target, const muster_waiter *wa
         state = spin(flag, target, waiter, polls);
     }
     if (state == 0 && waiter->policy == MUSTER_WAIT_HYBRID)
-        state = yield_cpu(flag, target, waiter);
+        state = waiter->census != NULL ? share_cpu(flag, target, waiter) : yield_cpu(flag, target, waiter);
     if (state == 0)
         state = sleep_until(flag, target, waiter);
     return state == 1 ? 0 : state;

@@ -32,11 +32,40 @@
 
 typedef _Atomic uint32_t muster_flag;
 
+/* The CPU census of a barrier whose participants outnumber the CPUs: where
+ * each participant last arrived, and how often.  A waiter whose CPU still
+ * runs (or queues) a participant that has not arrived gives the CPU away;
+ * one whose CPU-mates have all arrived keeps the CPU and polls, so the
+ * release needs neither a futex wake nor a context switch, and each CPU
+ * switches threads only as often as its threads must run.  A hint: a
+ * stale slot costs one needless yield or one spin chunk, never correctness. */
+typedef struct muster_census muster_census;
+/* NULL when out of memory. */
+muster_census *muster_census_create(unsigned participants);
+void muster_census_destroy(muster_census *census);
+/* Forgets every arrival; only while nobody waits in the barrier. */
+void muster_census_reset(muster_census *census);
+/* Participant id arrives (at each episode): records its CPU and count, and
+ * whether it must still run to release the others once all have arrived
+ * (participant 0 of a split episode, muster_barrier_gather): its CPU-mates
+ * then keep yielding to it. */
+void muster_census_arrive(muster_census *census, unsigned id, bool owes_release);
+/* The same, with the CPU given (-1: unknown; tests use it). */
+void muster_census_arrive_on(muster_census *census, unsigned id, int cpu, bool owes_release);
+/* True when a participant last seen on `cpu` has not yet arrived at the
+ * episode that participant `self` waits in. */
+bool muster_census_cpu_needed(const muster_census *census, unsigned self, int cpu);
+
 /* How one participant waits in one call; built on the stack by the caller. */
 typedef struct muster_waiter {
     muster_wait_policy policy; /* ACTIVE, PASSIVE or HYBRID, never DEFAULT */
     uint64_t spin_iterations;  /* HYBRID: spin this many polls before sleeping */
     unsigned yields;           /* HYBRID: then give the CPU away this many times */
+    /* HYBRID with a census: instead of the yields, share the CPU by the
+     * census for up to share_ns, then sleep. */
+    const muster_census *census;
+    unsigned census_id;        /* the waiting participant */
+    uint64_t share_ns;
     uint64_t deadline_ns;      /* CLOCK_MONOTONIC; 0 = no deadline */
 } muster_waiter;
 
@@ -137,5 +166,12 @@ double muster_cgroup_cpu_quota(const char *root, const char *cgroup);
  * central-sense/hybrid: 4 threads 9.3 -> 2.5 us, 8 threads 15.7 -> 5.5 us
  * (1 yield: 6.6 / 6.2; 16: 2.4 / 5.7). */
 #define MUSTER_YIELDS_OVERSUBSCRIBED 4
+
+/* How long an oversubscribed waiter with a census shares its CPU (yielding
+ * to CPU-mates that have not arrived, polling when all have) before it
+ * sleeps: long enough to cover a few rounds of context switches on the
+ * other CPUs, short enough that a late arrival does not burn a CPU for
+ * long. */
+#define MUSTER_SHARE_NS_OVERSUBSCRIBED 50000
 
 #endif

@@ -30,8 +30,20 @@ muster_omp_mutex_counts muster_omp_mutex_counters(void)
                                      atomic_load_explicit(&wake_count, memory_order_relaxed)};
 }
 
+/* When the locker's team outnumbers the CPUs, the lock has more contenders
+ * than running threads, and a waiter that sleeps starts a cascade: its CPU
+ * goes to a team-mate that finds the word CONTENDED and sleeps at once, so
+ * every later handoff is a futex wake and a context switch.  Spinning
+ * longer under heavier contention is the DragonFly lesson.  Measured with
+ * `muster bench omp --constructs critical,lock` on 2 CPUs: at 4 and 8
+ * threads 0.1-0.25 us per construct with 20 us (MUTEX_SPIN_NS), 0.15-0.27
+ * with 2 us, 0.04-0.13 with 200 us; libgomp 0.03-0.08. */
+#define MUTEX_SPIN_OVERSUBSCRIBED_NS 200000
+
 /* UINT64_MAX: not computed yet. */
 static _Atomic uint64_t spin_polls = UINT64_MAX;
+static _Atomic uint64_t oversubscribed_polls;
+static _Atomic unsigned available_cpus;
 /* Threads asleep on any runtime mutex, and how many may sleep before
  * spinning stops paying: one fewer than the CPUs the process may use.
  * That many sleepers means threads outnumber CPUs (or will, once they are
@@ -44,6 +56,19 @@ static _Atomic unsigned sleeper_limit;
 /* The runtime's settings (env.c), referenced weakly so that the mutex also
  * works in programs built from this file alone (the unit tests). */
 extern const muster_omp_globals *muster_omp_globals_get(void) __attribute__((weak));
+/* The calling thread's team (parallel.c), weakly for the same reason. */
+extern muster_omp_thread *muster_omp_self(void) __attribute__((weak));
+
+/* True when the caller's innermost team has more threads than the process
+ * has CPUs. */
+static bool team_outnumbers_cpus(void)
+{
+    if (muster_omp_self == NULL)
+        return false;
+    const muster_omp_team *team = muster_omp_self()->team;
+    /* relaxed: set once before any spin reads it, see muster_omp_mutex_spin_polls. */
+    return team != NULL && team->size > atomic_load_explicit(&available_cpus, memory_order_relaxed);
+}
 
 /* OMP_WAIT_POLICY=passive (or MUSTER_WAIT_POLICY=passive) asks waiting
  * threads not to spin: libgomp's mutex does not spin then either. */
@@ -62,6 +87,9 @@ uint64_t muster_omp_mutex_spin_polls(void)
     unsigned cpus = muster_cpus_available();
     polls = cpus <= 1 || passive_waits() ? 0 : muster_spin_iterations(MUTEX_SPIN_NS);
     atomic_store_explicit(&sleeper_limit, cpus - 1, memory_order_relaxed);
+    atomic_store_explicit(&available_cpus, cpus, memory_order_relaxed);
+    atomic_store_explicit(&oversubscribed_polls, polls == 0 ? 0 : muster_spin_iterations(MUTEX_SPIN_OVERSUBSCRIBED_NS),
+                          memory_order_relaxed);
     atomic_store_explicit(&spin_polls, polls, memory_order_relaxed);
     return polls;
 }
@@ -89,6 +117,8 @@ static bool spin_then_take(muster_omp_mutex *mutex)
     if (polls == 0 || atomic_load_explicit(&sleepers, memory_order_relaxed) >=
                           atomic_load_explicit(&sleeper_limit, memory_order_relaxed))
         return false;
+    if (team_outnumbers_cpus())
+        polls = atomic_load_explicit(&oversubscribed_polls, memory_order_relaxed);
     for (uint64_t i = 0; i < polls; i++) {
         muster_cpu_relax();
         /* relaxed: only a hint; the CAS in trylock does the acquiring. */

@@ -2,6 +2,7 @@
 
     python3 -m muster_report heatmap MACHINE.json OUT.png   core-to-core latency matrix
     python3 -m muster_report scaling SCALING.json OUT.png   per-barrier time against threads
+    python3 -m muster_report ompmedians BENCH.json          median table of muster bench omp --json
 
 Inputs are checked before anything is drawn: a bad one gives one line,
 "muster_report: PATH: field: problem", exit status 1, and no output file (a

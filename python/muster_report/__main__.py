@@ -1,4 +1,5 @@
 """python3 -m muster_report {heatmap,scaling} IN.json OUT.png [options]
+python3 -m muster_report ompmedians BENCH.json
 
 Exit status: 0 written; 1 a bad input or an unwritable output (one line on
 stderr, no output file); 2 a wrong command line."""
@@ -37,6 +38,12 @@ def _parser():
     scale.add_argument("output", metavar="OUT.png")
     scale.add_argument("--title", help="title instead of the machine's name")
     scale.add_argument("--log", action="store_true", help="logarithmic time axis")
+    medians = commands.add_parser(
+        "ompmedians", help="median table of a muster bench omp --json run",
+        description="Prints, per team size, each construct's median overhead on libgomp, libomp and "
+                    "libmuster-omp, muster ÷ the better of the other two, and context switches per "
+                    "construct, from the JSON of `muster bench omp --json`.")
+    medians.add_argument("input", metavar="BENCH.json", help="the output of muster bench omp --json")
     return parser
 
 
@@ -46,6 +53,9 @@ def main(argv=None):
         if args.command == "heatmap":
             from . import heatmap
             heatmap.run(args.input, args.output, title=args.title, field=args.field)
+        elif args.command == "ompmedians":
+            from . import ompmedians
+            ompmedians.run(args.input)
         else:
             from . import scaling
             scaling.run(args.input, args.output, title=args.title, log_y=args.log)

@@ -251,3 +251,53 @@ def test_module_entry_point(tmp_path):
     assert "format:" in result.stderr and not (tmp_path / "s.png").exists()
     result = run_module("heatmap", source, str(tmp_path / "x.png"), "--field", "bogus")
     assert result.returncode == 2 and "--field" in result.stderr
+
+
+# ---- ompmedians: the median table of muster bench omp --json ----
+
+def bench_doc():
+    def cell(construct, threads, runtime, median, csw=0.0, status="ok"):
+        c = {"construct": construct, "threads": threads, "runtime": runtime, "status": status}
+        if status == "ok":
+            c.update(median_us=median, mean_us=median * 1.5, csw_per_op=csw)
+        return c
+    return {"settings": {"reps": 15}, "cells": [
+        cell("BARRIER", 2, "libgomp", 0.5), cell("BARRIER", 2, "libomp", 0.4), cell("BARRIER", 2, "muster", 0.2),
+        cell("LOCK", 2, "libgomp", 0.1), cell("LOCK", 2, "libomp", 0.3), cell("LOCK", 2, "muster", 0.11),
+        cell("BARRIER", 8, "libgomp", 50.0, 7.5), cell("BARRIER", 8, "libomp", 0, status="error"),
+        cell("BARRIER", 8, "muster", 10.0, 6.0),
+    ]}
+
+
+def test_ompmedians_ratios_use_the_better_other_runtime():
+    from muster_report import ompmedians
+    lines = ompmedians.table(bench_doc())
+    assert lines[0].startswith("median µs of 15 interleaved rounds")
+    barrier2 = next(line for line in lines if line.startswith("BARRIER") and "0.500" in line)
+    assert "0.50×" in barrier2  # 0.2 / min(0.5, 0.4)
+    lock2 = next(line for line in lines if line.startswith("LOCK"))
+    assert "1.10×" in lock2  # 0.11 / min(0.1, 0.3)
+    barrier8 = [line for line in lines if line.startswith("BARRIER")][1]
+    assert "0.20×" in barrier8  # libomp erred: the better of the rest is libgomp's 50
+    assert barrier8.split()[2] == "-" and barrier8.split()[-1] == "6.00"
+    assert sum(1 for line in lines if "threads" in line) == 2
+
+
+def test_ompmedians_command_prints_the_table(tmp_path, capsys):
+    assert main(["ompmedians", write_json(tmp_path / "bench.json", bench_doc())]) == 0
+    out = capsys.readouterr().out
+    assert "2 threads" in out and "8 threads" in out and "0.50×" in out
+
+
+@pytest.mark.parametrize("mutate, field", [
+    (lambda d: d.pop("cells"), "cells"),
+    (lambda d: d["cells"][0].pop("runtime"), "cells[0].runtime"),
+    (lambda d: d["cells"][1].update(threads=0), "cells[1].threads"),
+    (lambda d: d["cells"][2].update(median_us="fast"), "cells[2].median_us"),
+])
+def test_ompmedians_bad_input_names_the_field(tmp_path, capsys, mutate, field):
+    doc = bench_doc()
+    mutate(doc)
+    assert main(["ompmedians", write_json(tmp_path / "bench.json", doc)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f": {field}: " in err

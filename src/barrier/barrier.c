@@ -224,8 +224,8 @@ static void resolve_wait(muster_barrier *b)
 static bool census_pays(const muster_barrier *b)
 {
     unsigned mask_cpus = muster_affinity_cpus(NULL, 0);
-    return b->ops->waits_only_for_release && b->waiter.yields > 0 && mask_cpus > 0 && b->participants > mask_cpus &&
-           muster_cpus_available() == mask_cpus;
+    return b->ops->waits_only_for_release && b->waiter.yields > 0 && mask_cpus > 0 &&
+           b->participants > mask_cpus && muster_cpus_available() == mask_cpus;
 }
 
 static int attach_census(muster_barrier *b)

@@ -6,7 +6,6 @@
  * others (a gathering participant 0).  Readers scan the
  * slots while they wait; a slot's line moves once per episode. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "platform/platform.h"
 #include "wait.h"

@@ -52,16 +52,23 @@ static int spin(muster_flag *flag, uint32_t target, const muster_waiter *waiter,
     return 0;
 }
 
+/* Gives the CPU away once, then looks at the flag: 1 reached, 0 still
+ * waiting, or an error. */
+static int yield_once(muster_flag *flag, uint32_t target)
+{
+    /* relaxed: a statistics counter, ordered against nothing. */
+    atomic_fetch_add_explicit(&yield_count, 1, memory_order_relaxed);
+    muster_cpu_yield();
+    /* acquire: as in spin(). */
+    return check_value(atomic_load_explicit(flag, memory_order_acquire), target);
+}
+
 /* Gives the CPU away up to waiter->yields times (MUSTER_YIELDS_OVERSUBSCRIBED
  * says why).  Returns 1 reached, 0 still waiting, or an error. */
 static int yield_cpu(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
 {
     for (unsigned k = 0; k < waiter->yields; k++) {
-        /* relaxed: a statistics counter, ordered against nothing. */
-        atomic_fetch_add_explicit(&yield_count, 1, memory_order_relaxed);
-        muster_cpu_yield();
-        /* acquire: as in spin(). */
-        int state = check_value(atomic_load_explicit(flag, memory_order_acquire), target);
+        int state = yield_once(flag, target);
         if (state != 0)
             return state;
     }
@@ -76,17 +83,9 @@ static int share_cpu(muster_flag *flag, uint32_t target, const muster_waiter *wa
     uint64_t chunk = muster_spin_iterations(SHARE_CHUNK_NS);
     uint64_t give_up = muster_now_ns() + waiter->share_ns;
     for (;;) {
-        int state;
         int cpu = muster_current_cpu();
-        if (cpu < 0 || muster_census_cpu_needed(waiter->census, waiter->census_id, cpu)) {
-            /* relaxed: a statistics counter, ordered against nothing. */
-            atomic_fetch_add_explicit(&yield_count, 1, memory_order_relaxed);
-            muster_cpu_yield();
-            /* acquire: as in spin(). */
-            state = check_value(atomic_load_explicit(flag, memory_order_acquire), target);
-        } else {
-            state = spin(flag, target, waiter, chunk);
-        }
+        bool cpu_needed = cpu < 0 || muster_census_cpu_needed(waiter->census, waiter->census_id, cpu);
+        int state = cpu_needed ? yield_once(flag, target) : spin(flag, target, waiter, chunk);
         if (state != 0)
             return state;
         uint64_t now = muster_now_ns();

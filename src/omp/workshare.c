@@ -1,6 +1,7 @@
 /* The work-share ring that every worksharing construct enters (see workshare.h). */
 #include "omp/workshare.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,12 +115,37 @@ typedef struct serial_record {
  * second record, hence a list rather than one. */
 static _Thread_local serial_record *free_records;
 
+/* A thread's kept records are freed when it exits: a key whose destructor
+ * runs in every thread that ever allocated one (pool workers and the
+ * program's own threads alike). */
+static pthread_key_t records_key;
+static pthread_once_t records_key_once = PTHREAD_ONCE_INIT;
+
+static void free_thread_records(void *unused)
+{
+    (void)unused;
+    while (free_records != NULL) {
+        serial_record *r = free_records;
+        free_records = r->next_free;
+        free(r);
+    }
+}
+
+static void create_records_key(void)
+{
+    if (pthread_key_create(&records_key, free_thread_records) != 0)
+        muster_ws_fatal("cannot create the key that frees work-share records");
+}
+
 static serial_record *serial_take(void)
 {
     serial_record *r = free_records;
     if (r != NULL) {
         free_records = r->next_free;
     } else {
+        pthread_once(&records_key_once, create_records_key);
+        /* Any non-NULL value makes the destructor run at this thread's exit. */
+        pthread_setspecific(records_key, &free_records);
         r = aligned_alloc(MUSTER_CACHE_LINE, (sizeof *r + MUSTER_CACHE_LINE - 1) / MUSTER_CACHE_LINE * MUSTER_CACHE_LINE);
         if (r == NULL)
             muster_ws_fatal("out of memory for a work share");

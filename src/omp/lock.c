@@ -43,7 +43,6 @@ muster_omp_mutex_counts muster_omp_mutex_counters(void)
 /* UINT64_MAX: not computed yet. */
 static _Atomic uint64_t spin_polls = UINT64_MAX;
 static _Atomic uint64_t oversubscribed_polls;
-static _Atomic unsigned available_cpus;
 /* Threads asleep on any runtime mutex, and how many may sleep before
  * spinning stops paying: one fewer than the CPUs the process may use.
  * That many sleepers means threads outnumber CPUs (or will, once they are
@@ -66,8 +65,9 @@ static bool team_outnumbers_cpus(void)
     if (muster_omp_self == NULL)
         return false;
     const muster_omp_team *team = muster_omp_self()->team;
-    /* relaxed: set once before any spin reads it, see muster_omp_mutex_spin_polls. */
-    return team != NULL && team->size > atomic_load_explicit(&available_cpus, memory_order_relaxed);
+    /* relaxed: set once before any spin reads it, see muster_omp_mutex_spin_polls;
+     * the sleeper limit is one fewer than the CPUs. */
+    return team != NULL && team->size > atomic_load_explicit(&sleeper_limit, memory_order_relaxed) + 1u;
 }
 
 /* OMP_WAIT_POLICY=passive (or MUSTER_WAIT_POLICY=passive) asks waiting
@@ -87,7 +87,6 @@ uint64_t muster_omp_mutex_spin_polls(void)
     unsigned cpus = muster_cpus_available();
     polls = cpus <= 1 || passive_waits() ? 0 : muster_spin_iterations(MUTEX_SPIN_NS);
     atomic_store_explicit(&sleeper_limit, cpus - 1, memory_order_relaxed);
-    atomic_store_explicit(&available_cpus, cpus, memory_order_relaxed);
     atomic_store_explicit(&oversubscribed_polls, polls == 0 ? 0 : muster_spin_iterations(MUTEX_SPIN_OVERSUBSCRIBED_NS),
                           memory_order_relaxed);
     atomic_store_explicit(&spin_polls, polls, memory_order_relaxed);

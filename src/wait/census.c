@@ -3,8 +3,8 @@
  * One slot per participant, alone on its cache line, written only by its
  * participant, once per arrival: (CPU << 32) | arrivals, with OWES_RELEASE
  * set in the CPU half when the participant must still run to release the
- * others (a gathering participant 0).  Readers scan the
- * slots while they wait; a slot's line moves once per episode. */
+ * others (a gathering participant 0).  Readers scan the slots while they
+ * wait; a slot's line moves once per episode. */
 #include <stdlib.h>
 
 #include "platform/platform.h"

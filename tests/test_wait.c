@@ -1,5 +1,6 @@
 /* The wait layer on its own: the sleep handshake, deadlines, BROKEN, EINTR,
- * episode arithmetic and the oversubscription rule for the spin budget. */
+ * episode arithmetic, the oversubscription rule for the spin budget, and
+ * the CPU census (CPU sharing when oversubscribed, the co-location guard). */
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -349,6 +350,210 @@ static void test_census_waits(void)
     pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
 }
 
+/* ---- the co-location guard ---- */
+
+/* The occupancy counts follow each participant's latest CPU, whether it was
+ * noted by an arrival or by a waiter; unknown CPUs count nowhere. */
+static void test_census_occupancy(void)
+{
+    muster_census *c = muster_census_create(3);
+    CHECK(c != NULL, "census of 3");
+    CHECK(!muster_census_colocated(c, 0), "nobody noted yet");
+    muster_census_note_cpu(c, 0, 0);
+    CHECK(!muster_census_colocated(c, 0), "one participant on CPU 0 is alone");
+    muster_census_note_cpu(c, 1, 0);
+    CHECK(muster_census_colocated(c, 0), "two participants on CPU 0");
+    muster_census_note_cpu(c, 1, 0);
+    CHECK(muster_census_colocated(c, 0), "noting the same CPU again changes nothing");
+    muster_census_note_cpu(c, 1, 1);
+    CHECK(!muster_census_colocated(c, 0) && !muster_census_colocated(c, 1), "participant 1 moved to CPU 1");
+    muster_census_arrive_on(c, 2, 1, false);
+    CHECK(muster_census_colocated(c, 1), "an arrival notes the CPU too");
+    muster_census_note_cpu(c, 2, -1);
+    CHECK(!muster_census_colocated(c, 1), "a participant on an unknown CPU counts nowhere");
+    muster_census_note_cpu(c, 2, 1 << 20);
+    CHECK(!muster_census_colocated(c, 1 << 20), "nor on a CPU beyond the table");
+    muster_census_note_cpu(c, 2, 1);
+    CHECK(muster_census_colocated(c, 1), "back on CPU 1");
+    /* A noted CPU keeps the arrival count and the owes-release mark. */
+    muster_census_arrive_on(c, 0, 0, true);
+    muster_census_note_cpu(c, 0, 1);
+    CHECK(muster_census_cpu_needed(c, 1, 1), "participant 0 still owes the release after a move");
+    muster_census_reset(c);
+    CHECK(!muster_census_colocated(c, 0) && !muster_census_colocated(c, 1), "a reset census knows nobody");
+    muster_census_destroy(c);
+}
+
+/* Pins the calling thread to the first CPU of the affinity mask; false
+ * (and the thread left as it was) when the system cannot say which CPU a
+ * thread runs on. */
+static bool pin_to_first_cpu(int *cpu, cpu_set_t *saved)
+{
+    CHECK(muster_affinity_cpus(cpu, 1) >= 1, "the affinity mask");
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(*cpu, &one);
+    pthread_getaffinity_np(pthread_self(), sizeof *saved, saved);
+    pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+    if (muster_current_cpu() == *cpu)
+        return true;
+    pthread_setaffinity_np(pthread_self(), sizeof *saved, saved);
+    return false;
+}
+
+/* A spinning waiter whose census shows a team-mate on its own CPU yields
+ * instead of spinning (ACTIVE and HYBRID alike); one whose mates are
+ * elsewhere spins and never yields. */
+static void test_guard_waits(void)
+{
+    int cpu;
+    cpu_set_t saved;
+    if (!pin_to_first_cpu(&cpu, &saved)) {
+        printf("guard waits: skipped, this system does not report the current CPU\n");
+        return;
+    }
+    muster_census *c = muster_census_create(2);
+    CHECK(c != NULL, "census of 2");
+    muster_waiter w = {.policy = MUSTER_WAIT_HYBRID, .spin_iterations = muster_spin_iterations(200000),
+                       .census = c, .census_id = 0};
+    uint64_t yields, sleeps;
+
+    muster_census_note_cpu(c, 1, cpu + 1); /* the mate runs elsewhere */
+    CHECK(census_wait(&w, 2000, &yields, &sleeps) == 0, "released");
+    CHECK(yields == 0, "no mate on our CPU, yet %llu yields", (unsigned long long)yields);
+
+    muster_census_note_cpu(c, 1, cpu); /* the mate shares our CPU */
+    CHECK(census_wait(&w, 2000, &yields, &sleeps) == 0, "released");
+    CHECK(yields > 0, "a mate on our CPU and no yield");
+
+    w.policy = MUSTER_WAIT_ACTIVE;
+    CHECK(census_wait(&w, 20000, &yields, &sleeps) == 0, "released");
+    CHECK(yields > 0 && sleeps == 0, "ACTIVE with a mate on our CPU: %llu yields, %llu sleeps",
+          (unsigned long long)yields, (unsigned long long)sleeps);
+
+    w.policy = MUSTER_WAIT_HYBRID;
+    uint64_t start = muster_now_ns();
+    w.deadline_ns = start + 20000000;
+    CHECK(census_wait(&w, 0, &yields, &sleeps) == MUSTER_E_TIMEDOUT, "a deadline ends a guarded wait");
+    CHECK(muster_now_ns() - start < 2000000000ull, "and promptly");
+    muster_census_destroy(c);
+    pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
+}
+
+typedef struct colocated_team {
+    muster_barrier *barrier;
+    int cpu;
+    unsigned episodes;
+    _Atomic unsigned arrived;
+    _Atomic int early_leaver;
+} colocated_team;
+
+static void *colocated_member(void *arg)
+{
+    colocated_team *t = arg;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(t->cpu, &one);
+    pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+    unsigned seed = (unsigned)t->cpu * 7919u + 1u;
+    for (unsigned e = 0; e < t->episodes; e++) {
+        for (unsigned k = rand_r(&seed) % 500; k > 0; k--)
+            muster_cpu_relax();
+        atomic_fetch_add(&t->arrived, 1);
+        CHECK(muster_barrier_wait(t->barrier, 1) >= 0, "member's wait");
+        if (atomic_load(&t->arrived) < 2 * (e + 1))
+            atomic_store(&t->early_leaver, 1);
+        CHECK(muster_barrier_wait(t->barrier, 1) >= 0, "member's second wait");
+    }
+    return NULL;
+}
+
+/* Issue #10: two members of a barrier that fit the CPUs, but that the
+ * scheduler put on one CPU, must not spin the whole budget at every
+ * episode (each then costs 200 us and a sleep).  Both are pinned to one
+ * CPU of a mask of two or more, with the default policy: the waits yield
+ * to each other instead, and almost never sleep. */
+static void test_colocated_barrier_yields(void)
+{
+    if (muster_cpus_available() < 2) {
+        printf("co-located barrier: skipped, fewer than 2 CPUs (the team would be oversubscribed)\n");
+        return;
+    }
+    int cpu;
+    cpu_set_t saved;
+    if (!pin_to_first_cpu(&cpu, &saved)) {
+        printf("co-located barrier: skipped, this system does not report the current CPU\n");
+        return;
+    }
+    colocated_team t = {.cpu = cpu, .episodes = 300};
+    CHECK(muster_barrier_create(&t.barrier, 2, NULL) == MUSTER_OK, "barrier of 2");
+    muster_barrier_attr attr;
+    muster_barrier_get_attr(t.barrier, &attr);
+    CHECK(attr.wait_policy == MUSTER_WAIT_HYBRID && attr.spin_ns > 0, "the default: hybrid with a spin budget");
+    muster_wait_counts before = muster_wait_counters();
+    pthread_t member;
+    pthread_create(&member, NULL, colocated_member, &t);
+    unsigned seed = 12345u;
+    for (unsigned e = 0; e < t.episodes; e++) {
+        for (unsigned k = rand_r(&seed) % 500; k > 0; k--)
+            muster_cpu_relax();
+        atomic_fetch_add(&t.arrived, 1);
+        CHECK(muster_barrier_wait(t.barrier, 0) >= 0, "primary's wait");
+        if (atomic_load(&t.arrived) < 2 * (e + 1))
+            atomic_store(&t.early_leaver, 1);
+        CHECK(muster_barrier_wait(t.barrier, 0) >= 0, "primary's second wait");
+    }
+    pthread_join(member, NULL);
+    muster_wait_counts after = muster_wait_counters();
+    uint64_t waits = 2ull * 2 * t.episodes, sleeps = after.sleeps - before.sleeps;
+    uint64_t yields = after.yields - before.yields;
+    CHECK(!atomic_load(&t.early_leaver), "a member left a barrier before both arrived");
+    CHECK(yields > 0, "co-located members never yielded to each other");
+    CHECK(sleeps * 20 <= waits, "co-located members slept %llu times in %llu waits (at most 1 in 20 expected)",
+          (unsigned long long)sleeps, (unsigned long long)waits);
+    printf("co-located barrier: %llu waits, %llu yields, %llu sleeps\n", (unsigned long long)waits,
+           (unsigned long long)yields, (unsigned long long)sleeps);
+    muster_barrier_destroy(t.barrier);
+    pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
+}
+
+static void *wait_as_participant_0(void *arg)
+{
+    CHECK(muster_barrier_wait(arg, 0) >= 0, "participant 0's wait");
+    return NULL;
+}
+
+/* A participant that arrives last never waits, yet its mates must see
+ * where it runs: the barrier notes its CPU on entry, not only in the slow
+ * path.  Participant 0 waits first; participant 1, pinned, arrives last
+ * (dissemination: its wait finds participant 0's flag already set). */
+static void test_last_arriver_is_noted(void)
+{
+    int cpu;
+    cpu_set_t saved;
+    if (muster_cpus_available() < 2 || !pin_to_first_cpu(&cpu, &saved)) {
+        printf("last arriver noted: skipped (fewer than 2 CPUs, or the current CPU is unknown)\n");
+        return;
+    }
+    muster_barrier_attr attr;
+    muster_barrier_attr_init(&attr);
+    attr.algorithm = MUSTER_ALG_DISSEMINATION;
+    attr.wait_policy = MUSTER_WAIT_HYBRID;
+    attr.spin_ns = 10000000000ll; /* participant 0 spins, and notes its CPU, all along */
+    muster_barrier *b;
+    CHECK(muster_barrier_create(&b, 2, &attr) == MUSTER_OK, "dissemination barrier of 2");
+    CHECK(b->census != NULL, "a spinning barrier has a census");
+    pthread_t first;
+    pthread_create(&first, NULL, wait_as_participant_0, b);
+    usleep(20000); /* participant 0 is waiting by now */
+    CHECK(muster_barrier_wait(b, 1) >= 0, "participant 1's wait");
+    pthread_join(first, NULL);
+    muster_census_note_cpu(b->census, 0, cpu); /* put participant 0 beside 1 */
+    CHECK(muster_census_colocated(b->census, cpu), "participant 1 arrived last on CPU %d, unnoted", cpu);
+    muster_barrier_destroy(b);
+    pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
+}
+
 int main(void)
 {
     unsetenv("MUSTER_SPIN_NS");
@@ -366,6 +571,10 @@ int main(void)
     test_oversubscribed_barriers_yield();
     test_census_rules();
     test_census_waits();
+    test_census_occupancy();
+    test_guard_waits();
+    test_colocated_barrier_yields();
+    test_last_arriver_is_noted();
     test_pinned_creator_sees_process_cpus();
     printf("wait layer ok\n");
     return 0;

@@ -217,26 +217,36 @@ static void resolve_wait(muster_barrier *b)
     b->may_sleep = a->wait_policy != MUSTER_WAIT_ACTIVE;
 }
 
-/* A census (wait.h) pays when the participants outnumber the CPUs of the
- * affinity mask and the waits take the oversubscribed default (yields).
- * Not when a cgroup quota is what is short: polling would burn the quota
- * that the threads still to arrive need. */
-static bool census_pays(const muster_barrier *b)
+/* CPU sharing by the census (wait.h) pays when the participants outnumber
+ * the CPUs of the affinity mask and the waits take the oversubscribed
+ * default (yields).  Not when a cgroup quota is what is short: polling
+ * would burn the quota that the threads still to arrive need. */
+static bool census_sharing_pays(const muster_barrier *b)
 {
     unsigned mask_cpus = muster_affinity_cpus(NULL, 0);
     return b->ops->waits_only_for_release && b->waiter.yields > 0 && mask_cpus > 0 &&
            b->participants > mask_cpus && muster_cpus_available() == mask_cpus;
 }
 
+/* The co-location guard (wait.h) is for waiters that spin: ACTIVE, and
+ * HYBRID with a budget.  PASSIVE waiters sleep at once, and an
+ * oversubscribed HYBRID waiter without sharing yields before it sleeps. */
+static bool census_guard_pays(const muster_barrier *b)
+{
+    return b->participants > 1 && b->waiter.policy != MUSTER_WAIT_PASSIVE &&
+           (b->waiter.policy == MUSTER_WAIT_ACTIVE || b->waiter.spin_iterations > 0);
+}
+
 static int attach_census(muster_barrier *b)
 {
-    if (!census_pays(b))
+    bool sharing = census_sharing_pays(b);
+    if (!sharing && !census_guard_pays(b))
         return MUSTER_OK;
     b->census = muster_census_create(b->participants);
     if (b->census == NULL)
         return muster_fail(MUSTER_E_NOMEM, "no memory for the CPU census of %u participants", b->participants);
     b->waiter.census = b->census;
-    b->waiter.share_ns = MUSTER_SHARE_NS_OVERSUBSCRIBED;
+    b->waiter.share_ns = sharing ? MUSTER_SHARE_NS_OVERSUBSCRIBED : 0;
     return MUSTER_OK;
 }
 
@@ -316,10 +326,14 @@ static int enter(muster_barrier *b, unsigned id, uint64_t deadline_ns)
         return MUSTER_E_BROKEN;
     muster_waiter waiter = b->waiter;
     waiter.deadline_ns = deadline_ns;
-    if (b->census != NULL) {
+    /* Sharing counts every arrival.  The guard notes the CPU here as well as
+     * in the slow path: a thread that always arrives last never waits, and
+     * its mate must still see where it runs. */
+    waiter.census_id = id;
+    if (b->waiter.share_ns > 0)
         muster_census_arrive(b->census, id, false);
-        waiter.census_id = id;
-    }
+    else if (b->census != NULL)
+        muster_census_note_cpu(b->census, id, muster_current_cpu());
     int rc = b->ops->wait(b, id, &waiter);
     if (rc == MUSTER_E_TIMEDOUT)
         muster_barrier_abort(b);
@@ -354,7 +368,7 @@ int muster_barrier_gather(muster_barrier *b)
     /* relaxed: as in enter(). */
     if (atomic_load_explicit(&b->broken, memory_order_relaxed))
         return MUSTER_E_BROKEN;
-    if (b->census != NULL)
+    if (b->waiter.share_ns > 0)
         muster_census_arrive(b->census, 0, true); /* b->waiter's census_id is 0 */
     return b->ops->gather(b, &b->waiter);
 }

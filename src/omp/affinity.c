@@ -718,3 +718,43 @@ void muster_omp_bind_initial_thread(muster_omp_thread *self)
     state.place = state.partition_first;
     muster_omp_bind_self(self, &state);
 }
+
+/* ---- where a new worker starts ---- */
+
+/* The CPU `steps` places after `cpu` in `mask`, cyclically; -1 if `cpu` is
+ * not in it. */
+static int cpu_after(const cpu_set_t *mask, int cpu, unsigned steps)
+{
+    if (cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, mask))
+        return -1;
+    while (steps > 0) {
+        cpu = (cpu + 1) % CPU_SETSIZE;
+        if (CPU_ISSET(cpu, mask))
+            steps--;
+    }
+    return cpu;
+}
+
+bool muster_omp_spread_start(pthread_attr_t *attr, unsigned id, cpu_set_t *inherited)
+{
+    if (pthread_getaffinity_np(pthread_self(), sizeof *inherited, inherited) != 0)
+        return false;
+    unsigned cpus = (unsigned)CPU_COUNT(inherited);
+    if (cpus < 2 || id % cpus == 0)
+        return false;
+    int start = cpu_after(inherited, muster_current_cpu(), id % cpus);
+    if (start < 0)
+        return false;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(start, &one);
+    return pthread_attr_setaffinity_np(attr, sizeof one, &one) == 0;
+}
+
+void muster_omp_spread_done(const cpu_set_t *inherited)
+{
+    /* Cannot fail with a mask the creator held a moment ago, unless its
+     * CPUs went offline; the worker then keeps its start CPU, which the
+     * kernel would move it off anyway. */
+    (void)pthread_setaffinity_np(pthread_self(), sizeof *inherited, inherited);
+}

@@ -22,6 +22,8 @@
 #ifndef MUSTER_OMP_INTERNAL_H
 #define MUSTER_OMP_INTERNAL_H
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -226,5 +228,19 @@ void muster_omp_team_places(const muster_omp_thread *primary, unsigned size, uns
 /* Binds the calling thread to state->place (a no-op for -1, or when it is
  * already bound there) and stores the state in self. */
 void muster_omp_bind_self(muster_omp_thread *self, const muster_omp_place_state *state);
+
+/* Where a new pool worker starts.  Linux puts a new thread on its creator's
+ * CPU (seen on the development VM: every worker's first wake-up targets the
+ * primary's CPU), and a pair of spinning team-mates there can stay together
+ * for tens of milliseconds, each barrier then costing a wait's whole spin
+ * budget or a hand-off (issue #10).  So worker `id` starts on the CPU `id`
+ * places after its creator's in the creator's mask, and widens its mask
+ * back at once: a hint like the kernel's own fork balancing, not binding.
+ * Fills *inherited with the creator's mask and returns true when it set
+ * the start CPU in attr; false (attr untouched) when the mask has one CPU
+ * or `id` comes round to the creator's own CPU. */
+bool muster_omp_spread_start(pthread_attr_t *attr, unsigned id, cpu_set_t *inherited);
+/* Called by the new worker first: restores the creator's mask. */
+void muster_omp_spread_done(const cpu_set_t *inherited);
 
 #endif

@@ -31,6 +31,8 @@ typedef struct pool_worker {
     uint32_t go_published; /* primary only */
     uint32_t go_seen;      /* worker only */
     muster_waiter park_waiter; /* set before the worker starts */
+    bool spread;               /* started on a CPU of its own: restore... */
+    cpu_set_t inherited;       /* ...the creator's mask, first thing */
     unsigned id;
     muster_omp_pool *pool;
     pthread_t thread;
@@ -103,6 +105,8 @@ static void shut_down(muster_omp_pool *pool);
 static void *worker_main(void *arg)
 {
     pool_worker *w = arg;
+    if (w->spread)
+        muster_omp_spread_done(&w->inherited);
     muster_omp_thread *self = muster_omp_self();
     muster_omp_team *team = park(w);
     while (team != &exit_order) {
@@ -164,6 +168,7 @@ static int start_worker(muster_omp_pool *pool, unsigned id)
     size_t stack = muster_omp_globals_get()->stacksize;
     if (stack != 0)
         pthread_attr_setstacksize(&attr, stack);
+    w->spread = muster_omp_spread_start(&attr, id, &w->inherited);
     int rc = pthread_create(&w->thread, &attr, worker_main, w);
     pthread_attr_destroy(&attr);
     if (rc != 0) {
@@ -246,8 +251,16 @@ muster_omp_team *muster_omp_pool_team(muster_omp_thread *self, unsigned active_l
     muster_omp_pool *pool = pool_of(self, active_level);
     if (pool == NULL)
         return NULL;
-    if (size > 1)
+    if (size > 1) {
+        /* The team's barriers and work shares first (mmap, first touch:
+         * hundreds of microseconds for a new size), then the workers: a
+         * worker that starts earlier outwaits its spin and sleeps, and on
+         * Linux the wake-up puts it on its waker's CPU, beside the primary
+         * (muster_omp_spread_start says why that costs). */
+        (void)barriers_for(pool, size);
+        (void)muster_omp_workshares_prepare(&pool->ws, size);
         size = add_workers(pool, size);
+    }
     for (; size > 1; size--) {
         team_barriers *tb = barriers_for(pool, size);
         if (tb != NULL && muster_omp_workshares_prepare(&pool->ws, size) == 0 && size_places(pool, size)) {

@@ -52,3 +52,4 @@ void muster_unmap(void *memory, size_t bytes)
     if (memory != NULL)
         munmap(memory, bytes);
 }
+

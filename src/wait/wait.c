@@ -16,9 +16,11 @@ muster_wait_counts muster_wait_counters(void)
                                 atomic_load_explicit(&yield_count, memory_order_relaxed)};
 }
 
-/* How long a census waiter polls before it looks at the census again: a
- * CPU-mate cannot arrive while we hold the CPU, unless it migrated here. */
-#define SHARE_CHUNK_NS 2000
+/* How long a waiter with a census polls before it looks at the census
+ * again: a CPU-mate cannot arrive while we hold the CPU, unless it migrated
+ * here.  Short against the 200 us default budget, long against the ~5 ns
+ * that a look costs (rseq's CPU number and one or two cached loads). */
+#define CENSUS_CHUNK_NS 2000
 
 /* How often (in polls) a spinning waiter with a deadline reads the clock. */
 #define DEADLINE_CHECK_INTERVAL 64u
@@ -63,6 +65,37 @@ static int yield_once(muster_flag *flag, uint32_t target)
     return check_value(atomic_load_explicit(flag, memory_order_acquire), target);
 }
 
+/* Notes the waiter's CPU in its census; true when a team-mate was last seen
+ * on the same CPU (the co-location guard, wait.h). */
+static bool shares_cpu_with_mate(const muster_waiter *waiter)
+{
+    int cpu = muster_current_cpu();
+    muster_census_note_cpu(waiter->census, waiter->census_id, cpu);
+    return cpu >= 0 && muster_census_colocated(waiter->census, cpu);
+}
+
+/* The spin phase with the co-location guard: polls in chunks, looking at
+ * the census before each, and yields instead of polling while a team-mate
+ * shares the CPU.  A yield counts as a chunk of the budget, so a guarded
+ * wait still ends in a sleep after about the same time.  polls ==
+ * UINT64_MAX (ACTIVE) never runs out.  Returns 1 reached, 0 still
+ * waiting, or an error. */
+static int spin_guarded(muster_flag *flag, uint32_t target, const muster_waiter *waiter, uint64_t polls)
+{
+    uint64_t chunk = muster_spin_iterations(CENSUS_CHUNK_NS);
+    while (polls > 0) {
+        uint64_t step = polls < chunk ? polls : chunk;
+        int state = shares_cpu_with_mate(waiter) ? yield_once(flag, target) : spin(flag, target, waiter, step);
+        if (state != 0)
+            return state;
+        if (deadline_passed(waiter))
+            return MUSTER_E_TIMEDOUT;
+        if (polls != UINT64_MAX)
+            polls -= step;
+    }
+    return 0;
+}
+
 /* Gives the CPU away up to waiter->yields times (MUSTER_YIELDS_OVERSUBSCRIBED
  * says why).  Returns 1 reached, 0 still waiting, or an error. */
 static int yield_cpu(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
@@ -80,7 +113,7 @@ static int yield_cpu(muster_flag *flag, uint32_t target, const muster_waiter *wa
  * waiter->share_ns.  Returns 1 reached, 0 still waiting, or an error. */
 static int share_cpu(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
 {
-    uint64_t chunk = muster_spin_iterations(SHARE_CHUNK_NS);
+    uint64_t chunk = muster_spin_iterations(CENSUS_CHUNK_NS);
     uint64_t give_up = muster_now_ns() + waiter->share_ns;
     for (;;) {
         int cpu = muster_current_cpu();
@@ -125,7 +158,8 @@ int muster_wait_slow(muster_flag *flag, uint32_t target, const muster_waiter *wa
     int state = check_value(atomic_load_explicit(flag, memory_order_acquire), target);
     if (state == 0 && waiter->policy != MUSTER_WAIT_PASSIVE) {
         uint64_t polls = waiter->policy == MUSTER_WAIT_ACTIVE ? UINT64_MAX : waiter->spin_iterations;
-        state = spin(flag, target, waiter, polls);
+        bool guarded = waiter->census != NULL && waiter->share_ns == 0;
+        state = guarded ? spin_guarded(flag, target, waiter, polls) : spin(flag, target, waiter, polls);
     }
     if (state == 0 && waiter->policy == MUSTER_WAIT_HYBRID)
         state = waiter->census != NULL ? share_cpu(flag, target, waiter) : yield_cpu(flag, target, waiter);

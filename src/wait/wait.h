@@ -32,18 +32,34 @@
 
 typedef _Atomic uint32_t muster_flag;
 
-/* The CPU census of a barrier whose participants outnumber the CPUs: where
- * each participant last arrived, and how often.  A waiter whose CPU still
- * runs (or queues) a participant that has not arrived gives the CPU away;
- * one whose CPU-mates have all arrived keeps the CPU and polls, so the
- * release needs neither a futex wake nor a context switch, and each CPU
- * switches threads only as often as its threads must run.  A hint: a
- * stale slot costs one needless yield or one spin chunk, never correctness. */
+/* The CPU census of a barrier: where each participant last ran, and, when
+ * the participants outnumber the CPUs, how often each has arrived.  Two uses:
+ *
+ * Co-location guard (every spinning barrier).  A spinning waiter assumes
+ * that the thread it waits for runs on another CPU.  When the scheduler
+ * puts two team-mates on one CPU (a new thread started beside its creator,
+ * a wake-up pulled to the waker's CPU), a waiter that spins keeps the other
+ * off the CPU for its whole budget, and every episode costs the budget
+ * (200 us) until the load balancer separates them, 5-20 ms later.  So a
+ * spinning waiter notes its CPU and, while the census shows another
+ * participant last seen there, gives the CPU away instead of spinning: the
+ * hand-off costs a yield (~2 us) instead of the budget.  (Moving the waiter
+ * to a CPU without a mate was tried and measured worse: the next futex
+ * wake-up put it back beside its waker.)
+ *
+ * CPU sharing (oversubscribed barriers).  A waiter whose CPU still runs (or
+ * queues) a participant that has not arrived gives the CPU away; one whose
+ * CPU-mates have all arrived keeps the CPU and polls, so the release needs
+ * neither a futex wake nor a context switch, and each CPU switches threads
+ * only as often as its threads must run.
+ *
+ * Either way a hint: a stale slot costs one needless yield or one spin
+ * chunk, never correctness. */
 typedef struct muster_census muster_census;
 /* NULL when out of memory. */
 muster_census *muster_census_create(unsigned participants);
 void muster_census_destroy(muster_census *census);
-/* Forgets every arrival; only while nobody waits in the barrier. */
+/* Forgets every arrival and CPU; only while nobody waits in the barrier. */
 void muster_census_reset(muster_census *census);
 /* Participant id arrives (at each episode): records its CPU and count, and
  * whether it must still run to release the others once all have arrived
@@ -52,6 +68,11 @@ void muster_census_reset(muster_census *census);
 void muster_census_arrive(muster_census *census, unsigned id, bool owes_release);
 /* The same, with the CPU given (-1: unknown; tests use it). */
 void muster_census_arrive_on(muster_census *census, unsigned id, int cpu, bool owes_release);
+/* Records that participant id now runs on `cpu` (-1: unknown), leaving its
+ * arrival count alone.  Writes only when the CPU changed. */
+void muster_census_note_cpu(muster_census *census, unsigned id, int cpu);
+/* True when more than one participant was last seen on `cpu`. */
+bool muster_census_colocated(const muster_census *census, int cpu);
 /* True when a participant last seen on `cpu` has not yet arrived at the
  * episode that participant `self` waits in. */
 bool muster_census_cpu_needed(const muster_census *census, unsigned self, int cpu);
@@ -61,9 +82,11 @@ typedef struct muster_waiter {
     muster_wait_policy policy; /* ACTIVE, PASSIVE or HYBRID, never DEFAULT */
     uint64_t spin_iterations;  /* HYBRID: spin this many polls before sleeping */
     unsigned yields;           /* HYBRID: then give the CPU away this many times */
-    /* HYBRID with a census: instead of the yields, share the CPU by the
-     * census for up to share_ns, then sleep. */
-    const muster_census *census;
+    /* With a census and share_ns 0: the co-location guard while spinning
+     * (ACTIVE and HYBRID).  With share_ns > 0 (HYBRID, oversubscribed):
+     * instead of the yields, share the CPU by the census for up to
+     * share_ns, then sleep. */
+    muster_census *census;
     unsigned census_id;        /* the waiting participant */
     uint64_t share_ns;
     uint64_t deadline_ns;      /* CLOCK_MONOTONIC; 0 = no deadline */
@@ -116,8 +139,9 @@ static inline void muster_flag_publish(muster_flag *flag, uint32_t value, bool m
 /* Marks flag BROKEN and wakes its sleepers: used by abort. */
 void muster_flag_break(muster_flag *flag);
 
-/* Futex sleeps and wakes made by this process so far (slow path only; used
- * by tests and benchmarks to show the fast path makes no system call). */
+/* Futex sleeps and wakes, and yields, made by this process so far (slow
+ * path only; used by tests and benchmarks to show the fast path makes no
+ * system call). */
 typedef struct muster_wait_counts {
     uint64_t sleeps, wakes, yields;
 } muster_wait_counts;

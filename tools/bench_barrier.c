@@ -360,11 +360,7 @@ static void fold_result(bench_cell *c, const epcc_result *res)
         snprintf(c->message, sizeof c->message, "%s", res->message);
         return;
     }
-    double x = ((double)res->test_ns - (double)res->ref_ns) / (double)res->inner / 1000.0;
-    double delta = x - c->mean_us;
-    c->samples++;
-    c->mean_us += delta / c->samples;
-    c->m2_us += delta * (x - c->mean_us);
+    c->us[c->samples++] = ((double)res->test_ns - (double)res->ref_ns) / (double)res->inner / 1000.0;
     c->csw_sum += (double)res->csw / (double)res->inner;
     c->inner = res->inner;
     c->status = CELL_OK;
@@ -409,13 +405,15 @@ static void run_all(bench_run *run, int *const *cpus)
         fprintf(stderr, "\r\033[K");
 }
 
-static void init_cells(bench_run *run)
+/* samples: room for run->reps samples per cell. */
+static void init_cells(bench_run *run, double *samples)
 {
     for (size_t r = 0; r < run->nrows; r++)
         for (size_t k = 0; k < run->ncounts; k++) {
             bench_cell *c = bench_cell_at(run, r, k);
             *c = (bench_cell){.status = CELL_PENDING, .state_bytes = -1, .resolved_algorithm = -1,
-                              .resolved_policy = -1};
+                              .resolved_policy = -1,
+                              .us = samples + (r * run->ncounts + k) * run->reps};
             unsigned only = run->rows[r].impl->only_threads;
             if (only != 0 && only != run->threads[k])
                 c->status = CELL_NOT_APPLICABLE;
@@ -452,14 +450,15 @@ static int run_benchmark(const struct options *o, const struct cpu_mask *mask)
     if (run.nrows == 0)
         return cli_usage_error(PROG, "nothing to measure: no algorithm x policy selected");
     run.cells = calloc(run.nrows * run.ncounts, sizeof *run.cells);
+    double *samples = calloc(run.nrows * run.ncounts * run.reps, sizeof *samples);
     int *cpus[MAX_COUNTS] = {0};
-    int ok = run.cells != NULL;
+    int ok = run.cells != NULL && samples != NULL;
     for (size_t k = 0; ok && k < run.ncounts; k++)
         ok = (cpus[k] = plan_cpus(mask, o->pin, o->threads[k])) != NULL;
     if (ok) {
         read_muster_environment();
         run.delay_iters = epcc_calibrate_delay(DELAY_NS, &run.delay_ns);
-        init_cells(&run);
+        init_cells(&run, samples);
         run_all(&run, cpus);
         if (o->json)
             bench_report_json(stdout, &run);
@@ -471,6 +470,7 @@ static int run_benchmark(const struct options *o, const struct cpu_mask *mask)
     for (size_t k = 0; k < run.ncounts; k++)
         free(cpus[k]);
     free(run.cells);
+    free(samples);
     return ok ? CLI_OK : CLI_FAILED;
 }
 

@@ -8,13 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NAME_W 13  /* "PARALLEL FOR" and a blank */
-#define TIME_W 16  /* "12345 ± 1234.5" and a blank */
-#define RATIO_W 10 /* "muster÷best" shortened to the header "÷ best" */
-#define CSW_W 9    /* " csw gomp" */
+#define NAME_W 13   /* "PARALLEL FOR" and a blank */
+#define TIME_W 7    /* "12345.6" */
+#define OUTLIER_W 4 /* "12!" */
+#define GROUP_W (1 + TIME_W + 1 + TIME_W + 1 + OUTLIER_W) /* one runtime: median, worst, >5x */
+#define RATIO_W 8   /* " 0.036×" */
 #define TABLE_COLUMNS 100
 
-static const char *const csw_heads[OMP_RUNTIME_COUNT] = {"csw gomp", "csw omp", "csw mst"};
+/* Initials of the runtimes in the context-switch column's head. */
+static const char csw_initials[OMP_RUNTIME_COUNT] = {'g', 'o', 'm'};
 
 static sample_stats cell_stats(const omp_cell *c) { return sample_stats_of(c->us, c->samples); }
 
@@ -38,33 +40,43 @@ static int note_number(const omp_bench_run *run, const omp_cell *cell)
 
 static void put_time(FILE *out, const omp_bench_run *run, const omp_cell *c)
 {
-    char text[64];
+    char text[64], median[24], worst[24];
     sample_stats s = cell_stats(c);
-    int d = report_decimals_for(s.mean);
-    if (c->status == CELL_OK)
-        snprintf(text, sizeof text, "%.*f ± %.*f", d, s.mean, d, s.sd);
-    else if (c->status == CELL_DNF)
+    if (c->status == CELL_OK) {
+        snprintf(median, sizeof median, "%.*f", report_decimals_for(s.median), s.median);
+        snprintf(worst, sizeof worst, "%.*f", report_decimals_for(s.max), s.max);
+        fputc(' ', out);
+        report_put_padded(out, median, TIME_W, 1);
+        fputc(' ', out);
+        report_put_padded(out, worst, TIME_W, 1);
+        snprintf(text, sizeof text, s.outliers ? "%zu!" : "%zu", s.outliers);
+        fputc(' ', out);
+        report_put_padded(out, text, OUTLIER_W, 1);
+        return;
+    }
+    if (c->status == CELL_DNF)
         snprintf(text, sizeof text, "dnf, note %d", note_number(run, c));
     else if (c->status == CELL_ERROR)
         snprintf(text, sizeof text, "error, note %d", note_number(run, c));
     else
         snprintf(text, sizeof text, "-");
-    report_put_padded(out, text, TIME_W, 1);
+    report_put_padded(out, text, GROUP_W, 1);
 }
 
-/* muster ÷ the better of libgomp and libomp; NAN when either side is missing. */
+/* muster's median ÷ the better median of libgomp and libomp; NAN when
+ * either side is missing. */
 static double muster_ratio(const omp_bench_run *run, size_t c, size_t k)
 {
     const omp_cell *m = omp_cell_at(run, c, k, OMP_RUNTIME_MUSTER);
     double best = NAN;
     for (int rt = OMP_RUNTIME_LIBGOMP; rt <= OMP_RUNTIME_LIBOMP; rt++) {
         const omp_cell *x = omp_cell_at(run, c, k, (size_t)rt);
-        if (x->status == CELL_OK && (isnan(best) || cell_stats(x).mean < best))
-            best = cell_stats(x).mean;
+        if (x->status == CELL_OK && (isnan(best) || cell_stats(x).median < best))
+            best = cell_stats(x).median;
     }
     if (m->status != CELL_OK || !(best > 0))
         return NAN;
-    return cell_stats(m).mean / best;
+    return cell_stats(m).median / best;
 }
 
 /* The ratio column appears when muster and at least one other was run. */
@@ -73,22 +85,49 @@ static int has_ratio(const omp_bench_run *run)
     return run->runtime[OMP_RUNTIME_MUSTER] && (run->runtime[OMP_RUNTIME_LIBGOMP] || run->runtime[OMP_RUNTIME_LIBOMP]);
 }
 
+/* "csw g/o/m" for the runtimes run: their initials. */
+static void csw_head(const omp_bench_run *run, char *buf, size_t len)
+{
+    size_t used = (size_t)snprintf(buf, len, "csw ");
+    for (int rt = 0, first = 1; rt < OMP_RUNTIME_COUNT && used + 3 < len; rt++)
+        if (run->runtime[rt]) {
+            if (!first)
+                buf[used++] = '/';
+            buf[used++] = csw_initials[rt];
+            first = 0;
+        }
+    buf[used] = '\0';
+}
+
 static void put_block_header(FILE *out, const omp_bench_run *run, size_t k)
 {
     char title[32], head[32];
     snprintf(title, sizeof title, "%u thread%s", run->threads[k], run->threads[k] == 1 ? "" : "s");
     report_put_padded(out, title, NAME_W, 0);
+    int last = -1;
+    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
+        if (run->runtime[rt])
+            last = rt;
     for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
         if (run->runtime[rt]) {
-            snprintf(head, sizeof head, "%s µs", omp_runtime_name((omp_runtime)rt));
-            report_put_padded(out, head, TIME_W, 1);
+            snprintf(head, sizeof head, " %s µs", omp_runtime_name((omp_runtime)rt));
+            report_put_padded(out, head, rt == last ? 0 : GROUP_W, 0);
+        }
+    fputc('\n', out);
+    report_put_padded(out, "", NAME_W, 0);
+    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
+        if (run->runtime[rt]) {
+            fputc(' ', out);
+            report_put_padded(out, "median", TIME_W, 1);
+            fputc(' ', out);
+            report_put_padded(out, "worst", TIME_W, 1);
+            fputc(' ', out);
+            report_put_padded(out, ">5×", OUTLIER_W, 1);
         }
     if (has_ratio(run))
         report_put_padded(out, "÷ best", RATIO_W, 1);
-    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
-        if (run->runtime[rt])
-            report_put_padded(out, csw_heads[rt], CSW_W, 1);
-    fputc('\n', out);
+    csw_head(run, head, sizeof head);
+    fprintf(out, "  %s\n", head);
 }
 
 static void put_row(FILE *out, const omp_bench_run *run, size_t c, size_t k)
@@ -106,14 +145,16 @@ static void put_row(FILE *out, const omp_bench_run *run, size_t c, size_t k)
             report_format_ratio(text, sizeof text, r);
         report_put_padded(out, text, RATIO_W, 1);
     }
-    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
+    fputs(" ", out);
+    for (int rt = 0, first = 1; rt < OMP_RUNTIME_COUNT; rt++)
         if (run->runtime[rt]) {
             const omp_cell *x = omp_cell_at(run, c, k, (size_t)rt);
             if (x->status == CELL_OK)
                 report_format_csw(text, sizeof text, cell_csw(x));
             else
                 snprintf(text, sizeof text, "-");
-            report_put_padded(out, text, CSW_W, 1);
+            fprintf(out, "%s%s", first ? " " : "/", text);
+            first = 0;
         }
     fputc('\n', out);
 }
@@ -123,8 +164,8 @@ static void put_title(FILE *out, const omp_bench_run *run)
     char cpus[256];
     const char *wait = getenv("OMP_WAIT_POLICY");
     cli_format_cpu_list(cpus, sizeof cpus, run->cpu_list, run->cpus_available);
-    fprintf(out, "muster bench omp: overhead per OpenMP construct (EPCC syncbench), µs, mean ± sd "
-                 "of %u round%s\n", run->reps, run->reps == 1 ? "" : "s");
+    fprintf(out, "muster bench omp: overhead per OpenMP construct (EPCC syncbench), µs: median and "
+                 "worst of %u round%s\n", run->reps, run->reps == 1 ? "" : "s");
     fprintf(out, "%u of %ld CPUs available (%s); delay %.3f µs; test loop %g ms; OMP_WAIT_POLICY %s\n",
             run->cpus_available, run->cpus_online, cpus, run->delay_ns / 1000.0, run->target_ms,
             wait ? wait : "unset");
@@ -135,8 +176,10 @@ static void put_title(FILE *out, const omp_bench_run *run)
         else if (run->runtime_missing[rt][0])
             fprintf(out, "  %-8s %s\n", omp_runtime_name((omp_runtime)rt), run->runtime_missing[rt]);
     }
-    fprintf(out, "÷ best: muster's time ÷ the better of libgomp and libomp (below 1× muster is "
-                 "faster)\ncsw: context switches per construct executed, all threads\n");
+    fprintf(out, "a round is one process per runtime; >5×: rounds above 5× the median, marked ! (a bad "
+                 "mode\nthe median hides); ÷ best: muster's median ÷ the better median of libgomp and "
+                 "libomp (below 1×\nmuster is faster); csw: context switches per construct, all "
+                 "threads (g/o/m: libgomp/libomp/muster)\n");
 }
 
 /* text in lines of at most TABLE_COLUMNS, broken at blanks; the lines
@@ -221,7 +264,14 @@ static void json_cell(FILE *out, const omp_bench_run *run, size_t c, size_t k, s
     json_field(out, "sd_us", ok ? s.sd : NAN);
     json_field(out, "min_us", ok ? s.min : NAN);
     json_field(out, "max_us", ok ? s.max : NAN);
+    json_field(out, "worst_us", ok ? s.max : NAN);
     json_field(out, "csw_per_op", ok ? cell_csw(x) : NAN);
+    fprintf(out, ", \"outliers\": %zu, \"samples_us\": [", ok ? s.outliers : 0);
+    for (unsigned i = 0; ok && i < x->samples; i++) {
+        fputs(i ? ", " : "", out);
+        report_json_number(out, x->us[i]);
+    }
+    fputc(']', out);
     if (rt == OMP_RUNTIME_MUSTER)
         json_field(out, "ratio_to_best", muster_ratio(run, c, k));
     fprintf(out, ", \"samples\": %u, \"inner\": %llu", x->samples, (unsigned long long)x->inner);

@@ -7,15 +7,16 @@
 #include <string.h>
 
 #define TABLE_COLUMNS 100
-#define MEAN_W 15 /* "12345 ± 12345" with room to spare */
+#define TIME_W 7     /* "12345.6" */
+#define OUTLIER_W 4  /* "12!" */
 #define CSW_W 6
-#define GAP 3
-#define GROUP_W (GAP + MEAN_W + 1 + CSW_W)
+#define GAP 2
+#define CELL_W (TIME_W + 1 + TIME_W + 1 + OUTLIER_W + 1 + CSW_W)
+#define GROUP_W (GAP + CELL_W)
 
-double bench_cell_sd(const bench_cell *c)
-{
-    return c->samples > 1 ? sqrt(c->m2_us / (c->samples - 1)) : 0.0;
-}
+sample_stats bench_cell_stats(const bench_cell *c) { return sample_stats_of(c->us, c->samples); }
+
+static double median_of_cell(const bench_cell *c) { return bench_cell_stats(c).median; }
 
 static double cell_csw(const bench_cell *c) { return c->samples ? c->csw_sum / c->samples : 0.0; }
 
@@ -114,22 +115,33 @@ static size_t block_size(const bench_run *run, size_t first, size_t label_w)
     return n;
 }
 
+/* "n" or "n!" when n > 0: the repetitions above 5x the median. */
+static void format_outliers(char *buf, size_t len, size_t outliers)
+{
+    snprintf(buf, len, outliers ? "%zu!" : "%zu", outliers);
+}
+
 static void put_cell(FILE *out, const bench_run *run, size_t r, size_t k)
 {
     const bench_cell *c = bench_cell_at(run, r, k);
-    char text[64], mean[24], sd[24], csw[24];
+    char text[64], median[24], worst[24], outliers[16], csw[24];
     fprintf(out, "%*s", GAP, "");
     switch (c->status) {
-    case CELL_OK:
-        /* The sd to the mean's decimals, so the pair reads as one number. */
-        snprintf(mean, sizeof mean, "%.*f", report_decimals_for(c->mean_us), c->mean_us);
-        snprintf(sd, sizeof sd, "%.*f", report_decimals_for(c->mean_us), bench_cell_sd(c));
+    case CELL_OK: {
+        sample_stats s = bench_cell_stats(c);
+        format_value(median, sizeof median, s.median);
+        format_value(worst, sizeof worst, s.max);
+        format_outliers(outliers, sizeof outliers, s.outliers);
         report_format_csw(csw, sizeof csw, cell_csw(c));
-        snprintf(text, sizeof text, "%s ± %s", mean, sd);
-        report_put_padded(out, text, MEAN_W, 1);
+        report_put_padded(out, median, TIME_W, 1);
+        fputc(' ', out);
+        report_put_padded(out, worst, TIME_W, 1);
+        fputc(' ', out);
+        report_put_padded(out, outliers, OUTLIER_W, 1);
         fputc(' ', out);
         report_put_padded(out, csw, CSW_W, 1);
         return;
+    }
     case CELL_DNF:
         snprintf(text, sizeof text, "did not finish in %g s", run->timeout_s);
         break;
@@ -143,7 +155,7 @@ static void put_cell(FILE *out, const bench_run *run, size_t r, size_t k)
         snprintf(text, sizeof text, "not measured");
         break;
     }
-    report_put_padded(out, text, MEAN_W + 1 + CSW_W, 1);
+    report_put_padded(out, text, CELL_W, 1);
 }
 
 static void put_block_header(FILE *out, const bench_run *run, size_t first, size_t n, size_t label_w,
@@ -154,14 +166,18 @@ static void put_block_header(FILE *out, const bench_run *run, size_t first, size
     for (size_t k = first; k < first + n; k++) {
         snprintf(title, sizeof title, "%u thread%s", run->threads[k], run->threads[k] == 1 ? "" : "s");
         fprintf(out, "%*s", GAP, "");
-        put_centered(out, title, MEAN_W + 1 + CSW_W, k + 1 == first + n);
+        put_centered(out, title, CELL_W, k + 1 == first + n);
     }
     fputc('\n', out);
     report_put_padded(out, "implementation", label_w + 2, 0);
     report_put_padded(out, "B/thr", bytes_w, 1);
     for (size_t k = first; k < first + n; k++) {
         fprintf(out, "%*s", GAP, "");
-        report_put_padded(out, "µs mean ± sd", MEAN_W, 1);
+        report_put_padded(out, "median", TIME_W, 1);
+        fputc(' ', out);
+        report_put_padded(out, "worst", TIME_W, 1);
+        fputc(' ', out);
+        report_put_padded(out, ">5×", OUTLIER_W, 1);
         fputc(' ', out);
         report_put_padded(out, "csw/b", CSW_W, 1);
     }
@@ -194,14 +210,15 @@ static void put_title(FILE *out, const bench_run *run)
 {
     char cpus[256];
     cli_format_cpu_list(cpus, sizeof cpus, run->cpu_list, run->cpus_available);
-    fprintf(out, "muster bench barrier: overhead per barrier episode (EPCC), mean ± sd of %u rep%s\n",
-            run->reps, run->reps == 1 ? "" : "s");
+    fprintf(out, "muster bench barrier: overhead per barrier episode (EPCC), µs: median and worst "
+                 "of %u rep%s\n", run->reps, run->reps == 1 ? "" : "s");
     int pinned = strcmp(run->pin, "none") != 0;
     fprintf(out, "%u of %ld CPUs available (%s), %s%s; delay %.3f µs; test loop %g ms; "
                  "timeout %g s\n",
             run->cpus_available, run->cpus_online, cpus, pinned ? "pinned " : "not pinned",
             pinned ? run->pin : "", run->delay_ns / 1000.0, run->target_ms, run->timeout_s);
-    fprintf(out, "csw/b: context switches per barrier (all threads); B/thr: bytes of barrier "
+    fprintf(out, ">5×: reps above 5× the cell's median, marked ! (a bad mode the median hides);\n"
+                 "csw/b: context switches per barrier (all threads); B/thr: bytes of barrier "
                  "state per participant\n\n");
 }
 
@@ -256,7 +273,7 @@ static long best_row(const bench_run *run, size_t k, const char *family, int hyb
             continue;
         if (hybrid_only && !is_hybrid(run, r, k))
             continue;
-        if (best < 0 || c->mean_us < bench_cell_at(run, (size_t)best, k)->mean_us)
+        if (best < 0 || median_of_cell(c) < median_of_cell(bench_cell_at(run, (size_t)best, k)))
             best = (long)r;
     }
     return best;
@@ -279,9 +296,9 @@ static void put_ratio_line(FILE *out, const char *what, const char *label, doubl
     fprintf(out, "  %-19s %-24s %8s µs%s%s%s\n", what, label, value, *text ? "   " : "", text, suffix);
 }
 
-static double mean_at(const bench_run *run, long row, size_t k)
+static double median_at(const bench_run *run, long row, size_t k)
 {
-    return bench_cell_at(run, (size_t)row, k)->mean_us;
+    return median_of_cell(bench_cell_at(run, (size_t)row, k));
 }
 
 static void put_ratios(FILE *out, const bench_run *run, size_t k)
@@ -291,25 +308,25 @@ static void put_ratios(FILE *out, const bench_run *run, size_t k)
     } others[] = {{"ck", "vs best CK"}, {"floor", "vs the floor"}, {"pthread", "vs pthread"},
                   {"std", "vs std::barrier"}};
     long muster = best_row(run, k, "muster", 0);
-    fprintf(out, "\nratios at %u thread%s (muster time ÷ other time; below 1× muster is faster):\n",
+    fprintf(out, "\nratios at %u thread%s (medians; muster ÷ other; below 1× muster is faster):\n",
             run->threads[k], run->threads[k] == 1 ? "" : "s");
     if (muster < 0) {
         fprintf(out, "  no muster barrier finished\n");
         return;
     }
-    double m = mean_at(run, muster, k);
+    double m = median_at(run, muster, k);
     put_ratio_line(out, "best muster", run->rows[muster].label, m, -1, "");
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
         long other = best_row(run, k, others[i].family, 0);
         if (other >= 0)
-            put_ratio_line(out, others[i].what, run->rows[other].label, mean_at(run, other, k),
-                           ratio_of(m, mean_at(run, other, k)), "");
+            put_ratio_line(out, others[i].what, run->rows[other].label, median_at(run, other, k),
+                           ratio_of(m, median_at(run, other, k)), "");
     }
     long hybrid = best_row(run, k, "muster", 1);
     long pthread = best_row(run, k, "pthread", 0);
     if (hybrid >= 0 && pthread >= 0)
-        put_ratio_line(out, "best hybrid muster", run->rows[hybrid].label, mean_at(run, hybrid, k),
-                       ratio_of(mean_at(run, hybrid, k), mean_at(run, pthread, k)), " vs pthread");
+        put_ratio_line(out, "best hybrid muster", run->rows[hybrid].label, median_at(run, hybrid, k),
+                       ratio_of(median_at(run, hybrid, k), median_at(run, pthread, k)), " vs pthread");
 }
 
 void bench_report_table(FILE *out, const bench_run *run)
@@ -348,11 +365,23 @@ static void json_cell(FILE *out, const bench_run *run, size_t r, size_t k)
         report_json_string(out, row->policy);
     else
         fputs("null", out);
-    fprintf(out, ", \"threads\": %u, \"status\": \"%s\", \"mean_us\": ", run->threads[k],
-            status_name(c->status));
-    report_json_number(out, ok ? c->mean_us : NAN);
-    fputs(", \"sd_us\": ", out);
-    report_json_number(out, ok ? bench_cell_sd(c) : NAN);
+    sample_stats s = bench_cell_stats(c);
+    fprintf(out, ", \"threads\": %u, \"status\": \"%s\"", run->threads[k], status_name(c->status));
+    const struct {
+        const char *name;
+        double value;
+    } numbers[] = {{"mean_us", s.mean}, {"sd_us", s.sd}, {"median_us", s.median}, {"min_us", s.min},
+                   {"worst_us", s.max}};
+    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
+        fprintf(out, ", \"%s\": ", numbers[i].name);
+        report_json_number(out, ok ? numbers[i].value : NAN);
+    }
+    fprintf(out, ", \"outliers\": %zu, \"samples_us\": [", ok ? s.outliers : 0);
+    for (unsigned i = 0; ok && i < c->samples; i++) {
+        fputs(i ? ", " : "", out);
+        report_json_number(out, c->us[i]);
+    }
+    fputc(']', out);
     fputs(", \"csw_per_barrier\": ", out);
     report_json_number(out, ok ? cell_csw(c) : NAN);
     fputs(", \"state_bytes\": ", out);

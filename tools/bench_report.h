@@ -4,6 +4,7 @@
 #define MUSTER_TOOLS_BENCH_REPORT_H
 
 #include "bench_impl.h"
+#include "sample_stats.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -16,12 +17,13 @@ typedef enum cell_status {
     CELL_NOT_APPLICABLE, /* the floor beyond two threads */
 } cell_status;
 
-/* One implementation at one team size, over the outer repetitions.  Mean and
- * variance accumulate by Welford's method, one sample per repetition. */
+/* One implementation at one team size, over the outer repetitions: every
+ * sample is kept, so the report can show the tail (the worst repetition,
+ * and how many stray far from the median) as well as the middle. */
 typedef struct bench_cell {
     cell_status status;
     unsigned samples;
-    double mean_us, m2_us;    /* overhead per barrier */
+    double *us;               /* [reps]: overhead per barrier, one per repetition */
     double csw_sum;           /* context switches per barrier, summed over samples */
     uint64_t inner;           /* calibrated on the first repetition, reused after */
     double state_bytes;       /* per participant; < 0: unknown */
@@ -60,7 +62,7 @@ static inline bench_cell *bench_cell_at(const bench_run *run, size_t row, size_t
     return &run->cells[row * run->ncounts + count];
 }
 
-double bench_cell_sd(const bench_cell *c);
+sample_stats bench_cell_stats(const bench_cell *c);
 void bench_report_table(FILE *out, const bench_run *run);
 void bench_report_json(FILE *out, const bench_run *run);
 

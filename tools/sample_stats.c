@@ -43,5 +43,7 @@ sample_stats sample_stats_of(const double *x, size_t n)
         squares += (x[i] - s.mean) * (x[i] - s.mean);
     s.sd = n > 1 ? sqrt(squares / (double)(n - 1)) : 0;
     s.median = median_of(x, n);
+    for (size_t i = 0; i < n; i++)
+        s.outliers += x[i] > SAMPLE_OUTLIER_FACTOR * s.median && s.median > 0;
     return s;
 }

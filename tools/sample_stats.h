@@ -9,7 +9,13 @@
 typedef struct sample_stats {
     size_t n;
     double mean, median, sd, min, max; /* sd: sample standard deviation, 0 when n < 2 */
+    /* The tail: samples above SAMPLE_OUTLIER_FACTOR times the median.  A
+     * median hides a bad mode that some runs fall into; this counts them. */
+    size_t outliers;
 } sample_stats;
+
+/* A run this many times slower than the median is an outlier (issue #10). */
+#define SAMPLE_OUTLIER_FACTOR 5.0
 
 /* Summarises x[0..n) (n may be 0: everything zero).  Does not change x. */
 sample_stats sample_stats_of(const double *x, size_t n);

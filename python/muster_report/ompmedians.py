@@ -1,8 +1,10 @@
 """The median table of a `muster bench omp --json` run: per team size, each
 construct's median overhead on each runtime, muster's median ÷ the better of
-libgomp's and libomp's, and context switches per construct.  Medians, because
-on a shared VM a few samples of every cell carry outliers of tens of µs that
-move the mean more than the differences being measured."""
+libgomp's and libomp's, and context switches per construct; then the tails:
+each runtime's worst round and how many rounds took over 5× the median.
+Medians, because on a shared VM a few samples of every cell carry outliers
+of tens of µs that move the mean more than the differences being measured;
+tails, because a median hides a bad mode that some runs fall into."""
 from . import ReportError, is_number, load_json
 
 RUNTIMES = ("libgomp", "libomp", "muster")
@@ -45,6 +47,22 @@ def _row(threads, construct, by_key):
     return construct.ljust(14) + "".join(_fmt(medians[r], 10) for r in RUNTIMES) + ratio + "   " + csw
 
 
+def _tail(cell):
+    """'worst (n)' for a finished cell: n rounds above 5x the median, marked !."""
+    if cell is None or cell["status"] != "ok" or not is_number(cell.get("worst_us")):
+        return f"{'-':>16}"
+    outliers = cell.get("outliers")
+    mark = f"({outliers}{'!' if outliers else ''})" if isinstance(outliers, int) else "(?)"
+    return f"{cell['worst_us']:10.3f} {mark:<5}"
+
+
+def _tail_row(threads, construct, by_key):
+    cells = {r: by_key.get((threads, construct, r)) for r in RUNTIMES}
+    if all(cell is None for cell in cells.values()):
+        return None
+    return construct.ljust(14) + "".join(_tail(cells[r]) for r in RUNTIMES)
+
+
 def table(doc, path="input"):
     """The table as a list of lines; a cell that erred or did not finish shows '-'."""
     cells = _cells(doc, path)
@@ -57,6 +75,11 @@ def table(doc, path="input"):
         lines += ["", f"{threads} threads".ljust(14) + "".join(f"{r:>10}" for r in RUNTIMES)
                   + "     ÷ best   csw/op: gomp   omp muster"]
         lines += [row for row in (_row(threads, c, by_key) for c in constructs) if row is not None]
+    lines += ["", f"tails: worst µs of the {reps} rounds (rounds above 5× the median, ! when any)"]
+    for threads in sorted({c["threads"] for c in cells}):
+        lines += ["", f"{threads} threads".ljust(14) + "".join(f"{r:>10}      " for r in RUNTIMES).rstrip()]
+        lines += [row.rstrip() for row in (_tail_row(threads, c, by_key) for c in constructs)
+                  if row is not None]
     return lines
 
 

@@ -256,13 +256,15 @@ def test_module_entry_point(tmp_path):
 # ---- ompmedians: the median table of muster bench omp --json ----
 
 def bench_doc():
-    def cell(construct, threads, runtime, median, csw=0.0, status="ok"):
+    def cell(construct, threads, runtime, median, csw=0.0, status="ok", worst=None, outliers=0):
         c = {"construct": construct, "threads": threads, "runtime": runtime, "status": status}
         if status == "ok":
-            c.update(median_us=median, mean_us=median * 1.5, csw_per_op=csw)
+            c.update(median_us=median, mean_us=median * 1.5, csw_per_op=csw,
+                     worst_us=worst if worst is not None else median * 2, outliers=outliers)
         return c
     return {"settings": {"reps": 15}, "cells": [
-        cell("BARRIER", 2, "libgomp", 0.5), cell("BARRIER", 2, "libomp", 0.4), cell("BARRIER", 2, "muster", 0.2),
+        cell("BARRIER", 2, "libgomp", 0.5), cell("BARRIER", 2, "libomp", 0.4),
+        cell("BARRIER", 2, "muster", 0.2, worst=150.0, outliers=3),
         cell("LOCK", 2, "libgomp", 0.1), cell("LOCK", 2, "libomp", 0.3), cell("LOCK", 2, "muster", 0.11),
         cell("BARRIER", 8, "libgomp", 50.0, 7.5), cell("BARRIER", 8, "libomp", 0, status="error"),
         cell("BARRIER", 8, "muster", 10.0, 6.0),
@@ -280,7 +282,29 @@ def test_ompmedians_ratios_use_the_better_other_runtime():
     barrier8 = [line for line in lines if line.startswith("BARRIER")][1]
     assert "0.20×" in barrier8  # libomp erred: the better of the rest is libgomp's 50
     assert barrier8.split()[2] == "-" and barrier8.split()[-1] == "6.00"
-    assert sum(1 for line in lines if "threads" in line) == 2
+    assert sum(1 for line in lines if "threads" in line) == 4  # two blocks each: medians, tails
+
+
+def test_ompmedians_shows_the_tails():
+    from muster_report import ompmedians
+    lines = ompmedians.table(bench_doc())
+    start = next(i for i, line in enumerate(lines) if line.startswith("tails: worst µs of the 15 rounds"))
+    tails = lines[start:]
+    barrier2 = next(line for line in tails if line.startswith("BARRIER"))
+    assert barrier2.split() == ["BARRIER", "1.000", "(0)", "0.800", "(0)", "150.000", "(3!)"]
+    barrier8 = [line for line in tails if line.startswith("BARRIER")][1]
+    assert barrier8.split()[1:] == ["100.000", "(0)", "-", "20.000", "(0)"]  # libomp erred
+
+
+def test_ompmedians_tails_of_an_older_file_show_dashes():
+    from muster_report import ompmedians
+    doc = bench_doc()
+    for c in doc["cells"]:
+        c.pop("worst_us", None)
+        c.pop("outliers", None)
+    tails = ompmedians.table(doc)
+    lock = [line for line in tails if line.startswith("LOCK")][1]
+    assert lock.split() == ["LOCK", "-", "-", "-"]
 
 
 def test_ompmedians_command_prints_the_table(tmp_path, capsys):

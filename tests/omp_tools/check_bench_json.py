@@ -20,11 +20,17 @@ def main():
     for key, cell in cells.items():
         if cell["status"] != "ok" or cell["samples"] != 2 or cell["inner"] < 1:
             problems.append(f"{key}: {cell}")
-        for field in ("mean_us", "median_us", "sd_us", "min_us", "max_us", "csw_per_op"):
+        for field in ("mean_us", "median_us", "sd_us", "min_us", "max_us", "worst_us", "csw_per_op"):
             if not isinstance(cell[field], (int, float)):
                 problems.append(f"{key}: {field} is {cell[field]!r}")
-        if not cell["min_us"] <= cell["median_us"] <= cell["max_us"]:
-            problems.append(f"{key}: median outside [min, max]")
+        if not cell["min_us"] <= cell["median_us"] <= cell["max_us"] == cell["worst_us"]:
+            problems.append(f"{key}: median outside [min, max], or worst is not the max")
+        samples = cell["samples_us"]
+        if len(samples) != 2 or min(samples) != cell["min_us"] or max(samples) != cell["max_us"]:
+            problems.append(f"{key}: samples_us {samples} do not match min/max")
+        above = sum(x > 5 * cell["median_us"] for x in samples) if cell["median_us"] > 0 else 0
+        if cell["outliers"] != above:
+            problems.append(f"{key}: outliers {cell['outliers']}, but {above} samples are above 5x the median")
     for p in problems:
         print("check_bench_json:", p)
     print("check_bench_json:", "FAILED" if problems else "ok")

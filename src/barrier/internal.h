@@ -68,7 +68,7 @@ struct muster_barrier {
     unsigned participants;
     muster_barrier_attr attr;  /* every default resolved */
     muster_waiter waiter;      /* policy and spin budget; deadline filled per call */
-    muster_census *census;     /* oversubscribed only (wait.h); NULL otherwise */
+    muster_census *census;     /* when waiters spin or share CPUs (wait.h); NULL otherwise */
     bool may_sleep;            /* false only for ACTIVE: publishers may skip the exchange */
     /* seq_cst: written once by abort, read at each wait's entry. */
     _Atomic uint32_t broken;

@@ -1,0 +1,96 @@
+/* The bounded work-stealing deque (deque.h says what and why). */
+#include "omp/deque.h"
+
+#include <stdlib.h>
+
+int muster_deque_init(muster_deque *d, unsigned capacity)
+{
+    unsigned size = 2;
+    while (size < capacity && size < (1u << 30))
+        size *= 2;
+    d->items = calloc(size, sizeof *d->items);
+    if (d->items == NULL)
+        return -1;
+    d->mask = (int64_t)size - 1;
+    atomic_init(&d->top, 0);
+    atomic_init(&d->bottom, 0);
+    return 0;
+}
+
+void muster_deque_destroy(muster_deque *d)
+{
+    free((void *)d->items);
+    d->items = NULL;
+}
+
+bool muster_deque_push(muster_deque *d, void *item)
+{
+    /* relaxed: only the owner writes bottom. */
+    int64_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
+    /* acquire: pairs with a thief's successful CAS on top, so its read of
+     * the slot we may now reuse happened before our write to it. */
+    int64_t t = atomic_load_explicit(&d->top, memory_order_acquire);
+    if (b - t > d->mask)
+        return false;
+    /* relaxed: published by the release store of bottom below. */
+    atomic_store_explicit(&d->items[b & d->mask], item, memory_order_relaxed);
+    /* release: a thief that reads the new bottom (acquire) sees the item. */
+    atomic_store_explicit(&d->bottom, b + 1, memory_order_release);
+    return true;
+}
+
+void *muster_deque_take(muster_deque *d)
+{
+    /* relaxed: only the owner writes bottom. */
+    int64_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed) - 1;
+    /* seq_cst store, then seq_cst load of top: thieves must see the
+     * reservation before we read top, or both could take the last task
+     * (the paper's fence). */
+    atomic_store(&d->bottom, b);
+    int64_t t = atomic_load(&d->top);
+    if (t > b) {
+        /* Empty: undo the reservation.  relaxed: only the owner writes bottom. */
+        atomic_store_explicit(&d->bottom, b + 1, memory_order_relaxed);
+        return NULL;
+    }
+    /* relaxed: our own write, or one ordered before us by the owner's program order. */
+    void *item = atomic_load_explicit(&d->items[b & d->mask], memory_order_relaxed);
+    if (t == b) {
+        /* The last task: race the thieves for it on top.  seq_cst on success
+         * (the paper's); relaxed on failure: we only learn we lost. */
+        if (!atomic_compare_exchange_strong_explicit(&d->top, &t, t + 1, memory_order_seq_cst,
+                                                     memory_order_relaxed))
+            item = NULL;
+        /* relaxed: only the owner writes bottom; top has moved past b either way. */
+        atomic_store_explicit(&d->bottom, b + 1, memory_order_relaxed);
+    }
+    return item;
+}
+
+muster_steal muster_deque_steal(muster_deque *d, void **item)
+{
+    /* seq_cst load of top, then seq_cst load of bottom: we must not read a
+     * bottom older than the top we read (the paper's fence between them). */
+    int64_t t = atomic_load(&d->top);
+    int64_t b = atomic_load(&d->bottom);
+    if (t >= b)
+        return MUSTER_STEAL_EMPTY;
+    /* relaxed: the item was published by the bottom we read (seq_cst, so at
+     * least acquire); if the owner reuses the slot meanwhile, top has moved
+     * and the CAS below fails, so a stale value is never returned. */
+    void *x = atomic_load_explicit(&d->items[t & d->mask], memory_order_relaxed);
+    /* seq_cst on success (the paper's); relaxed on failure: we only learn we lost. */
+    if (!atomic_compare_exchange_strong_explicit(&d->top, &t, t + 1, memory_order_seq_cst,
+                                                 memory_order_relaxed))
+        return MUSTER_STEAL_LOST;
+    *item = x;
+    return MUSTER_STEAL_OK;
+}
+
+int64_t muster_deque_size(const muster_deque *d)
+{
+    /* relaxed (both): a hint, documented as possibly stale. */
+    int64_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
+    int64_t t = atomic_load_explicit(&d->top, memory_order_relaxed);
+    return b > t ? b - t : 0;
+}

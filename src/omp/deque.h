@@ -1,0 +1,59 @@
+/* A bounded work-stealing deque: the task queue of one thread.
+ *
+ * The owner pushes and takes at the bottom (LIFO: the task it made last is
+ * the one whose data is still in its cache); thieves steal at the top
+ * (FIFO: the oldest task, usually the biggest piece of a recursive split).
+ * The owner's push and take use no lock and no compare-and-swap except to
+ * race a thief for the last task.  This is the Chase-Lev deque (SPAA 2005)
+ * with the C11 orderings of Lê, Pop, Cohen and Zappa Nardelli (PPoPP 2013),
+ * changed in two ways:
+ *   - Bounded: a full deque refuses the push, and the caller runs the task
+ *     at once (libomp does the same).  With no resize there is no resize
+ *     bug (the published C11 version forgets to reload the array in push).
+ *   - Where the paper puts a stand-alone seq_cst fence between a store and
+ *     a load of the two indices, the store and the load are seq_cst
+ *     themselves.  C11 gives the same order either way (both accesses are
+ *     in the single total order S), x86 emits the same code for it (an
+ *     xchg instead of mov + mfence), and ThreadSanitizer, which does not
+ *     model stand-alone fences, can see it.
+ * Items are pointers; NULL cannot be pushed. */
+#ifndef MUSTER_OMP_DEQUE_H
+#define MUSTER_OMP_DEQUE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "platform/platform.h"
+
+typedef struct muster_deque {
+    /* The thieves' end and the owner's end, each alone on its line: every
+     * steal writes top, every push and take writes bottom. */
+    _Alignas(MUSTER_CACHE_LINE) _Atomic int64_t top;
+    _Alignas(MUSTER_CACHE_LINE) _Atomic int64_t bottom;
+    _Alignas(MUSTER_CACHE_LINE) int64_t mask; /* capacity - 1 */
+    _Atomic(void *) *items;                   /* [capacity] */
+} muster_deque;
+
+typedef enum muster_steal {
+    MUSTER_STEAL_OK,    /* *item is the stolen task */
+    MUSTER_STEAL_EMPTY, /* nothing to steal */
+    MUSTER_STEAL_LOST,  /* another thief or the owner took it first: try again or elsewhere */
+} muster_steal;
+
+/* capacity: rounded up to a power of two, at least 2.  0, or -1 when out of
+ * memory. */
+int muster_deque_init(muster_deque *d, unsigned capacity);
+void muster_deque_destroy(muster_deque *d);
+
+/* Owner only.  False when the deque is full (the task was not queued). */
+bool muster_deque_push(muster_deque *d, void *item);
+/* Owner only: the newest task, or NULL when the deque is empty. */
+void *muster_deque_take(muster_deque *d);
+/* Any thread: the oldest task, into *item. */
+muster_steal muster_deque_steal(muster_deque *d, void **item);
+/* Any thread: a snapshot of how many tasks are queued (a hint: may be stale
+ * by the time it returns). */
+int64_t muster_deque_size(const muster_deque *d);
+
+#endif

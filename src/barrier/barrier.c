@@ -315,7 +315,7 @@ void muster_barrier_destroy(muster_barrier *b)
 
 /* ---- waiting ---- */
 
-static int enter(muster_barrier *b, unsigned id, uint64_t deadline_ns)
+static int enter(muster_barrier *b, unsigned id, uint64_t deadline_ns, const muster_wait_work *work)
 {
     if (b == NULL)
         return muster_fail(MUSTER_E_INVAL, "barrier is NULL");
@@ -326,6 +326,7 @@ static int enter(muster_barrier *b, unsigned id, uint64_t deadline_ns)
         return MUSTER_E_BROKEN;
     muster_waiter waiter = b->waiter;
     waiter.deadline_ns = deadline_ns;
+    waiter.work = work;
     /* Sharing counts every arrival.  The guard notes the CPU here as well as
      * in the slow path: a thread that always arrives last never waits, and
      * its mate must still see where it runs. */
@@ -342,7 +343,21 @@ static int enter(muster_barrier *b, unsigned id, uint64_t deadline_ns)
 
 int muster_barrier_wait(muster_barrier *b, unsigned id)
 {
-    return enter(b, id, 0);
+    return enter(b, id, 0, NULL);
+}
+
+int muster_barrier_wait_working(muster_barrier *b, unsigned id, const muster_wait_work *work)
+{
+    return enter(b, id, 0, work);
+}
+
+void muster_barrier_nudge(muster_barrier *b)
+{
+    for (unsigned k = 0; k < b->shared_flags; k++)
+        muster_flag_nudge(muster_flag_at(b, muster_shared_flag(b, k)));
+    for (unsigned id = 0; id < b->participants; id++)
+        for (unsigned k = 0; k < b->flags_per_participant; k++)
+            muster_flag_nudge(muster_flag_at(b, muster_participant_flag(b, id, k)));
 }
 
 int muster_barrier_wait_timeout(muster_barrier *b, unsigned id, uint64_t timeout_ns)
@@ -350,7 +365,7 @@ int muster_barrier_wait_timeout(muster_barrier *b, unsigned id, uint64_t timeout
     uint64_t now = muster_now_ns();
     /* Saturate: a timeout past the end of time means none (0 = no deadline). */
     uint64_t deadline = timeout_ns > UINT64_MAX - now ? 0 : now + timeout_ns;
-    return enter(b, id, deadline);
+    return enter(b, id, deadline, NULL);
 }
 
 int muster_barrier_can_split(const muster_barrier *b)
@@ -358,7 +373,19 @@ int muster_barrier_can_split(const muster_barrier *b)
     return b != NULL && b->ops->gather != NULL;
 }
 
+static int gather(muster_barrier *b, const muster_wait_work *work);
+
 int muster_barrier_gather(muster_barrier *b)
+{
+    return gather(b, NULL);
+}
+
+int muster_barrier_gather_working(muster_barrier *b, const muster_wait_work *work)
+{
+    return gather(b, work);
+}
+
+static int gather(muster_barrier *b, const muster_wait_work *work)
 {
     if (b == NULL)
         return muster_fail(MUSTER_E_INVAL, "barrier is NULL");
@@ -370,7 +397,9 @@ int muster_barrier_gather(muster_barrier *b)
         return MUSTER_E_BROKEN;
     if (b->waiter.share_ns > 0)
         muster_census_arrive(b->census, 0, true); /* b->waiter's census_id is 0 */
-    return b->ops->gather(b, &b->waiter);
+    muster_waiter waiter = b->waiter;
+    waiter.work = work;
+    return b->ops->gather(b, &waiter);
 }
 
 int muster_barrier_release(muster_barrier *b)

@@ -196,4 +196,14 @@ extern const muster_barrier_ops muster_dynamic_fway_ops;
 extern const muster_barrier_ops muster_hyper_ops;
 extern const muster_barrier_ops muster_tuned_ops;
 
+/* Waits that do work meanwhile (wait.h, muster_wait_work), for thread pools
+ * whose members run queued tasks while they wait at a barrier: the same as
+ * muster_barrier_wait and muster_barrier_gather otherwise.  Whoever queues
+ * work calls muster_barrier_nudge when the work's sleepers count is not
+ * zero (wait.h says in what order), which wakes the barrier's sleepers so
+ * they look for it. */
+int muster_barrier_wait_working(muster_barrier *b, unsigned id, const muster_wait_work *work);
+int muster_barrier_gather_working(muster_barrier *b, const muster_wait_work *work);
+void muster_barrier_nudge(muster_barrier *b);
+
 #endif

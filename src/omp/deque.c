@@ -34,8 +34,11 @@ bool muster_deque_push(muster_deque *d, void *item)
         return false;
     /* relaxed: published by the release store of bottom below. */
     atomic_store_explicit(&d->items[b & d->mask], item, memory_order_relaxed);
-    /* release: a thief that reads the new bottom (acquire) sees the item. */
-    atomic_store_explicit(&d->bottom, b + 1, memory_order_release);
+    /* seq_cst, though release would do for the deque (a thief that reads
+     * the new bottom sees the item): a pusher may then read another
+     * variable with a seq_cst load and be ordered after this store, which
+     * scheduler.c's wake-up handshake relies on. */
+    atomic_store(&d->bottom, b + 1);
     return true;
 }
 
@@ -89,8 +92,10 @@ muster_steal muster_deque_steal(muster_deque *d, void **item)
 
 int64_t muster_deque_size(const muster_deque *d)
 {
-    /* relaxed (both): a hint, documented as possibly stale. */
-    int64_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
-    int64_t t = atomic_load_explicit(&d->top, memory_order_relaxed);
+    /* seq_cst (both): a snapshot, but one a thread about to sleep can rely
+     * on: after its seq_cst announcement it sees any push ordered before the
+     * pusher's seq_cst store of bottom (scheduler.c's wake-up handshake). */
+    int64_t b = atomic_load(&d->bottom);
+    int64_t t = atomic_load(&d->top);
     return b > t ? b - t : 0;
 }

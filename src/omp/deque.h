@@ -52,8 +52,8 @@ bool muster_deque_push(muster_deque *d, void *item);
 void *muster_deque_take(muster_deque *d);
 /* Any thread: the oldest task, into *item. */
 muster_steal muster_deque_steal(muster_deque *d, void **item);
-/* Any thread: a snapshot of how many tasks are queued (a hint: may be stale
- * by the time it returns). */
+/* Any thread: a snapshot of how many tasks are queued (stale by the time it
+ * returns, but ordered: seq_cst loads). */
 int64_t muster_deque_size(const muster_deque *d);
 
 #endif

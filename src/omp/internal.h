@@ -155,6 +155,7 @@ struct muster_omp_team {
     muster_barrier *fork_barrier;
     bool split;
     muster_omp_pool *pool;      /* the pool it came from; NULL in a team of one */
+    struct muster_omp_team_tasks *tasks; /* deferred tasks (scheduler.h); NULL in a team of one */
 };
 
 /* ---- pools (pool.c) ----
@@ -177,7 +178,8 @@ void muster_omp_pool_join(muster_omp_team *team);
 void muster_omp_pool_exit(muster_omp_thread *self);
 /* In a fork()ed child: drops the pools whose workers did not survive. */
 void muster_omp_pool_forget(muster_omp_thread *self);
-/* What every member runs, on its own thread (parallel.c). */
+/* What every member runs, on its own thread (parallel.c).  Leaves self in
+ * the team: the caller waits at the join (running tasks), then leaves it. */
 void muster_omp_run_member(muster_omp_thread *self, muster_omp_team *team, unsigned id);
 
 /* How a member of a team of `size` waits outside the team's barriers
@@ -228,6 +230,17 @@ void muster_omp_team_places(const muster_omp_thread *primary, unsigned size, uns
 /* Binds the calling thread to state->place (a no-op for -1, or when it is
  * already bound there) and stores the state in self. */
 void muster_omp_bind_self(muster_omp_thread *self, const muster_omp_place_state *state);
+
+/* Runs, or steals and runs, the team's deferred tasks until none is left:
+ * what a member does before a team barrier and at the end of its implicit
+ * task (task.c).  One load when the team has no tasks. */
+void muster_omp_tasks_drain(muster_omp_thread *self);
+/* The work a member of self's team does while it waits at a team barrier
+ * (run one of the team's tasks), in *storage; NULL when the team has no
+ * task state (a team of one). */
+struct muster_omp_task_work;
+const struct muster_wait_work *muster_omp_tasks_work(muster_omp_thread *self, muster_omp_team *team,
+                                                     unsigned id, struct muster_omp_task_work *storage);
 
 /* Where a new pool worker starts.  Linux puts a new thread on its creator's
  * CPU (seen on the development VM: every worker's first wake-up targets the

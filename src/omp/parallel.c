@@ -13,6 +13,8 @@
 
 #include "omp/env.h"
 #include "omp/internal.h"
+#include "omp/scheduler.h"
+#include "barrier/internal.h" /* muster_barrier_wait_working */
 
 /* What a forking thread puts back after its region. */
 typedef struct region {
@@ -169,8 +171,10 @@ static void start_members(muster_omp_thread *self, region *r, muster_omp_setup_f
 
 static void end_region(muster_omp_thread *self, region *r)
 {
-    if (r->team->size > 1)
+    if (r->team->size > 1) {
+        muster_omp_tasks_drain(self);
         muster_omp_pool_join(r->team);
+    }
     self->team = r->outer_team;
     self->id = r->outer_id;
     self->icvs = r->outer_icvs;
@@ -190,8 +194,9 @@ void muster_omp_run_member(muster_omp_thread *self, muster_omp_team *team, unsig
         muster_omp_bind_self(self, &team->places[id]);
     muster_omp_affinity_display_on_start(self);
     team->fn(team->data);
-    self->team = NULL;
-    self->id = 0;
+    /* Still a member: the tasks it runs here and while it waits at the join
+     * belong to this team (the caller leaves the team after the join). */
+    muster_omp_tasks_drain(self);
 }
 
 void muster_omp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
@@ -235,7 +240,11 @@ void muster_omp_team_barrier(muster_omp_thread *self)
     muster_omp_team *team = self->team;
     if (team == NULL || team->size == 1)
         return;
-    int rc = muster_barrier_wait(team->barrier, self->id);
+    muster_omp_tasks_drain(self);
+    muster_omp_task_work storage;
+    const muster_wait_work *work = muster_omp_tasks_work(self, team, self->id, &storage);
+    int rc = work != NULL ? muster_barrier_wait_working(team->barrier, self->id, work)
+                          : muster_barrier_wait(team->barrier, self->id);
     if (rc < 0) {
         fprintf(stderr, "libmuster-omp: barrier failed: %s (%s)\n", muster_strerror(rc), muster_error_detail());
         abort();

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "omp/internal.h"
+#include "omp/scheduler.h"
 #include "barrier/internal.h" /* muster_env(): MUSTER_BARRIER, the wait policy */
 
 typedef struct pool_worker {
@@ -43,6 +44,7 @@ typedef struct team_barriers {
     muster_barrier *team;  /* GOMP_barrier and the implicit barriers */
     muster_barrier *fork;  /* fork and join; == team when one algorithm does both */
     bool split;
+    muster_omp_team_tasks *tasks; /* the deques and counts of deferred tasks */
 } team_barriers;
 
 struct muster_omp_pool {
@@ -112,11 +114,18 @@ static void *worker_main(void *arg)
     while (team != &exit_order) {
         muster_omp_run_member(self, team, w->id);
         bool split = team->split;
-        int rc = muster_barrier_wait(team->fork_barrier, w->id); /* the join; split: also the next fork */
+        /* The join (split: also the next fork), running the team's tasks
+         * while it waits: they may appear after this member has finished. */
+        muster_omp_task_work storage;
+        const muster_wait_work *work = muster_omp_tasks_work(self, team, w->id, &storage);
+        int rc = work != NULL ? muster_barrier_wait_working(team->fork_barrier, w->id, work)
+                              : muster_barrier_wait(team->fork_barrier, w->id);
         if (rc < 0) {
             fprintf(stderr, "libmuster-omp: join failed: %s\n", muster_strerror(rc));
             abort();
         }
+        self->team = NULL;
+        self->id = 0;
         team = split ? w->docked_assignment : NULL;
         if (team == NULL)
             team = park(w);
@@ -210,6 +219,17 @@ static team_barriers *barriers_for(muster_omp_pool *pool, unsigned size)
         }
     }
     tb->split = muster_barrier_can_split(tb->fork);
+    tb->tasks = muster_omp_team_tasks_create(size);
+    if (tb->tasks != NULL) {
+        tb->tasks->barriers[0] = tb->team;
+        tb->tasks->barriers[1] = tb->fork;
+    } else {
+        if (tb->fork != tb->team)
+            muster_barrier_destroy(tb->fork);
+        muster_barrier_destroy(tb->team);
+        tb->team = tb->fork = NULL;
+        return NULL;
+    }
     return tb;
 }
 
@@ -269,6 +289,7 @@ muster_omp_team *muster_omp_pool_team(muster_omp_thread *self, unsigned active_l
             MUSTER_OMP_SET(team->barrier, tb->team);
             MUSTER_OMP_SET(team->fork_barrier, tb->fork);
             MUSTER_OMP_SET(team->split, tb->split);
+            MUSTER_OMP_SET(team->tasks, tb->tasks);
             MUSTER_OMP_SET(team->ws, pool->ws);
             if (team->places != pool->places) {
                 team->places = pool->places;
@@ -306,7 +327,10 @@ void muster_omp_pool_fork(muster_omp_team *team)
 void muster_omp_pool_join(muster_omp_team *team)
 {
     muster_omp_pool *pool = team->pool;
-    int rc = team->split ? muster_barrier_gather(team->fork_barrier) : muster_barrier_wait(team->fork_barrier, 0);
+    muster_omp_task_work storage;
+    const muster_wait_work *work = muster_omp_tasks_work(muster_omp_self(), team, 0, &storage);
+    int rc = team->split ? muster_barrier_gather_working(team->fork_barrier, work)
+                         : muster_barrier_wait_working(team->fork_barrier, 0, work);
     if (rc < 0) {
         fprintf(stderr, "libmuster-omp: join failed: %s\n", muster_strerror(rc));
         abort();
@@ -339,6 +363,7 @@ static void shut_down(muster_omp_pool *pool)
         if (tb->fork != tb->team)
             muster_barrier_destroy(tb->fork);
         muster_barrier_destroy(tb->team);
+        muster_omp_team_tasks_destroy(tb->tasks);
     }
     muster_omp_workshares_free(pool->ws);
     free(pool->barriers);

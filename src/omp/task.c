@@ -1,12 +1,24 @@
-/* Explicit tasks, run at once: GOMP_task, GOMP_taskloop(_ull), taskwait,
- * taskyield, taskgroups, task reductions, omp_in_final, omp_fulfill_event.
+/* Explicit tasks: GOMP_task, GOMP_taskloop(_ull), taskwait, taskyield,
+ * taskgroups, task reductions, omp_in_final, omp_fulfill_event.
  *
- * Every task runs to completion in the thread that encounters it, before
- * the construct returns: as libgomp runs undeferred tasks.  That is always
- * a correct schedule (OpenMP lets any task be undeferred), just not a
- * parallel one.  It also means a task's dependences are met before it is
- * created (its predecessors have all finished) and taskwait, taskgroup end
- * and taskyield have no running children to wait for.
+ * Deferred tasks.  In a team of two or more, a task with no `depend`, no
+ * `detach`, an if clause that holds and no final ancestor is queued on its
+ * creator's deque (scheduler.h) and may run on any member: the creator
+ * takes its newest tasks back, idle members steal the oldest.  A task
+ * record carries a copy of the arguments, the node of its parent (whose
+ * taskwait counts it) and its taskgroup (whose end counts it).  Nodes are
+ * reference counted because a child may finish after its parent did.
+ * Waiting is working: taskwait and taskgroup end run the waiter's own
+ * descendants from its own deque (the tied-task scheduling constraint: no
+ * stealing there, as libgomp), and a member reaching a team barrier or the
+ * end of its region first runs, or steals, tasks until the team has none
+ * left (muster_omp_tasks_drain).
+ *
+ * Every other task runs to completion in the thread that encounters it,
+ * before the construct returns, as libgomp runs undeferred tasks.  A task
+ * with `depend` first waits for all of its creator's deferred children:
+ * deferred tasks have no dependences, so its predecessors are then done
+ * (more waiting than needed, never less).  Taskloop tasks run at once.
  *
  * The exception is a detachable task (detach clause): its body runs at once,
  * but it completes only when omp_fulfill_event is called on its event, which
@@ -29,6 +41,7 @@
 #include <string.h>
 
 #include "omp/internal.h"
+#include "omp/scheduler.h"
 #include "omp/task.h"
 
 /* gcc's GOMP_task / GOMP_taskloop flags (gomp-constants.h). */
@@ -59,10 +72,23 @@ static void *checked_malloc(size_t bytes)
 
 /* ---- where the calling thread is ---- */
 
+/* The completion count of a task's deferred children: heap-allocated when
+ * the first one is created, and reference counted (the task's frame holds
+ * one reference, each unfinished child another), since a child may finish
+ * after its parent.  Holds a reference to its own parent's node, so a
+ * chain of nodes answers "is this task a descendant of that one?". */
+typedef struct task_node {
+    _Atomic uint32_t children; /* deferred children not finished yet */
+    _Atomic uint32_t refs;
+    struct task_node *parent;  /* the creating task's node; NULL: none (an implicit task) */
+} task_node;
+
 typedef struct task_frame {
     struct task_frame *parent;
     muster_omp_team *team; /* the encountering thread's team */
     bool final;            /* a final task: every task it creates is final too */
+    task_node *node;       /* created with its first deferred child; NULL until then */
+    task_node *origin;     /* a deferred task: its parent's node; else NULL (see frame_node) */
 } task_frame;
 
 typedef struct taskgroup {
@@ -70,6 +96,7 @@ typedef struct taskgroup {
     muster_omp_team *team;
     uintptr_t *reductions; /* innermost registered reduction descriptor; inherited */
     bool free_reductions_at_end; /* an orphaned worksharing group: nobody else frees */
+    _Atomic uint32_t tasks; /* deferred tasks created in the group, not finished yet */
 } taskgroup;
 
 static _Thread_local task_frame *current_frame;
@@ -103,6 +130,7 @@ static void push_group(uintptr_t *reductions)
         .team = current_team(),
         .reductions = reductions ? reductions : (outer ? outer->reductions : NULL),
     };
+    atomic_init(&group->tasks, 0);
     current_group = group;
 }
 
@@ -251,23 +279,303 @@ static void enter_task(task_frame *frame, bool final)
     current_frame = frame;
 }
 
+static void node_release(task_node *node);
+
 static void leave_task(task_frame *frame)
 {
     current_frame = frame->parent;
     if (pending_events != NULL)
         orphan_children(frame);
+    node_release(frame->node); /* its deferred children may still hold it */
 }
 
-/* `depend` needs no work: every earlier sibling has finished.  priority,
- * untied and mergeable change nothing when the task runs at once; `if`
- * only says it must not be deferred, and it never is. */
+/* ---- deferred tasks ---- */
+
+/* The implicit task's node: never freed (its reference is never dropped).
+ * One per thread serves every level of nesting: an inner region's tasks all
+ * finish before the region ends, so they never mix with the outer ones. */
+static _Thread_local task_node implicit_node = {.refs = 1};
+
+static task_node *node_new(task_node *parent)
+{
+    task_node *node = checked_malloc(sizeof *node);
+    atomic_init(&node->children, 0);
+    atomic_init(&node->refs, 1);
+    node->parent = parent;
+    if (parent != NULL)
+        /* relaxed: taking a reference while holding one orders nothing. */
+        atomic_fetch_add_explicit(&parent->refs, 1, memory_order_relaxed);
+    return node;
+}
+
+static void node_release(task_node *node)
+{
+    /* acq_rel: the last holder must see every other holder's use before
+     * it frees (and releases the parent in turn). */
+    while (node != NULL && atomic_fetch_sub_explicit(&node->refs, 1, memory_order_acq_rel) == 1) {
+        task_node *parent = node->parent;
+        free(node);
+        node = parent;
+    }
+}
+
+/* The node of the task running in `frame` (NULL: the implicit task),
+ * created if need be: a deferred task's links to its parent's node; an
+ * undeferred one's to the node of the task that ran it. */
+static task_node *frame_node(task_frame *frame)
+{
+    if (frame == NULL || frame->team != current_team())
+        return &implicit_node;
+    if (frame->node == NULL) {
+        task_node *parent = frame->origin;
+        if (parent == NULL)
+            parent = frame_node(frame->parent);
+        frame->node = node_new(parent);
+    }
+    return frame->node;
+}
+
+/* True when `node` (a task's parent node) lies under `ancestor`.  A very
+ * deep chain is taken as "no": the task then waits for someone else. */
+static bool descends_from(const task_node *node, const task_node *ancestor)
+{
+    for (int depth = 0; node != NULL && depth < 1024; depth++, node = node->parent)
+        if (node == ancestor)
+            return true;
+    return false;
+}
+
+typedef struct deferred_task {
+    void (*fn)(void *);
+    void *data;          /* the argument copy, in this block */
+    task_node *parent;   /* counts this task until it finishes; a reference held */
+    taskgroup *group;    /* counts it too; NULL: none */
+    muster_omp_team *team;
+    /* the argument block follows */
+} deferred_task;
+
+static muster_omp_team_tasks *team_tasks(void)
+{
+    muster_omp_team *team = current_team();
+    return team != NULL && team->size > 1 ? team->tasks : NULL;
+}
+
+/* Runs a deferred task in the calling thread (a member of its team) and
+ * counts it finished: its frame and taskgroup are the ones it was created
+ * in, whichever thread runs it. */
+static void run_deferred(deferred_task *t)
+{
+    taskgroup *saved_group = current_group;
+    task_frame frame = {.parent = current_frame, .team = t->team, .origin = t->parent};
+    current_frame = &frame;
+    current_group = t->group;
+    t->fn(t->data);
+    current_frame = frame.parent;
+    if (pending_events != NULL)
+        orphan_children(&frame);
+    current_group = saved_group;
+    node_release(frame.node);
+    /* seq_cst (both): releases the task's writes to the waiter that reads
+     * the count reaching zero (acquire), and is part of the wake-up
+     * handshake with a waiter about to sleep (scheduler.c). */
+    if (t->group != NULL)
+        atomic_fetch_sub(&t->group->tasks, 1);
+    atomic_fetch_sub(&t->parent->children, 1);
+    node_release(t->parent);
+    muster_omp_team_tasks *tt = t->team->tasks;
+    free(t);
+    muster_omp_tasks_finished(tt);
+}
+
+/* Queues the task for any member to run; false when it must run at once
+ * (the caller does that). */
+static bool defer(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                  long arg_align)
+{
+    muster_omp_team_tasks *tt = team_tasks();
+    if (tt == NULL || muster_omp_tasks_queue_full(tt, muster_omp_self()->id))
+        return false;
+    size_t align = arg_align > 0 ? (size_t)arg_align : 1;
+    size_t header = (sizeof(deferred_task) + align - 1) & ~(align - 1);
+    deferred_task *t = checked_malloc(header + (size_t)(arg_size > 0 ? arg_size : 0) + align);
+    char *arg = (char *)(((uintptr_t)t + header + align - 1) & ~(uintptr_t)(align - 1));
+    if (cpyfn != NULL)
+        cpyfn(arg, data);
+    else if (arg_size > 0)
+        memcpy(arg, data, (size_t)arg_size);
+    task_node *parent = frame_node(running_task());
+    *t = (deferred_task){.fn = fn, .data = arg, .parent = parent, .group = innermost_group(),
+                         .team = current_team()};
+    /* relaxed (all three): the push below publishes them (release), and
+     * the task's finish, which undoes them, comes after its start. */
+    atomic_fetch_add_explicit(&parent->refs, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&parent->children, 1, memory_order_relaxed);
+    if (t->group != NULL)
+        atomic_fetch_add_explicit(&t->group->tasks, 1, memory_order_relaxed);
+    if (muster_omp_tasks_push(tt, muster_omp_self()->id, t))
+        return true;
+    /* Full or throttled: undo, and let the caller run it at once (on the
+     * original arguments: a firstprivate copy is made there again). */
+    if (t->group != NULL)
+        atomic_fetch_sub_explicit(&t->group->tasks, 1, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&parent->children, 1, memory_order_relaxed);
+    node_release(parent);
+    free(t);
+    return false;
+}
+
+/* ---- waiting is working ---- */
+
+typedef struct count_wait {
+    _Atomic uint32_t *count;
+} count_wait;
+
+static bool count_nonzero(void *arg)
+{
+    /* seq_cst: the re-check of an idle member's handshake (scheduler.c). */
+    return atomic_load(((count_wait *)arg)->count) != 0;
+}
+
+/* A task the waiter may not run (not its descendant) moves to the waiter's
+ * own deque, where a member that may run it finds it: members at a barrier
+ * run anything, and a member in the taskwait of one of its ancestors steals
+ * it.  False when the own deque is full: the caller keeps the task. */
+static bool pass_on(muster_omp_team_tasks *tt, unsigned id, deferred_task *t)
+{
+    if (!muster_omp_tasks_push_again(tt, id, t))
+        return false;
+    return true;
+}
+
+/* Waits until *count reaches zero, running meanwhile tasks that descend
+ * from `waiter` (the tied-task scheduling constraint: a thread suspended in
+ * a task's taskwait or taskgroup may run only that task's descendants).
+ * Such tasks sit on top of the waiter's own deque; once that has none, it
+ * steals, and passes on what it may not run. */
+static void wait_running_descendants(_Atomic uint32_t *count, const task_node *waiter)
+{
+    muster_omp_team_tasks *tt = team_tasks();
+    /* acquire: the finished tasks' writes are seen once the count is zero. */
+    if (tt == NULL || atomic_load_explicit(count, memory_order_acquire) == 0)
+        return;
+    muster_omp_thread *self = muster_omp_self();
+    unsigned id = self->id, seed = id * 2654435761u + 7u;
+    count_wait cw = {count};
+    muster_omp_idle idle = {0};
+    deferred_task *held = NULL; /* stolen, not ours to run, own deque full */
+    while (atomic_load_explicit(count, memory_order_acquire) != 0) {
+        if (held != NULL && pass_on(tt, id, held))
+            held = NULL;
+        deferred_task *t = muster_omp_tasks_take_own(tt, id);
+        if (t != NULL && !descends_from(t->parent, waiter)) {
+            muster_omp_tasks_put_back(tt, id, t);
+            t = NULL;
+        }
+        if (t == NULL && held == NULL) {
+            t = muster_omp_tasks_steal(tt, id, &seed);
+            if (t != NULL && !descends_from(t->parent, waiter)) {
+                if (!pass_on(tt, id, t))
+                    held = t;
+                t = NULL;
+            }
+        }
+        if (t != NULL) {
+            run_deferred(t);
+            idle.polls = 0;
+            continue;
+        }
+        muster_omp_tasks_idle(tt, &idle, count_nonzero, &cw);
+    }
+    if (held != NULL)
+        while (!pass_on(tt, id, held))
+            muster_cpu_relax(); /* the count is zero, so our own tasks are being taken */
+}
+
+/* Waits for the deferred children of the running task. */
+static void wait_children(void)
+{
+    task_frame *frame = running_task();
+    task_node *node = frame == NULL ? &implicit_node : frame->node;
+    if (node != NULL)
+        wait_running_descendants(&node->children, node);
+}
+
+static bool team_has_tasks(void *arg)
+{
+    /* seq_cst: the re-check of an idle member's handshake (scheduler.c). */
+    return atomic_load(&((muster_omp_team_tasks *)arg)->pending) != 0;
+}
+
+/* muster_wait_work's run: one of the team's tasks, own newest first, else
+ * stolen.  One load when the team has none. */
+static bool run_one_task(void *arg)
+{
+    muster_omp_task_work *w = arg;
+    /* seq_cst: also the re-check of a waiter about to sleep (wait.h). */
+    if (atomic_load(&w->tt->pending) == 0)
+        return false;
+    deferred_task *t = muster_omp_tasks_take_own(w->tt, w->id);
+    if (t == NULL)
+        t = muster_omp_tasks_steal(w->tt, w->id, &w->seed);
+    if (t == NULL)
+        return false;
+    run_deferred(t);
+    return true;
+}
+
+const muster_wait_work *muster_omp_tasks_work(muster_omp_thread *self, muster_omp_team *team, unsigned id,
+                                              muster_omp_task_work *storage)
+{
+    (void)self;
+    if (team == NULL || team->size < 2 || team->tasks == NULL)
+        return NULL;
+    *storage = (muster_omp_task_work){.tt = team->tasks, .id = id, .seed = id * 2654435761u + 1u};
+    storage->work = (muster_wait_work){.run = run_one_task, .arg = storage, .sleepers = &team->tasks->sleepers};
+    return &storage->work;
+}
+
+void muster_omp_tasks_drain(muster_omp_thread *self)
+{
+    muster_omp_team *team = self->team;
+    if (team == NULL || team->size < 2 || team->tasks == NULL)
+        return;
+    muster_omp_team_tasks *tt = team->tasks;
+    /* acquire: once no task is left, every finished task's writes are seen. */
+    if (atomic_load_explicit(&tt->pending, memory_order_acquire) == 0)
+        return;
+    unsigned seed = self->id * 2654435761u + 1u;
+    muster_omp_idle idle = {0};
+    while (atomic_load_explicit(&tt->pending, memory_order_acquire) != 0) {
+        deferred_task *t = muster_omp_tasks_take_own(tt, self->id);
+        if (t == NULL)
+            t = muster_omp_tasks_steal(tt, self->id, &seed);
+        if (t != NULL) {
+            run_deferred(t);
+            idle.polls = 0;
+            continue;
+        }
+        muster_omp_tasks_idle(tt, &idle, team_has_tasks, tt);
+    }
+}
+
+/* priority, untied and mergeable change nothing here: a hint, a freedom
+ * and an option.  `if` false, a final ancestor, `depend` and `detach` make
+ * the task run at once (see the top of the file). */
 MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                                  long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
                                  void *detach)
 {
-    (void)if_clause;
-    (void)depend;
     (void)priority;
+    task_frame *running = running_task();
+    bool final = (flags & TASK_FLAG_FINAL) != 0 || (running != NULL && running->final);
+    if (if_clause && !final && depend == NULL && !(flags & TASK_FLAG_DETACH) &&
+        defer(fn, data, cpyfn, arg_size, arg_align)) {
+        muster_omp_task_count_deferred(true);
+        return;
+    }
+    muster_omp_task_count_deferred(false);
+    if (depend != NULL)
+        wait_children(); /* its predecessors, if any, are among them */
     if (flags & TASK_FLAG_DETACH) {
         task_event *event = new_event();
         /* The event variable, and the task's firstprivate copy of it,
@@ -284,11 +592,13 @@ MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(v
 
 MUSTER_OMP_EXPORT void GOMP_taskwait(void)
 {
+    wait_children();
     if (pending_events != NULL)
         settle_events(child_of, running_task(), true);
 }
 
-/* taskwait depend(...): the tasks it would wait for have all finished. */
+/* taskwait depend(...): its predecessors are tasks with `depend`, which ran
+ * at once; deferred tasks have no dependences.  So nothing to wait for. */
 MUSTER_OMP_EXPORT void GOMP_taskwait_depend(void **depend)
 {
     (void)depend;
@@ -309,6 +619,7 @@ MUSTER_OMP_EXPORT void GOMP_taskgroup_end(void)
     taskgroup *group = innermost_group();
     if (group == NULL)
         fatal("GOMP_taskgroup_end without GOMP_taskgroup_start");
+    wait_running_descendants(&group->tasks, frame_node(running_task()));
     if (pending_events != NULL)
         settle_events(in_group, group, true);
     pop_group();
@@ -482,6 +793,8 @@ static void member_with_reductions(void *arg)
     parallel_reductions *pr = arg;
     push_group(pr->descriptor);
     pr->fn(pr->data);
+    /* The group's tasks hold pointers to it: they must finish first. */
+    wait_running_descendants(&current_group->tasks, &implicit_node);
     pop_group();
 }
 

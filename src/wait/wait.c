@@ -153,8 +153,97 @@ static int sleep_until(muster_flag *flag, uint32_t target, const muster_waiter *
     }
 }
 
+/* Announces SLEEPING and sleeps once on the flag (or not at all, when it
+ * moved meanwhile).  Returns 1 reached, 0 still waiting, or an error. */
+static int sleep_once(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
+{
+    /* acquire: as in spin(). */
+    uint32_t v = atomic_load_explicit(flag, memory_order_acquire);
+    int state = check_value(v, target);
+    if (state != 0)
+        return state;
+    if (deadline_passed(waiter))
+        return MUSTER_E_TIMEDOUT;
+    if (!(v & MUSTER_FLAG_SLEEPING)) {
+        /* relaxed: as in sleep_until(). */
+        if (!atomic_compare_exchange_strong_explicit(flag, &v, v | MUSTER_FLAG_SLEEPING, memory_order_relaxed,
+                                                     memory_order_relaxed))
+            return 0;
+        v |= MUSTER_FLAG_SLEEPING;
+    }
+    atomic_fetch_add_explicit(&sleep_count, 1, memory_order_relaxed);
+    muster_futex_wait(flag, v, waiter->deadline_ns);
+    return 0;
+}
+
+/* One step of a working wait's budget: what the plain wait would do for a
+ * chunk of polls.  Sharing the CPU by the census (oversubscribed), the
+ * bounded yields (oversubscribed, no census), or polling, guarded against a
+ * co-located team-mate. */
+static int working_step(muster_flag *flag, uint32_t target, const muster_waiter *waiter, uint64_t step)
+{
+    if (waiter->census != NULL && waiter->share_ns > 0) {
+        int cpu = muster_current_cpu();
+        bool needed = cpu < 0 || muster_census_cpu_needed(waiter->census, waiter->census_id, cpu);
+        return needed ? yield_once(flag, target) : spin(flag, target, waiter, step);
+    }
+    if (waiter->yields > 0 && waiter->spin_iterations == 0)
+        return yield_once(flag, target);
+    if (waiter->census != NULL && shares_cpu_with_mate(waiter))
+        return yield_once(flag, target);
+    return spin(flag, target, waiter, step);
+}
+
+/* A wait with work to do (muster_wait_work): between chunks of its budget
+ * it does the work; once the budget is spent it sleeps, counted in the
+ * work's sleepers, after one more look for work.  The budget is the plain
+ * wait's (spin, then the oversubscribed yields or CPU sharing), and starts
+ * again after each piece of work: the flag may be near. */
+static int wait_working(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
+{
+    const muster_wait_work *work = waiter->work;
+    uint64_t chunk = muster_spin_iterations(CENSUS_CHUNK_NS);
+    uint64_t budget = waiter->spin_iterations;
+    if (waiter->policy == MUSTER_WAIT_HYBRID && waiter->census != NULL && waiter->share_ns > 0)
+        budget += muster_spin_iterations((int64_t)waiter->share_ns);
+    else if (waiter->policy == MUSTER_WAIT_HYBRID && waiter->census == NULL)
+        budget += (uint64_t)waiter->yields * chunk;
+    if (waiter->policy == MUSTER_WAIT_ACTIVE)
+        budget = UINT64_MAX;
+    else if (waiter->policy == MUSTER_WAIT_PASSIVE)
+        budget = 0;
+    for (uint64_t left = budget;;) {
+        /* acquire: as in spin(). */
+        int state = check_value(atomic_load_explicit(flag, memory_order_acquire), target);
+        if (state != 0)
+            return state == 1 ? 0 : state;
+        if (work->run(work->arg)) {
+            left = budget;
+            continue;
+        }
+        if (left > 0) {
+            uint64_t step = left < chunk ? left : chunk;
+            state = working_step(flag, target, waiter, step);
+            if (left != UINT64_MAX)
+                left -= step;
+        } else {
+            atomic_fetch_add(work->sleepers, 1); /* seq_cst: see muster_wait_work */
+            bool found = work->run(work->arg);
+            state = found ? 0 : sleep_once(flag, target, waiter);
+            atomic_fetch_sub(work->sleepers, 1);
+            left = found ? budget : 0;
+        }
+        if (state != 0)
+            return state == 1 ? 0 : state;
+        if (deadline_passed(waiter))
+            return MUSTER_E_TIMEDOUT;
+    }
+}
+
 int muster_wait_slow(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
 {
+    if (waiter->work != NULL)
+        return wait_working(flag, target, waiter);
     int state = check_value(atomic_load_explicit(flag, memory_order_acquire), target);
     if (state == 0 && waiter->policy != MUSTER_WAIT_PASSIVE) {
         uint64_t polls = waiter->policy == MUSTER_WAIT_ACTIVE ? UINT64_MAX : waiter->spin_iterations;
@@ -172,6 +261,15 @@ void muster_flag_wake_sleepers(muster_flag *flag)
 {
     atomic_fetch_add_explicit(&wake_count, 1, memory_order_relaxed);
     muster_futex_wake(flag, INT_MAX);
+}
+
+void muster_flag_nudge(muster_flag *flag)
+{
+    /* relaxed: only looks for the SLEEPING bit; the waker's seq_cst
+     * handshake on the work's sleepers count (muster_wait_work) is what
+     * orders what it published before this look. */
+    if (atomic_load_explicit(flag, memory_order_relaxed) & MUSTER_FLAG_SLEEPING)
+        muster_flag_wake_sleepers(flag);
 }
 
 void muster_flag_break(muster_flag *flag)

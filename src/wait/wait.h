@@ -77,6 +77,19 @@ bool muster_census_colocated(const muster_census *census, int cpu);
  * episode that participant `self` waits in. */
 bool muster_census_cpu_needed(const muster_census *census, unsigned self, int cpu);
 
+/* Work a waiter may do while it waits, such as the queued tasks of a
+ * thread pool.  run(arg) does one piece and returns true, or returns false
+ * when there is none.  A waiter about to sleep counts itself in *sleepers
+ * (seq_cst) and calls run once more: whoever adds work must make it
+ * visible with a seq_cst write, then read *sleepers with a seq_cst load and
+ * wake the sleepers it finds (muster_barrier_nudge), so no piece of work
+ * goes unnoticed by a sleeping waiter. */
+typedef struct muster_wait_work {
+    bool (*run)(void *arg);
+    void *arg;
+    _Atomic uint32_t *sleepers;
+} muster_wait_work;
+
 /* How one participant waits in one call; built on the stack by the caller. */
 typedef struct muster_waiter {
     muster_wait_policy policy; /* ACTIVE, PASSIVE or HYBRID, never DEFAULT */
@@ -90,6 +103,7 @@ typedef struct muster_waiter {
     unsigned census_id;        /* the waiting participant */
     uint64_t share_ns;
     uint64_t deadline_ns;      /* CLOCK_MONOTONIC; 0 = no deadline */
+    const muster_wait_work *work; /* NULL: none; else done between polls and sleeps */
 } muster_waiter;
 
 /* The next episode counter value after v. */
@@ -135,6 +149,10 @@ static inline void muster_flag_publish(muster_flag *flag, uint32_t value, bool m
     if (old & MUSTER_FLAG_SLEEPING)
         muster_flag_wake_sleepers(flag);
 }
+
+/* Wakes the flag's sleepers without changing it, so that waiters with work
+ * (muster_wait_work) look for it; no system call unless one sleeps. */
+void muster_flag_nudge(muster_flag *flag);
 
 /* Marks flag BROKEN and wakes its sleepers: used by abort. */
 void muster_flag_break(muster_flag *flag);

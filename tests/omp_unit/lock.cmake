@@ -38,3 +38,6 @@ endfunction()
 muster_omp_lock_program_test(test_omp_critical_program ${MUSTER_OMP_UNIT_DIR}/test_omp_critical_program.c)
 muster_omp_lock_program_test(test_omp_task ${MUSTER_OMP_UNIT_DIR}/test_omp_task.c)
 muster_omp_lock_program_test(test_omp_target ${MUSTER_OMP_UNIT_DIR}/test_omp_target.c)
+# The task scheduler: deferred tasks on several threads, every wait sees them
+# done (test_omp_task_sched.c).
+muster_omp_lock_program_test(test_omp_task_sched ${MUSTER_OMP_UNIT_DIR}/test_omp_task_sched.c)

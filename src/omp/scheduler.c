@@ -1,0 +1,194 @@
+/* The team side of task scheduling (scheduler.h says what it is). */
+#include "omp/scheduler.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "omp/internal.h"
+#include "barrier/internal.h" /* muster_barrier_nudge */
+
+/* relaxed (all five): statistics; they order nothing. */
+static _Atomic uint64_t deferred_count, at_once_count, stolen_count, sleep_count, wake_count;
+
+muster_omp_task_counts muster_omp_task_counters(void)
+{
+    return (muster_omp_task_counts){
+        atomic_load_explicit(&deferred_count, memory_order_relaxed),
+        atomic_load_explicit(&at_once_count, memory_order_relaxed),
+        atomic_load_explicit(&stolen_count, memory_order_relaxed),
+        atomic_load_explicit(&sleep_count, memory_order_relaxed),
+        atomic_load_explicit(&wake_count, memory_order_relaxed),
+    };
+}
+
+void muster_omp_task_count_deferred(bool deferred)
+{
+    atomic_fetch_add_explicit(deferred ? &deferred_count : &at_once_count, 1, memory_order_relaxed);
+}
+
+muster_omp_team_tasks *muster_omp_team_tasks_create(unsigned size)
+{
+    muster_omp_team_tasks *tt = aligned_alloc(MUSTER_CACHE_LINE, sizeof *tt);
+    muster_deque *deques = aligned_alloc(MUSTER_CACHE_LINE, size * sizeof *deques);
+    if (tt == NULL || deques == NULL) {
+        free(tt);
+        free(deques);
+        return NULL;
+    }
+    memset(tt, 0, sizeof *tt);
+    for (unsigned id = 0; id < size; id++) {
+        if (muster_deque_init(&deques[id], MUSTER_OMP_DEQUE_CAPACITY) != 0) {
+            while (id-- > 0)
+                muster_deque_destroy(&deques[id]);
+            free(deques);
+            free(tt);
+            return NULL;
+        }
+    }
+    muster_waiter w = muster_omp_team_waiter(size);
+    tt->size = size;
+    tt->deques = deques;
+    tt->never_sleep = w.policy == MUSTER_WAIT_ACTIVE;
+    /* Passive teams sleep at once; oversubscribed ones look a few times. */
+    tt->idle_polls = w.policy == MUSTER_WAIT_PASSIVE ? 0 : w.spin_iterations > 0 ? w.spin_iterations : 64;
+    const char *ahead = getenv("MUSTER_OMP_QUEUE_AHEAD");
+    tt->queue_ahead = ahead != NULL && atoi(ahead) > 0 ? atoi(ahead) : MUSTER_OMP_QUEUE_AHEAD;
+    return tt;
+}
+
+void muster_omp_team_tasks_destroy(muster_omp_team_tasks *tt)
+{
+    if (tt == NULL)
+        return;
+    for (unsigned id = 0; id < tt->size; id++)
+        muster_deque_destroy(&tt->deques[id]);
+    free(tt->deques);
+    free(tt);
+}
+
+/* Wakes the sleeping members, if any.  The caller has just queued a task
+ * (the deque's push stores bottom seq_cst) or finished one (seq_cst RMWs of
+ * the counts).  A sleeper announces itself with a seq_cst RMW on sleepers
+ * before it looks for work or re-reads its count with seq_cst loads.  All
+ * of these are in C11's single total order, so either our load below sees
+ * the sleeper or its look sees what we did: no lost wake-up.  (Not a fence:
+ * ThreadSanitizer does not model fences, and gcc warns.) */
+static void wake_sleepers(muster_omp_team_tasks *tt)
+{
+    if (atomic_load(&tt->sleepers) == 0)
+        return;
+    atomic_fetch_add(&tt->signal, 1);
+    atomic_fetch_add_explicit(&wake_count, 1, memory_order_relaxed);
+    muster_futex_wake(&tt->signal, INT_MAX);
+    for (int k = 0; k < 2; k++)
+        if (tt->barriers[k] != NULL && (k == 0 || tt->barriers[k] != tt->barriers[0]))
+            muster_barrier_nudge(tt->barriers[k]);
+}
+
+bool muster_omp_tasks_queue_full(muster_omp_team_tasks *tt, unsigned id)
+{
+    return muster_deque_size(&tt->deques[id]) >= tt->queue_ahead;
+}
+
+bool muster_omp_tasks_push(muster_omp_team_tasks *tt, unsigned id, void *task)
+{
+    /* relaxed: a throttle; a stale count only defers one task more or less. */
+    if (atomic_load_explicit(&tt->pending, memory_order_relaxed) >=
+        (int64_t)MUSTER_OMP_TASKS_PER_MEMBER * tt->size)
+        return false;
+    /* relaxed: the push's release store of bottom orders this before any
+     * thief runs the task, and so before the task's finish decrements it. */
+    atomic_fetch_add_explicit(&tt->pending, 1, memory_order_relaxed);
+    if (!muster_deque_push(&tt->deques[id], task)) {
+        /* relaxed: undoes our own increment; nobody saw the task. */
+        atomic_fetch_sub_explicit(&tt->pending, 1, memory_order_relaxed);
+        return false;
+    }
+    wake_sleepers(tt);
+    return true;
+}
+
+bool muster_omp_tasks_push_again(muster_omp_team_tasks *tt, unsigned id, void *task)
+{
+    if (!muster_deque_push(&tt->deques[id], task))
+        return false;
+    wake_sleepers(tt);
+    return true;
+}
+
+void muster_omp_tasks_finished(muster_omp_team_tasks *tt)
+{
+    /* seq_cst: releases the task's writes to whoever reads pending == 0
+     * (acquire), and is part of the wake-up handshake (wake_sleepers). */
+    atomic_fetch_sub(&tt->pending, 1);
+    /* Also when others remain: a member in taskwait may wait for this one. */
+    wake_sleepers(tt);
+}
+
+void *muster_omp_tasks_take_own(muster_omp_team_tasks *tt, unsigned id)
+{
+    return muster_deque_take(&tt->deques[id]);
+}
+
+void muster_omp_tasks_put_back(muster_omp_team_tasks *tt, unsigned id, void *task)
+{
+    /* Cannot fail: the task came out of this deque a moment ago, and only
+     * the owner adds to it. */
+    (void)muster_deque_push(&tt->deques[id], task);
+}
+
+void *muster_omp_tasks_steal(muster_omp_team_tasks *tt, unsigned id, unsigned *seed)
+{
+    unsigned n = tt->size;
+    if (n < 2)
+        return NULL;
+    /* A random first victim, then round the team once. */
+    *seed = *seed * 1103515245u + 12345u;
+    unsigned first = (*seed >> 16) % n;
+    for (unsigned k = 0; k < n; k++) {
+        unsigned victim = (first + k) % n;
+        if (victim == id)
+            continue;
+        for (int tries = 0; tries < 4; tries++) {
+            void *task;
+            muster_steal r = muster_deque_steal(&tt->deques[victim], &task);
+            if (r == MUSTER_STEAL_OK) {
+                atomic_fetch_add_explicit(&stolen_count, 1, memory_order_relaxed);
+                return task;
+            }
+            if (r == MUSTER_STEAL_EMPTY)
+                break;
+        }
+    }
+    return NULL;
+}
+
+bool muster_omp_tasks_visible(muster_omp_team_tasks *tt)
+{
+    for (unsigned id = 0; id < tt->size; id++)
+        if (muster_deque_size(&tt->deques[id]) > 0)
+            return true;
+    return false;
+}
+
+void muster_omp_tasks_idle(muster_omp_team_tasks *tt, muster_omp_idle *idle, bool (*still_waiting)(void *),
+                           void *arg)
+{
+    if (tt->never_sleep || idle->polls < tt->idle_polls) {
+        idle->polls += 16;
+        for (int k = 0; k < 16; k++)
+            muster_cpu_relax();
+        return;
+    }
+    idle->polls = 0;
+    /* acquire: nothing to publish; pairs with the waker's RMW only to read
+     * the word the futex compares. */
+    uint32_t seen = atomic_load_explicit(&tt->signal, memory_order_acquire);
+    atomic_fetch_add(&tt->sleepers, 1); /* seq_cst: see wake_sleepers */
+    if (still_waiting(arg) && !muster_omp_tasks_visible(tt)) {
+        atomic_fetch_add_explicit(&sleep_count, 1, memory_order_relaxed);
+        muster_futex_wait(&tt->signal, seen, muster_now_ns() + 10000000u);
+    }
+    atomic_fetch_sub(&tt->sleepers, 1);
+}

@@ -1,0 +1,101 @@
+/* The team side of task scheduling: one work-stealing deque per member, the
+ * count of the team's unfinished deferred tasks, and how a member with
+ * nothing to run waits for work without a system call per task.
+ *
+ * task.c owns the tasks themselves (records, frames, taskgroups); this file
+ * moves opaque task pointers between members.  Who may run what (the tied
+ * task scheduling constraint) is task.c's business: it takes only from its
+ * own deque inside taskwait and taskgroup end, and steals only where any
+ * task may run (team barriers and the end of a region). */
+#ifndef MUSTER_OMP_SCHEDULER_H
+#define MUSTER_OMP_SCHEDULER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "omp/deque.h"
+#include "wait/wait.h"
+
+/* Tasks queued per member before GOMP_task runs new ones at once. */
+#define MUSTER_OMP_DEQUE_CAPACITY 256
+/* Tasks a member keeps queued, not yet taken by anyone, before it runs new
+ * ones at once: enough that a member looking for work finds some, few
+ * enough that while everyone is busy a task costs a call, as undeferred.
+ * MUSTER_OMP_QUEUE_AHEAD overrides it (measurements). */
+#define MUSTER_OMP_QUEUE_AHEAD 4
+/* Unfinished deferred tasks per member before new ones run at once
+ * (libgomp's throttle is 64 per thread too). */
+#define MUSTER_OMP_TASKS_PER_MEMBER 64
+
+typedef struct muster_omp_team_tasks {
+    /* Deferred tasks queued or running.  Alone on its line: every task's
+     * creation and completion writes it. */
+    _Alignas(MUSTER_CACHE_LINE) _Atomic int64_t pending;
+    /* Members asleep waiting for work, and the futex word they sleep on:
+     * creating or finishing a task wakes them only when sleepers > 0. */
+    _Alignas(MUSTER_CACHE_LINE) _Atomic uint32_t sleepers;
+    _Atomic uint32_t signal;
+    _Alignas(MUSTER_CACHE_LINE) unsigned size;
+    uint64_t idle_polls;       /* looks for work before sleeping (the team's spin budget) */
+    int64_t queue_ahead;       /* MUSTER_OMP_QUEUE_AHEAD */
+    bool never_sleep;          /* MUSTER_WAIT_POLICY=active */
+    muster_deque *deques;      /* [size], each aligned to a cache line */
+    /* The team's barriers, whose waiters run tasks too (a member waiting at
+     * a barrier may sleep there): new work nudges them.  Set by the pool. */
+    struct muster_barrier *barriers[2];
+} muster_omp_team_tasks;
+
+/* What a member waiting at one of its team's barriers does meanwhile: run
+ * one of the team's tasks (task.c). */
+typedef struct muster_omp_task_work {
+    muster_wait_work work;
+    muster_omp_team_tasks *tt;
+    unsigned id;
+    unsigned seed;
+} muster_omp_task_work;
+
+/* NULL when out of memory. */
+muster_omp_team_tasks *muster_omp_team_tasks_create(unsigned size);
+void muster_omp_team_tasks_destroy(muster_omp_team_tasks *tt);
+
+/* True when member id already keeps its share of tasks queued
+ * (MUSTER_OMP_QUEUE_AHEAD): a new one should run at once. */
+bool muster_omp_tasks_queue_full(muster_omp_team_tasks *tt, unsigned id);
+/* Queues a task in member id's deque.  False when the deque is full or the
+ * team has too many unfinished tasks: the caller runs the task at once. */
+bool muster_omp_tasks_push(muster_omp_team_tasks *tt, unsigned id, void *task);
+/* A task finished (or was run at once after all): counts it, and wakes the
+ * sleepers when it was the last. */
+void muster_omp_tasks_finished(muster_omp_team_tasks *tt);
+/* Member id's newest queued task, or NULL. */
+void *muster_omp_tasks_take_own(muster_omp_team_tasks *tt, unsigned id);
+/* Queues a task that is already counted in pending (one a member took or
+ * stole and may not run) in member id's deque; false when that is full. */
+bool muster_omp_tasks_push_again(muster_omp_team_tasks *tt, unsigned id, void *task);
+/* Puts back a task member id took from its own deque and cannot run. */
+void muster_omp_tasks_put_back(muster_omp_team_tasks *tt, unsigned id, void *task);
+/* A task stolen from another member (oldest first), or NULL when none was
+ * found in one round over the team. */
+void *muster_omp_tasks_steal(muster_omp_team_tasks *tt, unsigned id, unsigned *seed);
+
+/* How a member waits while it has nothing to run: `idle_polls` looks, then
+ * sleeps until a task is queued or finishes (or 10 ms pass: a safety net,
+ * the handshake itself loses no wake-up).  still_waiting(arg) is re-checked
+ * after announcing the sleep. */
+typedef struct muster_omp_idle {
+    uint64_t polls;
+} muster_omp_idle;
+void muster_omp_tasks_idle(muster_omp_team_tasks *tt, muster_omp_idle *idle, bool (*still_waiting)(void *),
+                           void *arg);
+/* True when some member's deque holds a task (a snapshot). */
+bool muster_omp_tasks_visible(muster_omp_team_tasks *tt);
+
+/* Counters for tests and benchmarks: futex sleeps and wakes made by idle
+ * members and by task creation/completion. */
+typedef struct muster_omp_task_counts {
+    uint64_t deferred, run_at_once, stolen, sleeps, wakes;
+} muster_omp_task_counts;
+muster_omp_task_counts muster_omp_task_counters(void);
+void muster_omp_task_count_deferred(bool deferred);
+
+#endif

@@ -1,0 +1,216 @@
+/* libmuster-omp's task scheduler (src/omp/task.c, scheduler.c, deque.c) as
+ * an OpenMP program compiled with gcc -fopenmp and linked against
+ * libmuster-omp: deferred tasks run on several threads, exactly once, and
+ * every wait (taskwait, taskgroup end, barriers, the end of a region) sees
+ * them finished.  Team sizes that are not powers of two, and more threads
+ * than CPUs; random trees with random delays, checked against a serial
+ * oracle. */
+#include <omp.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "stress_common.h"
+
+static const int team_sizes[] = {1, 2, 3, 5, 7};
+#define TEAM_SIZES (int)(sizeof team_sizes / sizeof team_sizes[0])
+
+static void sleep_us(long us)
+{
+    struct timespec ts = {0, us * 1000};
+    nanosleep(&ts, NULL);
+}
+
+static void spin_a_little(unsigned *seed)
+{
+    for (unsigned k = rand_r(seed) % 2000; k > 0; k--)
+        __asm__ __volatile__("" ::: "memory");
+}
+
+/* Tasks that block (sleep), all created by one thread inside single: the
+ * others, waiting at the single's barrier, must take some.  (Run at once,
+ * as before the scheduler, every one ran on the creating thread.) */
+static void test_blocking_tasks_spread(int threads)
+{
+    enum { PER_THREAD = 6 };
+    int tasks = PER_THREAD * threads, ran_on[64];
+    atomic_int runs[64];
+    for (int i = 0; i < 64; i++)
+        atomic_init(&runs[i], 0);
+    memset(ran_on, -1, sizeof ran_on);
+#pragma omp parallel num_threads(threads)
+    {
+#pragma omp single
+        for (int i = 0; i < tasks; i++) {
+#pragma omp task firstprivate(i) shared(ran_on, runs)
+            {
+                sleep_us(2000);
+                ran_on[i] = omp_get_thread_num();
+                atomic_fetch_add(&runs[i], 1);
+            }
+        }
+    }
+    bool used[64] = {false};
+    int distinct = 0;
+    for (int i = 0; i < tasks; i++) {
+        CHECK(atomic_load(&runs[i]) == 1, "%d threads: task %d ran %d times", threads, i, atomic_load(&runs[i]));
+        CHECK(ran_on[i] >= 0 && ran_on[i] < threads, "task %d ran on thread %d", i, ran_on[i]);
+        distinct += !used[ran_on[i]];
+        used[ran_on[i]] = true;
+    }
+    if (threads > 1)
+        CHECK(distinct >= 2, "%d threads: all %d blocking tasks ran on one thread", threads, tasks);
+}
+
+/* ---- random task trees against a serial oracle ---- */
+
+typedef struct tree_params {
+    unsigned seed;
+    int depth;
+} tree_params;
+
+/* The number of nodes of the tree grown from seed at depth (the oracle). */
+static long tree_size_serial(unsigned seed, int depth)
+{
+    if (depth == 0)
+        return 1;
+    unsigned s = seed;
+    int fan = rand_r(&s) % 4; /* 0..3 children */
+    long total = 1;
+    for (int c = 0; c < fan; c++)
+        total += tree_size_serial(seed * 31u + (unsigned)c + 1u, depth - 1);
+    return total;
+}
+
+static atomic_long visited;
+
+/* The same tree, each child a task; children report through `out`, which
+ * the parent reads after taskwait, or after a taskgroup (chosen by seed). */
+static long tree_size_tasks(unsigned seed, int depth)
+{
+    atomic_fetch_add(&visited, 1);
+    if (depth == 0)
+        return 1;
+    unsigned s = seed;
+    int fan = rand_r(&s) % 4;
+    bool group = rand_r(&s) % 2;
+    unsigned delay_seed = seed;
+    spin_a_little(&delay_seed);
+    long out[3] = {0, 0, 0};
+    if (group) {
+#pragma omp taskgroup
+        for (int c = 0; c < fan; c++) {
+#pragma omp task firstprivate(c) shared(out)
+            out[c] = tree_size_tasks(seed * 31u + (unsigned)c + 1u, depth - 1);
+        }
+    } else {
+        for (int c = 0; c < fan; c++) {
+#pragma omp task firstprivate(c) shared(out)
+            out[c] = tree_size_tasks(seed * 31u + (unsigned)c + 1u, depth - 1);
+        }
+#pragma omp taskwait
+    }
+    return 1 + out[0] + out[1] + out[2];
+}
+
+static void test_random_trees(int threads)
+{
+    unsigned episodes = scaled(40) + 1;
+    for (unsigned e = 0; e < episodes; e++) {
+        unsigned seed = 1000u * (unsigned)threads + e;
+        int depth = 4 + (int)(e % 5);
+        long expected = tree_size_serial(seed, depth), got = 0;
+        atomic_store(&visited, 0);
+#pragma omp parallel num_threads(threads)
+#pragma omp single
+        got = tree_size_tasks(seed, depth);
+        CHECK(got == expected, "%d threads, tree %u: %ld nodes counted, %ld expected", threads, seed, got, expected);
+        CHECK(atomic_load(&visited) == expected, "%d threads: %ld nodes visited, %ld expected", threads,
+              atomic_load(&visited), expected);
+    }
+}
+
+/* Tasks created by every thread before an explicit barrier have all run
+ * when any thread leaves it; and those created after it, by the end of the
+ * region. */
+static void test_barrier_completes_tasks(int threads)
+{
+    enum { PER_THREAD = 300 };
+    atomic_int before = 0, after = 0;
+    int bad = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : bad)
+    {
+        unsigned seed = (unsigned)omp_get_thread_num() + 1u;
+        for (int i = 0; i < PER_THREAD; i++) {
+#pragma omp task shared(before) firstprivate(seed)
+            {
+                spin_a_little(&seed);
+                atomic_fetch_add(&before, 1);
+            }
+        }
+#pragma omp barrier
+        bad += atomic_load(&before) != PER_THREAD * threads;
+        for (int i = 0; i < PER_THREAD; i++) {
+#pragma omp task shared(after)
+            atomic_fetch_add(&after, 1);
+        }
+    }
+    CHECK(bad == 0, "%d threads: %d threads left the barrier before every task had run", threads, bad);
+    CHECK(atomic_load(&after) == PER_THREAD * threads, "%d threads: %d of %d tasks ran by the region's end",
+          threads, atomic_load(&after), PER_THREAD * threads);
+}
+
+/* A deferred task may open a parallel region of its own. */
+static void test_nested_parallel_in_tasks(void)
+{
+    omp_set_max_active_levels(2);
+    atomic_int inner = 0, levels_ok = 0;
+#pragma omp parallel num_threads(3)
+#pragma omp single
+    for (int i = 0; i < 6; i++) {
+#pragma omp task shared(inner, levels_ok)
+        {
+#pragma omp parallel num_threads(2)
+            {
+                atomic_fetch_add(&inner, 1);
+                if (omp_get_level() == 2 && omp_get_num_threads() == 2)
+                    atomic_fetch_add(&levels_ok, 1);
+            }
+        }
+    }
+    omp_set_max_active_levels(1);
+    CHECK(atomic_load(&inner) == 12, "6 tasks x 2 threads: %d inner members ran", atomic_load(&inner));
+    CHECK(atomic_load(&levels_ok) == 12, "%d inner members saw level 2 of 2 threads", atomic_load(&levels_ok));
+}
+
+/* Very many tiny tasks from every thread: each counted once. */
+static void test_many_tasks(int threads)
+{
+    long per_thread = (long)scaled(300000) / threads + 1;
+    atomic_long ran = 0;
+#pragma omp parallel num_threads(threads)
+    for (long i = 0; i < per_thread; i++) {
+#pragma omp task shared(ran)
+        atomic_fetch_add_explicit(&ran, 1, memory_order_relaxed);
+    }
+    CHECK(atomic_load(&ran) == per_thread * threads, "%d threads: %ld of %ld tasks ran", threads,
+          atomic_load(&ran), per_thread * threads);
+}
+
+int main(void)
+{
+    for (int k = 0; k < TEAM_SIZES; k++) {
+        int n = team_sizes[k];
+        test_blocking_tasks_spread(n);
+        test_random_trees(n);
+        test_barrier_completes_tasks(n);
+        test_many_tasks(n);
+    }
+    test_nested_parallel_in_tasks();
+    printf("task scheduler ok\n");
+    return 0;
+}

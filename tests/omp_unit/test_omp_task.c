@@ -1,7 +1,7 @@
 /* Tasks in libmuster-omp (src/omp/task.c), as gcc 12 emits them: an OpenMP
  * program compiled with -fopenmp and linked against libmuster-omp, not
- * libgomp.  Tasks run at once in the encountering thread, so every check
- * here holds for any correct schedule: counts and sums, firstprivate
+ * libgomp.  Every check here holds for any correct schedule, tasks run at
+ * once or deferred to other threads: counts and sums, firstprivate
  * capture, final, detach and its events, taskgroups, taskloop splits
  * (num_tasks, grainsize, strict, negative and unsigned long long loops)
  * and task reductions (taskgroup, taskloop, parallel). */

@@ -2,6 +2,7 @@
 #include "omp/scheduler.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,19 @@ muster_omp_task_counts muster_omp_task_counters(void)
         atomic_load_explicit(&sleep_count, memory_order_relaxed),
         atomic_load_explicit(&wake_count, memory_order_relaxed),
     };
+}
+
+/* MUSTER_OMP_TASK_STATS=1: the counters on stderr at exit, one line. */
+__attribute__((destructor)) static void report_task_stats(void)
+{
+    const char *want = getenv("MUSTER_OMP_TASK_STATS");
+    if (want == NULL || strcmp(want, "1") != 0)
+        return;
+    muster_omp_task_counts c = muster_omp_task_counters();
+    fprintf(stderr,
+            "libmuster-omp: tasks: deferred=%llu run_at_once=%llu stolen=%llu idle_sleeps=%llu wakeups=%llu\n",
+            (unsigned long long)c.deferred, (unsigned long long)c.run_at_once, (unsigned long long)c.stolen,
+            (unsigned long long)c.sleeps, (unsigned long long)c.wakes);
 }
 
 void muster_omp_task_count_deferred(bool deferred)
@@ -117,13 +131,15 @@ bool muster_omp_tasks_push_again(muster_omp_team_tasks *tt, unsigned id, void *t
     return true;
 }
 
-void muster_omp_tasks_finished(muster_omp_team_tasks *tt)
+void muster_omp_tasks_finished(muster_omp_team_tasks *tt, bool emptied_a_count)
 {
     /* seq_cst: releases the task's writes to whoever reads pending == 0
      * (acquire), and is part of the wake-up handshake (wake_sleepers). */
-    atomic_fetch_sub(&tt->pending, 1);
-    /* Also when others remain: a member in taskwait may wait for this one. */
-    wake_sleepers(tt);
+    bool last = atomic_fetch_sub(&tt->pending, 1) == 1;
+    /* Sleepers wait for new work, for the team's last task, or for a count
+     * reaching zero (taskwait, taskgroup end): only those wake them. */
+    if (last || emptied_a_count)
+        wake_sleepers(tt);
 }
 
 void *muster_omp_tasks_take_own(muster_omp_team_tasks *tt, unsigned id)

@@ -64,9 +64,10 @@ bool muster_omp_tasks_queue_full(muster_omp_team_tasks *tt, unsigned id);
 /* Queues a task in member id's deque.  False when the deque is full or the
  * team has too many unfinished tasks: the caller runs the task at once. */
 bool muster_omp_tasks_push(muster_omp_team_tasks *tt, unsigned id, void *task);
-/* A task finished (or was run at once after all): counts it, and wakes the
- * sleepers when it was the last. */
-void muster_omp_tasks_finished(muster_omp_team_tasks *tt);
+/* A deferred task finished: counts it, and wakes the sleepers when it was
+ * the team's last, or when emptied_a_count (it was the last unfinished
+ * child of its parent, or of its taskgroup: a waiter may wait for that). */
+void muster_omp_tasks_finished(muster_omp_team_tasks *tt, bool emptied_a_count);
 /* Member id's newest queued task, or NULL. */
 void *muster_omp_tasks_take_own(muster_omp_team_tasks *tt, unsigned id);
 /* Queues a task that is already counted in pending (one a member took or

@@ -378,13 +378,12 @@ static void run_deferred(deferred_task *t)
     /* seq_cst (both): releases the task's writes to the waiter that reads
      * the count reaching zero (acquire), and is part of the wake-up
      * handshake with a waiter about to sleep (scheduler.c). */
-    if (t->group != NULL)
-        atomic_fetch_sub(&t->group->tasks, 1);
-    atomic_fetch_sub(&t->parent->children, 1);
+    bool emptied = t->group != NULL && atomic_fetch_sub(&t->group->tasks, 1) == 1;
+    emptied |= atomic_fetch_sub(&t->parent->children, 1) == 1;
     node_release(t->parent);
     muster_omp_team_tasks *tt = t->team->tasks;
     free(t);
-    muster_omp_tasks_finished(tt);
+    muster_omp_tasks_finished(tt, emptied);
 }
 
 /* Queues the task for any member to run; false when it must run at once

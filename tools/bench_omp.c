@@ -4,6 +4,7 @@
  * visits every runtime in turn, so drift on a shared machine hits all alike. */
 #include "bench_omp.h"
 
+#include "bench_child.h"
 #include "bench_omp_report.h"
 #include "cli.h"
 #include "epcc_delay.h"
@@ -24,7 +25,6 @@
 
 #define PROG "muster bench omp"
 #define MAX_COUNTS 16
-#define OUTPUT_MAX 16384 /* of a syncbench process's stdout or stderr: far more than it writes */
 #define PROGRESS_EVERY_NS (15 * UINT64_C(1000000000)) /* when stderr is not a terminal */
 
 const char *const omp_construct_names[OMP_CONSTRUCT_COUNT] = {
@@ -205,13 +205,6 @@ static int parse_options(int argc, char **argv, struct options *o)
 
 /* ---- one syncbench process ---------------------------------------------- */
 
-/* What a syncbench process said, and how it ended. */
-struct child_output {
-    char out[OUTPUT_MAX], err[OUTPUT_MAX];
-    size_t out_len, err_len;
-    int status, timed_out;
-};
-
 /* One sample: which runtime, construct and team size, how many episodes. */
 struct sample_request {
     const omp_bench_run *run;
@@ -222,11 +215,11 @@ struct sample_request {
     uint64_t inner; /* 0: let syncbench calibrate */
 };
 
-static _Noreturn void exec_syncbench(const struct sample_request *rq, int out_fd, int err_fd)
+/* In the child (bench_child_run): becomes syncbench on the runtime asked for. */
+static void exec_syncbench(const void *ctx)
 {
+    const struct sample_request *rq = ctx;
     char threads[16], delay[32], target[32], inner[32], err[512];
-    dup2(out_fd, STDOUT_FILENO);
-    dup2(err_fd, STDERR_FILENO);
     if (rq->library && omp_use_runtime(rq->library, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         _exit(126);
@@ -245,113 +238,7 @@ static _Noreturn void exec_syncbench(const struct sample_request *rq, int out_fd
     _exit(127);
 }
 
-/* Appends what fd has to buf; returns 0 at end of file. */
-static int drain(int fd, char *buf, size_t *len)
-{
-    char scratch[4096];
-    ssize_t n = read(fd, scratch, sizeof scratch);
-    if (n < 0)
-        return errno == EINTR || errno == EAGAIN;
-    size_t keep = (size_t)n < OUTPUT_MAX - 1 - *len ? (size_t)n : OUTPUT_MAX - 1 - *len;
-    memcpy(buf + *len, scratch, keep);
-    *len += keep;
-    buf[*len] = '\0';
-    return n > 0;
-}
-
-/* Reads both pipes to their ends, or until the deadline. */
-static void collect(int out_fd, int err_fd, struct child_output *co, uint64_t deadline)
-{
-    struct pollfd p[2] = {{.fd = out_fd, .events = POLLIN}, {.fd = err_fd, .events = POLLIN}};
-    while (p[0].fd >= 0 || p[1].fd >= 0) {
-        uint64_t now = epcc_now_ns();
-        if (now >= deadline) {
-            co->timed_out = 1;
-            return;
-        }
-        uint64_t left_ms = (deadline - now) / 1000000 + 1;
-        if (poll(p, 2, left_ms > 1000 ? 1000 : (int)left_ms) <= 0)
-            continue; /* EINTR or a second gone: the loop re-checks the deadline */
-        if (p[0].revents && !drain(out_fd, co->out, &co->out_len))
-            p[0].fd = -1;
-        if (p[1].revents && !drain(err_fd, co->err, &co->err_len))
-            p[1].fd = -1;
-    }
-}
-
-static int spawn(const struct sample_request *rq, struct child_output *co)
-{
-    int out[2], err[2];
-    memset(co, 0, sizeof *co);
-    if (pipe(out) != 0)
-        return -1;
-    if (pipe(err) != 0) {
-        close(out[0]);
-        close(out[1]);
-        return -1;
-    }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(out[0]);
-        close(err[0]);
-        exec_syncbench(rq, out[1], err[1]);
-    }
-    close(out[1]);
-    close(err[1]);
-    if (pid > 0)
-        collect(out[0], err[0], co, epcc_now_ns() + (uint64_t)(rq->run->timeout_s * 1e9));
-    close(out[0]);
-    close(err[0]);
-    if (pid < 0)
-        return -1;
-    if (co->timed_out)
-        kill(pid, SIGKILL);
-    while (waitpid(pid, &co->status, 0) < 0 && errno == EINTR)
-        ;
-    return 0;
-}
-
 /* ---- reading what syncbench said ---------------------------------------- */
-
-/* The value of " key=" in a line, up to the next blank (or the line's end
- * for message=), copied into buf; NULL when absent. */
-static const char *field(const char *line, const char *key, char *buf, size_t len)
-{
-    size_t klen = strlen(key);
-    for (const char *p = line; (p = strstr(p, key)) != NULL; p += klen) {
-        if ((p != line && p[-1] != ' ') || p[klen] != '=')
-            continue;
-        const char *v = p + klen + 1;
-        size_t n = strcmp(key, "message") == 0 ? strcspn(v, "\n") : strcspn(v, " \n");
-        snprintf(buf, len, "%.*s", (int)n, v);
-        return buf;
-    }
-    return NULL;
-}
-
-/* The line that starts with prefix, or NULL. */
-static const char *find_line(const char *text, const char *prefix)
-{
-    size_t plen = strlen(prefix);
-    for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-        if (strncmp(p, prefix, plen) == 0)
-            return p;
-    return NULL;
-}
-
-/* The last line of what the process wrote on stderr: the loader's "symbol
- * lookup error", a runtime's abort message. */
-static void last_line(const char *text, char *buf, size_t len)
-{
-    size_t n = strlen(text);
-    while (n > 0 && text[n - 1] == '\n')
-        n--;
-    size_t start = n;
-    while (start > 0 && text[start - 1] != '\n')
-        start--;
-    snprintf(buf, len, "%.*s", (int)(n - start), text + start);
-}
 
 static void cell_fail(omp_cell *c, cell_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -365,33 +252,17 @@ static void cell_fail(omp_cell *c, cell_status status, const char *fmt, ...)
 }
 
 /* Why a process that gave no result line ended as it did. */
-static void explain_end(omp_cell *c, const struct child_output *co, const omp_bench_run *run)
+static void explain_end(omp_cell *c, const bench_child_output *co, const omp_bench_run *run)
 {
-    char tail[OMP_MESSAGE_LEN - 128];
-    last_line(co->err, tail, sizeof tail);
-    if (co->timed_out)
-        cell_fail(c, CELL_DNF, "did not finish in %g s", run->timeout_s);
-    else if (WIFSIGNALED(co->status))
-        cell_fail(c, CELL_ERROR, "syncbench died of signal %d (%s)%s%s", WTERMSIG(co->status),
-                  strsignal(WTERMSIG(co->status)), *tail ? ": " : "", tail);
-    else
-        cell_fail(c, CELL_ERROR, "syncbench exited with status %d%s%s",
-                  WIFEXITED(co->status) ? WEXITSTATUS(co->status) : -1, *tail ? ": " : "", tail);
+    char why[OMP_MESSAGE_LEN];
+    int dnf = bench_child_explain(co, "syncbench", run->timeout_s, why, sizeof why);
+    cell_fail(c, dnf ? CELL_DNF : CELL_ERROR, "%s", why);
 }
 
-/* The runtime that answered must be the one asked for: a preload that did
- * not take would otherwise be measured as libgomp under another name. */
+/* The runtime that answered must be the one asked for. */
 static int check_answer(const struct sample_request *rq, const char *answered, omp_cell *c)
 {
-    char want[PATH_MAX], got[PATH_MAX];
-    const char *base = strrchr(answered, '/') ? strrchr(answered, '/') + 1 : answered;
-    int ok;
-    if (realpath(answered, got) == NULL)
-        snprintf(got, sizeof got, "%s", answered);
-    if (rq->library)
-        ok = realpath(rq->library, want) != NULL && strcmp(want, got) == 0;
-    else
-        ok = strncmp(base, "libgomp", 7) == 0;
+    int ok = bench_runtime_matches(rq->library, answered);
     if (!ok)
         cell_fail(c, CELL_ERROR, "%s answered the GOMP calls, not %s", answered,
                   rq->library ? rq->library : "libgomp");
@@ -401,9 +272,9 @@ static int check_answer(const struct sample_request *rq, const char *answered, o
 static void add_sample(omp_cell *c, const char *line)
 {
     char buf[64];
-    double us = strtod(field(line, "mean_us", buf, sizeof buf) ? buf : "nan", NULL);
-    double csw = strtod(field(line, "csw_per_op", buf, sizeof buf) ? buf : "0", NULL);
-    if (c->inner == 0 && field(line, "inner", buf, sizeof buf))
+    double us = strtod(bench_field(line, "mean_us", buf, sizeof buf) ? buf : "nan", NULL);
+    double csw = strtod(bench_field(line, "csw_per_op", buf, sizeof buf) ? buf : "0", NULL);
+    if (c->inner == 0 && bench_field(line, "inner", buf, sizeof buf))
         c->inner = strtoull(buf, NULL, 10);
     c->us[c->samples++] = us;
     c->csw_sum += csw;
@@ -411,14 +282,14 @@ static void add_sample(omp_cell *c, const char *line)
 }
 
 /* Folds one process's output into its cell. */
-static void fold(const struct sample_request *rq, const struct child_output *co, omp_cell *c,
+static void fold(const struct sample_request *rq, const bench_child_output *co, omp_cell *c,
                  char *answered, size_t answered_len)
 {
     char buf[OMP_MESSAGE_LEN], prefix[64];
-    const char *header = find_line(co->out, "# syncbench ");
+    const char *header = bench_find_line(co->out, "# syncbench ");
     snprintf(prefix, sizeof prefix, "construct=%s ", omp_construct_names[rq->construct]);
-    const char *line = find_line(co->out, prefix);
-    if (header && field(header, "runtime", buf, sizeof buf)) {
+    const char *line = bench_find_line(co->out, prefix);
+    if (header && bench_field(header, "runtime", buf, sizeof buf)) {
         snprintf(answered, answered_len, "%s", buf);
         if (!check_answer(rq, buf, c))
             return;
@@ -428,10 +299,10 @@ static void fold(const struct sample_request *rq, const struct child_output *co,
         return;
     }
     char status[16];
-    if (field(line, "status", status, sizeof status) && strcmp(status, "ok") == 0)
+    if (bench_field(line, "status", status, sizeof status) && strcmp(status, "ok") == 0)
         add_sample(c, line);
     else
-        cell_fail(c, CELL_ERROR, "%s", field(line, "message", buf, sizeof buf) ? buf : "failed");
+        cell_fail(c, CELL_ERROR, "%s", bench_field(line, "message", buf, sizeof buf) ? buf : "failed");
 }
 
 /* ---- the rounds --------------------------------------------------------- */
@@ -462,8 +333,8 @@ static void measure(omp_bench_run *run, const char *const *library, omp_runtime 
     omp_cell *c = omp_cell_at(run, (size_t)construct, k, rt);
     struct sample_request rq = {.run = run, .rt = rt, .library = library[rt], .construct = construct,
                                 .threads = run->threads[k], .inner = c->inner};
-    static struct child_output co; /* 32 KiB: not on the stack */
-    if (spawn(&rq, &co) != 0) {
+    static bench_child_output co; /* 32 KiB: not on the stack */
+    if (bench_child_run(exec_syncbench, &rq, run->timeout_s, &co) != 0) {
         cell_fail(c, CELL_ERROR, "cannot start syncbench: %s", strerror(errno));
         return;
     }

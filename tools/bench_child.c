@@ -1,0 +1,149 @@
+/* One benchmark process at a time (bench_child.h says what for). */
+#include "bench_child.h"
+
+#include "epcc_delay.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Appends what fd has to buf; returns 0 at end of file. */
+static int drain(int fd, char *buf, size_t *len)
+{
+    char scratch[4096];
+    ssize_t n = read(fd, scratch, sizeof scratch);
+    if (n < 0)
+        return errno == EINTR || errno == EAGAIN;
+    size_t keep = (size_t)n < BENCH_CHILD_OUTPUT_MAX - 1 - *len ? (size_t)n : BENCH_CHILD_OUTPUT_MAX - 1 - *len;
+    memcpy(buf + *len, scratch, keep);
+    *len += keep;
+    buf[*len] = '\0';
+    return n > 0;
+}
+
+/* Reads both pipes to their ends, or until the deadline. */
+static void collect(int out_fd, int err_fd, bench_child_output *co, uint64_t deadline)
+{
+    struct pollfd p[2] = {{.fd = out_fd, .events = POLLIN}, {.fd = err_fd, .events = POLLIN}};
+    while (p[0].fd >= 0 || p[1].fd >= 0) {
+        uint64_t now = epcc_now_ns();
+        if (now >= deadline) {
+            co->timed_out = 1;
+            return;
+        }
+        uint64_t left_ms = (deadline - now) / 1000000 + 1;
+        if (poll(p, 2, left_ms > 1000 ? 1000 : (int)left_ms) <= 0)
+            continue; /* EINTR or a second gone: the loop re-checks the deadline */
+        if (p[0].revents && !drain(out_fd, co->out, &co->out_len))
+            p[0].fd = -1;
+        if (p[1].revents && !drain(err_fd, co->err, &co->err_len))
+            p[1].fd = -1;
+    }
+}
+
+int bench_child_run(void (*start)(const void *ctx), const void *ctx, double timeout_s, bench_child_output *co)
+{
+    int out[2], err[2];
+    memset(co, 0, sizeof *co);
+    if (pipe(out) != 0)
+        return -1;
+    if (pipe(err) != 0) {
+        close(out[0]);
+        close(out[1]);
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(out[0]);
+        close(err[0]);
+        dup2(out[1], STDOUT_FILENO);
+        dup2(err[1], STDERR_FILENO);
+        start(ctx);
+        _exit(127);
+    }
+    close(out[1]);
+    close(err[1]);
+    if (pid > 0)
+        collect(out[0], err[0], co, epcc_now_ns() + (uint64_t)(timeout_s * 1e9));
+    close(out[0]);
+    close(err[0]);
+    if (pid < 0)
+        return -1;
+    if (co->timed_out)
+        kill(pid, SIGKILL);
+    while (waitpid(pid, &co->status, 0) < 0 && errno == EINTR)
+        ;
+    return 0;
+}
+
+const char *bench_field(const char *line, const char *key, char *buf, size_t len)
+{
+    size_t klen = strlen(key);
+    for (const char *p = line; (p = strstr(p, key)) != NULL; p += klen) {
+        if ((p != line && p[-1] != ' ') || p[klen] != '=')
+            continue;
+        const char *v = p + klen + 1;
+        size_t n = strcmp(key, "message") == 0 ? strcspn(v, "\n") : strcspn(v, " \n");
+        snprintf(buf, len, "%.*s", (int)n, v);
+        return buf;
+    }
+    return NULL;
+}
+
+const char *bench_find_line(const char *text, const char *prefix)
+{
+    size_t plen = strlen(prefix);
+    for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        if (strncmp(p, prefix, plen) == 0)
+            return p;
+    return NULL;
+}
+
+/* The last line of what the process wrote on stderr: the loader's "symbol
+ * lookup error", a runtime's abort message. */
+static void last_line(const char *text, char *buf, size_t len)
+{
+    size_t n = strlen(text);
+    while (n > 0 && text[n - 1] == '\n')
+        n--;
+    size_t start = n;
+    while (start > 0 && text[start - 1] != '\n')
+        start--;
+    snprintf(buf, len, "%.*s", (int)(n - start), text + start);
+}
+
+int bench_child_explain(const bench_child_output *co, const char *name, double timeout_s, char *buf, size_t len)
+{
+    char tail[512];
+    last_line(co->err, tail, sizeof tail);
+    if (co->timed_out) {
+        snprintf(buf, len, "did not finish in %g s", timeout_s);
+        return 1;
+    }
+    if (WIFSIGNALED(co->status))
+        snprintf(buf, len, "%s died of signal %d (%s)%s%s", name, WTERMSIG(co->status),
+                 strsignal(WTERMSIG(co->status)), *tail ? ": " : "", tail);
+    else
+        snprintf(buf, len, "%s exited with status %d%s%s", name,
+                 WIFEXITED(co->status) ? WEXITSTATUS(co->status) : -1, *tail ? ": " : "", tail);
+    return 0;
+}
+
+int bench_runtime_matches(const char *library, const char *answered)
+{
+    char want[PATH_MAX], got[PATH_MAX];
+    const char *base = strrchr(answered, '/') ? strrchr(answered, '/') + 1 : answered;
+    if (realpath(answered, got) == NULL)
+        snprintf(got, sizeof got, "%s", answered);
+    if (library != NULL)
+        return realpath(library, want) != NULL && strcmp(want, got) == 0;
+    return strncmp(base, "libgomp", 7) == 0;
+}

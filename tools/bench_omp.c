@@ -372,29 +372,9 @@ static void run_rounds(omp_bench_run *run, const char *const *library)
 
 /* ---- setting up --------------------------------------------------------- */
 
-/* Finds each selected runtime's library; one that is missing is reported
- * now and left out, and the others still run.  Returns how many remain. */
 static int find_runtimes(omp_bench_run *run, char library[OMP_RUNTIME_COUNT][4096])
 {
-    static const char *const remedy[OMP_RUNTIME_COUNT] = {
-        "", "install libomp-dev or set MUSTER_LIBOMP", "build it with 'make muster-omp' or set MUSTER_OMP_LIBRARY"};
-    static const char *const file[OMP_RUNTIME_COUNT] = {"libgomp", "libomp.so.5", "libmuster-omp.so"};
-    int found = 0;
-    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
-        omp_found f;
-        if (!run->runtime[rt])
-            continue;
-        if (omp_find_runtime((omp_runtime)rt, &f) != 0) {
-            snprintf(run->runtime_missing[rt], sizeof run->runtime_missing[rt],
-                     "%s not found (looked at %s); %s", file[rt], f.looked, remedy[rt]);
-            fprintf(stderr, "%s: %s: left out\n", PROG, run->runtime_missing[rt]);
-            run->runtime[rt] = 0;
-            continue;
-        }
-        snprintf(library[rt], 4096, "%s", f.path);
-        found++;
-    }
-    return found;
+    return omp_find_runtimes(PROG, run->runtime, library, run->runtime_missing);
 }
 
 static int read_cpus(omp_bench_run *run, int *cpu)

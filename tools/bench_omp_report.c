@@ -299,18 +299,26 @@ static void json_header(FILE *out, const omp_bench_run *run)
         report_json_string(out, wait);
     else
         fputs("null", out);
-    fputs("},\n  \"runtimes\": {", out);
+    fputs("},\n  ", out);
+    omp_report_json_runtimes(out, run->runtime, run->runtime_path, run->runtime_missing);
+    fputs(",\n", out);
+}
+
+void omp_report_json_runtimes(FILE *out, const int runtime[OMP_RUNTIME_COUNT],
+                              const char path[OMP_RUNTIME_COUNT][4096], const char missing[OMP_RUNTIME_COUNT][2300])
+{
+    fputs("\"runtimes\": {", out);
     for (int rt = 0, first = 1; rt < OMP_RUNTIME_COUNT; rt++) {
-        if (!run->runtime[rt] && !run->runtime_missing[rt][0])
+        if (!runtime[rt] && !missing[rt][0])
             continue;
         fprintf(out, "%s\"%s\": {\"found\": %s, ", first ? "" : ", ", omp_runtime_name((omp_runtime)rt),
-                run->runtime[rt] ? "true" : "false");
-        fputs(run->runtime[rt] ? "\"path\": " : "\"message\": ", out);
-        report_json_string(out, run->runtime[rt] ? run->runtime_path[rt] : run->runtime_missing[rt]);
+                runtime[rt] ? "true" : "false");
+        fputs(runtime[rt] ? "\"path\": " : "\"message\": ", out);
+        report_json_string(out, runtime[rt] ? path[rt] : missing[rt]);
         fputc('}', out);
         first = 0;
     }
-    fputs("},\n", out);
+    fputc('}', out);
 }
 
 void omp_report_json(FILE *out, const omp_bench_run *run)

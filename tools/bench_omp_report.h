@@ -55,4 +55,9 @@ static inline omp_cell *omp_cell_at(const omp_bench_run *run, size_t construct, 
 void omp_report_table(FILE *out, const omp_bench_run *run);
 void omp_report_json(FILE *out, const omp_bench_run *run);
 
+/* "runtimes": {"libgomp": {"found": true, "path": ...}, ...}: the runtimes
+ * asked for, with the file that answered or why none was found. */
+void omp_report_json_runtimes(FILE *out, const int runtime[OMP_RUNTIME_COUNT],
+                              const char path[OMP_RUNTIME_COUNT][4096], const char missing[OMP_RUNTIME_COUNT][2300]);
+
 #endif

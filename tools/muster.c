@@ -2,6 +2,7 @@
  * tune will join the table when it is written. */
 #include "bench_barrier.h"
 #include "bench_omp.h"
+#include "bench_tasks.h"
 #include "cli.h"
 #include "model_cli.h"
 #include "topology.h"
@@ -20,6 +21,8 @@ static const cli_command bench_commands[] = {
      "barrier overhead per algorithm and policy, beside CK, pthreads, std::barrier"},
     {"omp", bench_omp_main,
      "OpenMP construct overheads (EPCC) on libgomp, LLVM libomp and libmuster-omp"},
+    {"tasks", bench_tasks_main,
+     "task-parallel workloads (self-verifying) on libgomp, LLVM libomp and libmuster-omp"},
 };
 #define BENCH_COUNT (sizeof bench_commands / sizeof bench_commands[0])
 

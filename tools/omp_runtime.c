@@ -164,10 +164,40 @@ int omp_find_runtime(omp_runtime rt, omp_found *f)
     }
 }
 
+int omp_find_runtimes(const char *prog, int wanted[OMP_RUNTIME_COUNT], char library[OMP_RUNTIME_COUNT][4096],
+                      char missing[OMP_RUNTIME_COUNT][2300])
+{
+    static const char *const remedy[OMP_RUNTIME_COUNT] = {
+        "", "install libomp-dev or set MUSTER_LIBOMP", "build it with 'make muster-omp' or set MUSTER_OMP_LIBRARY"};
+    static const char *const file[OMP_RUNTIME_COUNT] = {"libgomp", "libomp.so.5", "libmuster-omp.so"};
+    int found = 0;
+    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
+        omp_found f;
+        library[rt][0] = '\0';
+        if (!wanted[rt])
+            continue;
+        if (omp_find_runtime((omp_runtime)rt, &f) != 0) {
+            snprintf(missing[rt], 2300, "%s not found (looked at %s); %s", file[rt], f.looked, remedy[rt]);
+            fprintf(stderr, "%s: %s: left out\n", prog, missing[rt]);
+            wanted[rt] = 0;
+            continue;
+        }
+        snprintf(library[rt], 4096, "%s", f.path);
+        found++;
+    }
+    return found;
+}
+
 int omp_find_syncbench(omp_found *f)
 {
     static const char *const installed[] = {"../libexec/muster/syncbench", "syncbench", NULL};
     return find_built(f, "MUSTER_SYNCBENCH", MUSTER_SYNCBENCH_BUILD_PATH, installed);
+}
+
+int omp_find_taskbench(omp_found *f)
+{
+    static const char *const installed[] = {"../libexec/muster/taskbench", "taskbench", NULL};
+    return find_built(f, "MUSTER_TASKBENCH", MUSTER_TASKBENCH_BUILD_PATH, installed);
 }
 
 /* ---- the libgomp.so.1 link ---------------------------------------------- */

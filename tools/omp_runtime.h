@@ -32,9 +32,19 @@ typedef struct omp_found {
  * For libgomp there is nothing to preload: 0 and an empty path. */
 int omp_find_runtime(omp_runtime rt, omp_found *f);
 
+/* For each runtime with wanted[rt] set: its library into library[rt] (""
+ * for libgomp), or, when it is not found, why into missing[rt] (with the
+ * remedy), one line on stderr ("PROG: ...: left out") and wanted[rt]
+ * cleared.  Returns how many remain. */
+int omp_find_runtimes(const char *prog, int wanted[OMP_RUNTIME_COUNT], char library[OMP_RUNTIME_COUNT][4096],
+                      char missing[OMP_RUNTIME_COUNT][2300]);
+
 /* The syncbench program: env MUSTER_SYNCBENCH, else the build tree's, else
  * installed next to the muster executable. */
 int omp_find_syncbench(omp_found *f);
+/* The taskbench program (bench/omp/taskbench.c): env MUSTER_TASKBENCH, else
+ * the build tree's, else installed next to the muster executable. */
+int omp_find_taskbench(omp_found *f);
 
 /* Makes `library` the program's OpenMP runtime in this process's
  * environment, for an exec that follows: prepends it to LD_PRELOAD, and

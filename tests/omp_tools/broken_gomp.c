@@ -5,7 +5,9 @@
  *   critical  GOMP_critical_start/end do nothing (no mutual exclusion)
  *   lock      omp_set_lock/omp_unset_lock do nothing
  *   team      omp_get_num_threads says 1 (a team smaller than asked for)
- * syncbench must report each of these as an error, never as a number. */
+ *   task      GOMP_task drops the task (never runs it)
+ * syncbench and taskbench must report each of these as an error, never as
+ * a number. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* RTLD_NEXT */
 #endif
@@ -61,4 +63,15 @@ void omp_unset_lock(void *lock)
 int omp_get_num_threads(void)
 {
     return broken("team") ? 1 : ((int (*)(void))next("omp_get_num_threads"))();
+}
+
+typedef void (*task_entry)(void (*)(void *), void *, void (*)(void *, void *), long, long, _Bool, unsigned,
+                           void **, int, void *);
+
+void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size, long arg_align,
+               _Bool if_clause, unsigned flags, void **depend, int priority, void *detach)
+{
+    if (!broken("task"))
+        ((task_entry)next("GOMP_task"))(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority,
+                                        detach);
 }

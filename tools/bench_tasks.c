@@ -1,0 +1,375 @@
+/* `muster bench tasks`: the task workloads of bench/omp/taskbench.c, each a
+ * self-verifying gcc -fopenmp program run, one process per run, on every
+ * runtime in turn (as `muster bench omp` runs syncbench), round by round so
+ * that drift hits all alike.  A run that verifies wrong is an error, not a
+ * number. */
+#include "bench_tasks.h"
+
+#include "bench_child.h"
+#include "cli.h"
+#include "epcc_delay.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PROG "muster bench tasks"
+#define MAX_COUNTS 16
+#define PROGRESS_EVERY_NS (15 * UINT64_C(1000000000))
+
+const char *const task_workload_names[TASK_WORKLOAD_COUNT] = {
+    "fib", "fib-nocut", "nqueens", "mergesort", "sparselu", "uts", "knapsack",
+};
+
+struct options {
+    unsigned threads[MAX_COUNTS];
+    size_t nthreads;
+    int workload[TASK_WORKLOAD_COUNT];
+    int runtime[OMP_RUNTIME_COUNT];
+    unsigned long reps;
+    double scale, timeout_s;
+    int json;
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+"usage: muster bench tasks [options]\n"
+"\n"
+"Task-parallel workloads on three runtimes under one unchanged gcc -fopenmp program,\n"
+"taskbench: libgomp (the program's own), LLVM libomp and libmuster-omp (both preloaded,\n"
+"as 'muster run' does).  Every workload checks its own result against a serial one; a\n"
+"run that gets it wrong is reported as an error.  Each run is one process; each round\n"
+"runs every workload at every team size on every runtime in turn.\n"
+"\n"
+"workloads: fib (recursive Fibonacci with a cut-off), fib-nocut (a task per call),\n"
+"nqueens, mergesort, sparselu (blocked LU with task dependences), uts (unbalanced tree\n"
+"search), knapsack (branch and bound with a shared bound)\n"
+"\n"
+"The table shows, per workload and team size, each runtime's median and worst wall time\n"
+"(ms) and the rounds above 5x the median, muster's median ÷ the better of libgomp and\n"
+"libomp, and each runtime's speed-up over its own 1-thread median; then context\n"
+"switches per run and peak memory (medians).\n"
+"\n"
+"options:\n"
+"  --threads LIST     team sizes, comma-separated (default 1, the CPUs, 4x the CPUs)\n"
+"  --workloads LIST   comma-separated (default all)\n"
+"  --runtimes LIST    libgomp, libomp, muster, comma-separated (default all)\n"
+"  --reps N           rounds (default 5)\n"
+"  --scale S          problem size factor, 0.001 to 100 (default 1: ~50-300 ms a run\n"
+"                     on one thread of the development VM)\n"
+"  --timeout S        seconds before one run is killed (default 120); a cell that\n"
+"                     errs or does not finish is not tried again\n"
+"  --json             one JSON object on stdout instead of the tables\n"
+"  --help             this text\n"
+"\n"
+"Files: as 'muster bench omp' (MUSTER_OMP_LIBRARY, MUSTER_LIBOMP); taskbench is\n"
+"$MUSTER_TASKBENCH, else the build tree's.  Progress goes to stderr.  Exit status: 0\n"
+"when the run completed (cells may still be errors), 1 when it could not run, 2 for a\n"
+"bad command line.\n");
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+static int add_workload(const char *name, void *ctx)
+{
+    struct options *o = ctx;
+    for (int w = 0; w < TASK_WORKLOAD_COUNT; w++)
+        if (strcmp(name, "all") == 0 || strcmp(name, task_workload_names[w]) == 0) {
+            o->workload[w] = 1;
+            if (strcmp(name, "all") != 0)
+                return 0;
+        }
+    if (strcmp(name, "all") == 0)
+        return 0;
+    return cli_usage_error(PROG, "--workloads: unknown workload '%s' (fib, fib-nocut, nqueens, mergesort, "
+                                 "sparselu, uts, knapsack)", name);
+}
+
+static int add_runtime(const char *name, void *ctx)
+{
+    struct options *o = ctx;
+    int rt = omp_runtime_parse(name);
+    if (strcmp(name, "all") == 0) {
+        for (rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
+            o->runtime[rt] = 1;
+        return 0;
+    }
+    if (rt < 0)
+        return cli_usage_error(PROG, "--runtimes: unknown runtime '%s' (libgomp, libomp, muster)", name);
+    o->runtime[rt] = 1;
+    return 0;
+}
+
+/* Kept ascending and without repeats. */
+static int insert_count(struct options *o, unsigned long n)
+{
+    for (size_t k = 0; k < o->nthreads; k++)
+        if (o->threads[k] == n)
+            return 0;
+    if (o->nthreads == MAX_COUNTS)
+        return cli_usage_error(PROG, "--threads: more than %d team sizes", MAX_COUNTS);
+    size_t k = o->nthreads++;
+    for (; k > 0 && o->threads[k - 1] > n; k--)
+        o->threads[k] = o->threads[k - 1];
+    o->threads[k] = (unsigned)n;
+    return 0;
+}
+
+static int add_thread_count(const char *text, void *ctx)
+{
+    unsigned long n;
+    if (cli_parse_ulong(PROG, "--threads", text, 1, 4096, &n) != 0)
+        return CLI_USAGE;
+    return insert_count(ctx, n);
+}
+
+static int set_threads(const char *v, void *o)
+{
+    ((struct options *)o)->nthreads = 0;
+    return cli_for_each_item(PROG, "--threads", v, add_thread_count, o);
+}
+
+static int set_workloads(const char *v, void *o)
+{
+    memset(((struct options *)o)->workload, 0, sizeof ((struct options *)o)->workload);
+    return cli_for_each_item(PROG, "--workloads", v, add_workload, o);
+}
+
+static int set_runtimes(const char *v, void *o)
+{
+    memset(((struct options *)o)->runtime, 0, sizeof ((struct options *)o)->runtime);
+    return cli_for_each_item(PROG, "--runtimes", v, add_runtime, o);
+}
+
+#define NUMBER(name, kind, field, min, max) {name, kind, offsetof(struct options, field), min, max, NULL}
+static const cli_option valued_options[] = {
+    {"--threads", CLI_VALUE_CUSTOM, 0, 0, 0, set_threads},
+    {"--workloads", CLI_VALUE_CUSTOM, 0, 0, 0, set_workloads},
+    {"--runtimes", CLI_VALUE_CUSTOM, 0, 0, 0, set_runtimes},
+    NUMBER("--reps", CLI_VALUE_ULONG, reps, 1, 1000),
+    NUMBER("--scale", CLI_VALUE_DOUBLE, scale, 0.001, 100),
+    NUMBER("--timeout", CLI_VALUE_DOUBLE, timeout_s, 0, 3600),
+    {"--json", CLI_FLAG, offsetof(struct options, json), 0, 0, NULL},
+};
+#undef NUMBER
+
+static int parse_options(int argc, char **argv, struct options *o, unsigned cpus)
+{
+    *o = (struct options){.reps = 5, .scale = 1.0, .timeout_s = 120};
+    insert_count(o, 1);
+    insert_count(o, cpus);
+    insert_count(o, 4ul * cpus);
+    for (int w = 0; w < TASK_WORKLOAD_COUNT; w++)
+        o->workload[w] = 1;
+    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
+        o->runtime[rt] = 1;
+    return cli_parse_args(PROG, argc, argv, valued_options, sizeof valued_options / sizeof valued_options[0],
+                          o, usage);
+}
+
+/* ---- one run ------------------------------------------------------------ */
+
+struct run_request {
+    const task_bench_run *run;
+    const char *library; /* NULL for libgomp */
+    int workload;
+    unsigned threads;
+};
+
+/* In the child (bench_child_run): becomes taskbench on the runtime asked for. */
+static void exec_taskbench(const void *ctx)
+{
+    const struct run_request *rq = ctx;
+    char threads[16], scale[32], err[512];
+    if (rq->library && omp_use_runtime(rq->library, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        _exit(126);
+    }
+    snprintf(threads, sizeof threads, "%u", rq->threads);
+    snprintf(scale, sizeof scale, "%g", rq->run->scale);
+    setenv("OMP_NUM_THREADS", threads, 1);
+    char *argv[] = {(char *)rq->run->taskbench, "--workload", (char *)task_workload_names[rq->workload],
+                    "--threads", threads, "--scale", scale, NULL};
+    execv(argv[0], argv);
+    fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+}
+
+static void cell_fail(task_cell *c, cell_status status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void cell_fail(task_cell *c, cell_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->message, sizeof c->message, fmt, ap);
+    va_end(ap);
+    c->status = status;
+}
+
+static double number(const char *line, const char *key)
+{
+    char buf[64];
+    return strtod(bench_field(line, key, buf, sizeof buf) ? buf : "nan", NULL);
+}
+
+/* Folds one run's output into its cell. */
+static void fold(const struct run_request *rq, const bench_child_output *co, task_cell *c, char *answered,
+                 size_t answered_len)
+{
+    char buf[TASK_MESSAGE_LEN], prefix[64];
+    const char *header = bench_find_line(co->out, "# taskbench ");
+    snprintf(prefix, sizeof prefix, "workload=%s ", task_workload_names[rq->workload]);
+    const char *line = bench_find_line(co->out, prefix);
+    if (header && bench_field(header, "runtime", buf, sizeof buf)) {
+        snprintf(answered, answered_len, "%s", buf);
+        if (!bench_runtime_matches(rq->library, buf)) {
+            cell_fail(c, CELL_ERROR, "%s answered the OpenMP calls, not %s", buf, rq->library ? rq->library : "libgomp");
+            return;
+        }
+    }
+    if (line == NULL || co->timed_out) {
+        int dnf = bench_child_explain(co, "taskbench", rq->run->timeout_s, buf, sizeof buf);
+        cell_fail(c, dnf ? CELL_DNF : CELL_ERROR, "%s", buf);
+        return;
+    }
+    if (!bench_field(line, "status", buf, sizeof buf) || strcmp(buf, "ok") != 0) {
+        cell_fail(c, CELL_ERROR, "%s", bench_field(line, "message", buf, sizeof buf) ? buf : "failed");
+        return;
+    }
+    c->ms[c->samples] = number(line, "ms");
+    c->csw[c->samples] = number(line, "csw");
+    c->rss_kb[c->samples] = number(line, "maxrss_kb");
+    c->samples++;
+    bench_field(line, "tasks", c->tasks, sizeof c->tasks);
+    bench_field(line, "check", c->check, sizeof c->check);
+    c->status = CELL_OK;
+}
+
+/* ---- the rounds --------------------------------------------------------- */
+
+struct progress {
+    int tty;
+    unsigned done, total;
+    uint64_t start, last;
+};
+
+static void show_progress(struct progress *p, int workload, unsigned threads, int rt)
+{
+    uint64_t now = epcc_now_ns();
+    p->done++;
+    if (p->tty) {
+        fprintf(stderr, "\r\033[K[%u/%u] %s @%u on %s ...", p->done, p->total, task_workload_names[workload],
+                threads, omp_runtime_name((omp_runtime)rt));
+    } else if (now - p->last >= PROGRESS_EVERY_NS) {
+        fprintf(stderr, "%s: %u of %u runs, %.0f s\n", PROG, p->done, p->total, (double)(now - p->start) / 1e9);
+        p->last = now;
+    }
+}
+
+static void measure(task_bench_run *run, const char *library, int rt, int w, size_t k)
+{
+    task_cell *c = task_cell_at(run, (size_t)w, k, (size_t)rt);
+    struct run_request rq = {.run = run, .library = library, .workload = w, .threads = run->threads[k]};
+    static bench_child_output co; /* 32 KiB: not on the stack */
+    if (bench_child_run(exec_taskbench, &rq, run->timeout_s, &co) != 0) {
+        cell_fail(c, CELL_ERROR, "cannot start taskbench: %s", strerror(errno));
+        return;
+    }
+    fold(&rq, &co, c, run->runtime_path[rt], sizeof run->runtime_path[rt]);
+}
+
+static void run_rounds(task_bench_run *run, char library[OMP_RUNTIME_COUNT][4096])
+{
+    struct progress p = {.tty = isatty(STDERR_FILENO), .start = epcc_now_ns()};
+    p.last = p.start;
+    for (int w = 0; w < TASK_WORKLOAD_COUNT; w++)
+        for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
+            p.total += run->workload[w] && run->runtime[rt] ? run->reps * (unsigned)run->ncounts : 0;
+    for (unsigned rep = 0; rep < run->reps; rep++)
+        for (int w = 0; w < TASK_WORKLOAD_COUNT; w++)
+            for (size_t k = 0; k < run->ncounts; k++)
+                for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
+                    if (!run->workload[w] || !run->runtime[rt])
+                        continue;
+                    show_progress(&p, w, run->threads[k], rt);
+                    cell_status s = task_cell_at(run, (size_t)w, k, (size_t)rt)->status;
+                    if (s == CELL_PENDING || s == CELL_OK)
+                        measure(run, library[rt][0] ? library[rt] : NULL, rt, w, k);
+                }
+    if (p.tty)
+        fprintf(stderr, "\r\033[K");
+}
+
+/* ---- setting up --------------------------------------------------------- */
+
+static unsigned read_cpus(int *cpu)
+{
+    cpu_set_t set;
+    unsigned n = 0;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return 0;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &set))
+            cpu[n++] = c;
+    return n;
+}
+
+static int alloc_cells(task_bench_run *run)
+{
+    size_t n = TASK_WORKLOAD_COUNT * run->ncounts * OMP_RUNTIME_COUNT;
+    run->cells = calloc(n, sizeof *run->cells);
+    double *values = calloc(3 * n * run->reps, sizeof *values);
+    if (run->cells == NULL || values == NULL) {
+        free(run->cells);
+        free(values);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        double *mine = values + 3 * i * run->reps;
+        run->cells[i] = (task_cell){.status = CELL_PENDING, .ms = mine, .csw = mine + run->reps,
+                                    .rss_kb = mine + 2 * run->reps};
+    }
+    return 0;
+}
+
+int bench_tasks_main(int argc, char **argv)
+{
+    static int cpu[CPU_SETSIZE];
+    static char library[OMP_RUNTIME_COUNT][4096];
+    static task_bench_run run;
+    unsigned cpus = read_cpus(cpu);
+    struct options o;
+    int rc = parse_options(argc, argv, &o, cpus ? cpus : 1);
+    if (rc >= 0)
+        return rc;
+    omp_found tb;
+    if (omp_find_taskbench(&tb) != 0) {
+        fprintf(stderr, "%s: taskbench not found (looked at %s); build it, or set MUSTER_TASKBENCH\n", PROG,
+                tb.looked);
+        return CLI_FAILED;
+    }
+    run = (task_bench_run){.threads = o.threads, .ncounts = o.nthreads, .reps = (unsigned)o.reps,
+                           .scale = o.scale, .timeout_s = o.timeout_s, .taskbench = tb.path,
+                           .cpus_online = sysconf(_SC_NPROCESSORS_ONLN), .cpus_available = cpus, .cpu_list = cpu};
+    memcpy(run.workload, o.workload, sizeof run.workload);
+    memcpy(run.runtime, o.runtime, sizeof run.runtime);
+    if (omp_find_runtimes(PROG, run.runtime, library, run.runtime_missing) == 0) {
+        fprintf(stderr, "%s: none of the runtimes asked for was found\n", PROG);
+        return CLI_FAILED;
+    }
+    if (alloc_cells(&run) != 0) {
+        fprintf(stderr, "%s: out of memory\n", PROG);
+        return CLI_FAILED;
+    }
+    run_rounds(&run, library);
+    if (o.json)
+        task_report_json(stdout, &run);
+    else
+        task_report_table(stdout, &run);
+    free(run.cells[0].ms);
+    free(run.cells);
+    return CLI_OK;
+}

@@ -719,6 +719,8 @@ static int kn_n;
 static long kn_capacity, kn_weight[KN_MAX_ITEMS], kn_value[KN_MAX_ITEMS];
 static long kn_expected;
 static _Atomic long kn_best;
+static long kn_nodes;
+static _Thread_local long kn_visited; /* search nodes: how much the order cost */
 
 /* relaxed: the bound is a hint that only prunes; a stale value costs work,
  * never correctness, and the final read is after the region's barrier. */
@@ -742,6 +744,7 @@ static double kn_bound(int i, long room)
 
 static void kn_search(int i, long room, long value)
 {
+    kn_visited++;
     kn_offer(value);
     if (i == kn_n ||
         (double)value + kn_bound(i, room) <= (double)atomic_load_explicit(&kn_best, memory_order_relaxed))
@@ -805,10 +808,14 @@ static const char *kn_setup(double scale, char *params, size_t len)
 static void kn_run(void)
 {
     atomic_store(&kn_best, 0);
+    kn_nodes = 0;
 #pragma omp parallel
     {
 #pragma omp single
         kn_search(0, kn_capacity, 0);
+#pragma omp atomic
+        kn_nodes += kn_visited;
+        kn_visited = 0;
         count_team_tasks();
     }
 }
@@ -816,7 +823,7 @@ static void kn_run(void)
 static const char *kn_verify(char *check, size_t len)
 {
     long best = atomic_load(&kn_best);
-    snprintf(check, len, "best=%ld", best);
+    snprintf(check, len, "best=%ld,nodes=%ld", best, kn_nodes);
     return best == kn_expected ? NULL : "the search missed the best packing";
 }
 

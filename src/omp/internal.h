@@ -132,7 +132,16 @@ typedef struct muster_omp_thread {
 
 /* The calling thread's state; initialises it (ICVs from the globals) on the
  * first call in a thread.  Never NULL. */
-muster_omp_thread *muster_omp_self(void);
+extern _Thread_local muster_omp_thread muster_omp_thread_state __attribute__((tls_model("initial-exec")));
+muster_omp_thread *muster_omp_self_first(void); /* sets up a thread's state on its first call */
+muster_omp_thread *muster_omp_self_out_of_line(void); /* for lock.c's weak reference */
+/* Inline: one TLS address and a predictable branch, on every entry point
+ * (a task created per tree node calls it several times). */
+static inline muster_omp_thread *muster_omp_self(void)
+{
+    muster_omp_thread *self = &muster_omp_thread_state;
+    return __builtin_expect(self->icvs_ready, 1) ? self : muster_omp_self_first();
+}
 
 /* A team: the threads running one parallel region. */
 struct muster_omp_team {
@@ -241,6 +250,9 @@ void muster_omp_tasks_drain(muster_omp_thread *self);
 struct muster_omp_task_work;
 const struct muster_wait_work *muster_omp_tasks_work(muster_omp_thread *self, muster_omp_team *team,
                                                      unsigned id, struct muster_omp_task_work *storage);
+/* After the wait that used muster_omp_tasks_work's work: the member is no
+ * longer looking for tasks.  NULL: nothing to do. */
+void muster_omp_tasks_work_done(const struct muster_wait_work *work);
 
 /* Where a new pool worker starts.  Linux puts a new thread on its creator's
  * CPU (seen on the development VM: every worker's first wake-up targets the

@@ -33,18 +33,22 @@ typedef struct region {
 /* initial-exec: every GOMP_* call starts here, and the general TLS model
  * would make each a call to __tls_get_addr.  Fine for a library loaded at
  * startup (LD_PRELOAD, or linked); a dlopen()ed copy still fits in glibc's
- * surplus static TLS, as libgomp's own thread state does. */
-static _Thread_local muster_omp_thread thread_state __attribute__((tls_model("initial-exec")));
+ * surplus static TLS, as libgomp's own thread state does.  Not static:
+ * muster_omp_self() is inline (internal.h). */
+_Thread_local muster_omp_thread muster_omp_thread_state __attribute__((tls_model("initial-exec")));
 
-muster_omp_thread *muster_omp_self(void)
+muster_omp_thread *muster_omp_self_first(void)
 {
-    muster_omp_thread *self = &thread_state;
-    if (!self->icvs_ready) {
-        self->icvs = muster_omp_globals_get()->icvs;
-        self->place.place = -1;
-        self->icvs_ready = true;
-    }
+    muster_omp_thread *self = &muster_omp_thread_state;
+    self->icvs = muster_omp_globals_get()->icvs;
+    self->place.place = -1;
+    self->icvs_ready = true;
     return self;
+}
+
+muster_omp_thread *muster_omp_self_out_of_line(void)
+{
+    return muster_omp_self();
 }
 
 /* ---- process events: load, exit and fork ---- */
@@ -245,6 +249,7 @@ void muster_omp_team_barrier(muster_omp_thread *self)
     const muster_wait_work *work = muster_omp_tasks_work(self, team, self->id, &storage);
     int rc = work != NULL ? muster_barrier_wait_working(team->barrier, self->id, work)
                           : muster_barrier_wait(team->barrier, self->id);
+    muster_omp_tasks_work_done(work);
     if (rc < 0) {
         fprintf(stderr, "libmuster-omp: barrier failed: %s (%s)\n", muster_strerror(rc), muster_error_detail());
         abort();

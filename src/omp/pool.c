@@ -120,6 +120,7 @@ static void *worker_main(void *arg)
         const muster_wait_work *work = muster_omp_tasks_work(self, team, w->id, &storage);
         int rc = work != NULL ? muster_barrier_wait_working(team->fork_barrier, w->id, work)
                               : muster_barrier_wait(team->fork_barrier, w->id);
+        muster_omp_tasks_work_done(work);
         if (rc < 0) {
             fprintf(stderr, "libmuster-omp: join failed: %s\n", muster_strerror(rc));
             abort();
@@ -331,6 +332,7 @@ void muster_omp_pool_join(muster_omp_team *team)
     const muster_wait_work *work = muster_omp_tasks_work(muster_omp_self(), team, 0, &storage);
     int rc = team->split ? muster_barrier_gather_working(team->fork_barrier, work)
                          : muster_barrier_wait_working(team->fork_barrier, 0, work);
+    muster_omp_tasks_work_done(work);
     if (rc < 0) {
         fprintf(stderr, "libmuster-omp: join failed: %s\n", muster_strerror(rc));
         abort();

@@ -9,8 +9,24 @@
 #include "omp/internal.h"
 #include "barrier/internal.h" /* muster_barrier_nudge */
 
-/* relaxed (all five): statistics; they order nothing. */
+/* MUSTER_OMP_TASK_STATS=1 turns the counters on.  Off, they cost one
+ * predictable branch: a shared counter bumped per task would be a contended
+ * cache line on the hot path of every team member.
+ * relaxed (all five): statistics; they order nothing. */
+bool muster_omp_task_stats_enabled;
 static _Atomic uint64_t deferred_count, at_once_count, stolen_count, sleep_count, wake_count;
+
+static inline void count(_Atomic uint64_t *counter)
+{
+    if (__builtin_expect(muster_omp_task_stats_enabled, 0))
+        atomic_fetch_add_explicit(counter, 1, memory_order_relaxed);
+}
+
+__attribute__((constructor)) static void read_task_stats_setting(void)
+{
+    const char *want = getenv("MUSTER_OMP_TASK_STATS");
+    muster_omp_task_stats_enabled = want != NULL && strcmp(want, "1") == 0;
+}
 
 muster_omp_task_counts muster_omp_task_counters(void)
 {
@@ -23,11 +39,10 @@ muster_omp_task_counts muster_omp_task_counters(void)
     };
 }
 
-/* MUSTER_OMP_TASK_STATS=1: the counters on stderr at exit, one line. */
+/* The counters on stderr at exit, one line. */
 __attribute__((destructor)) static void report_task_stats(void)
 {
-    const char *want = getenv("MUSTER_OMP_TASK_STATS");
-    if (want == NULL || strcmp(want, "1") != 0)
+    if (!muster_omp_task_stats_enabled)
         return;
     muster_omp_task_counts c = muster_omp_task_counters();
     fprintf(stderr,
@@ -36,9 +51,9 @@ __attribute__((destructor)) static void report_task_stats(void)
             (unsigned long long)c.sleeps, (unsigned long long)c.wakes);
 }
 
-void muster_omp_task_count_deferred(bool deferred)
+void muster_omp_task_count_slow(bool deferred)
 {
-    atomic_fetch_add_explicit(deferred ? &deferred_count : &at_once_count, 1, memory_order_relaxed);
+    count(deferred ? &deferred_count : &at_once_count);
 }
 
 muster_omp_team_tasks *muster_omp_team_tasks_create(unsigned size)
@@ -68,6 +83,10 @@ muster_omp_team_tasks *muster_omp_team_tasks_create(unsigned size)
     tt->idle_polls = w.policy == MUSTER_WAIT_PASSIVE ? 0 : w.spin_iterations > 0 ? w.spin_iterations : 64;
     const char *ahead = getenv("MUSTER_OMP_QUEUE_AHEAD");
     tt->queue_ahead = ahead != NULL && atoi(ahead) > 0 ? atoi(ahead) : MUSTER_OMP_QUEUE_AHEAD;
+    unsigned cpus = muster_cpus_available();
+    tt->spare_members = cpus > 0 && size > cpus ? size - cpus : 0;
+    const char *defer = getenv("MUSTER_OMP_DEFER");
+    tt->defer_always = defer != NULL && strcmp(defer, "ahead") == 0;
     return tt;
 }
 
@@ -93,16 +112,41 @@ static void wake_sleepers(muster_omp_team_tasks *tt)
     if (atomic_load(&tt->sleepers) == 0)
         return;
     atomic_fetch_add(&tt->signal, 1);
-    atomic_fetch_add_explicit(&wake_count, 1, memory_order_relaxed);
+    count(&wake_count);
     muster_futex_wake(&tt->signal, INT_MAX);
     for (int k = 0; k < 2; k++)
         if (tt->barriers[k] != NULL && (k == 0 || tt->barriers[k] != tt->barriers[0]))
             muster_barrier_nudge(tt->barriers[k]);
 }
 
-bool muster_omp_tasks_queue_full(muster_omp_team_tasks *tt, unsigned id)
+bool muster_omp_tasks_want(muster_omp_team_tasks *tt, unsigned id)
 {
-    return muster_deque_size(&tt->deques[id]) >= tt->queue_ahead;
+    if (muster_deque_size(&tt->deques[id]) >= tt->queue_ahead)
+        return false;
+    /* relaxed (both): hints.  A stale hungry count defers one task too
+     * many or too few; a member that stays hungry is seen at the next
+     * creation, and a queued task is found by the members' own look. */
+    if (tt->defer_always || atomic_load_explicit(&tt->hungry, memory_order_relaxed) > tt->spare_members)
+        return true;
+    if (!atomic_load_explicit(&tt->tasks_seen, memory_order_relaxed)) {
+        atomic_store_explicit(&tt->tasks_seen, true, memory_order_relaxed);
+        return true;
+    }
+    return false;
+}
+
+void muster_omp_tasks_set_hungry(muster_omp_team_tasks *tt, bool *marked, bool hungry)
+{
+    if (*marked == hungry)
+        return;
+    /* relaxed: a hint read by creators (muster_omp_tasks_want). */
+    if (!hungry)
+        atomic_fetch_sub_explicit(&tt->hungry, 1, memory_order_relaxed);
+    else if (atomic_load_explicit(&tt->tasks_seen, memory_order_relaxed))
+        atomic_fetch_add_explicit(&tt->hungry, 1, memory_order_relaxed);
+    else
+        return; /* a team without tasks: nothing to say */
+    *marked = hungry;
 }
 
 bool muster_omp_tasks_push(muster_omp_team_tasks *tt, unsigned id, void *task)
@@ -121,6 +165,13 @@ bool muster_omp_tasks_push(muster_omp_team_tasks *tt, unsigned id, void *task)
     }
     wake_sleepers(tt);
     return true;
+}
+
+void muster_omp_tasks_count_new(muster_omp_team_tasks *tt)
+{
+    /* relaxed: the task becomes visible later by a push (release), and its
+     * finish, which undoes this, comes after. */
+    atomic_fetch_add_explicit(&tt->pending, 1, memory_order_relaxed);
 }
 
 bool muster_omp_tasks_push_again(muster_omp_team_tasks *tt, unsigned id, void *task)
@@ -170,7 +221,7 @@ void *muster_omp_tasks_steal(muster_omp_team_tasks *tt, unsigned id, unsigned *s
             void *task;
             muster_steal r = muster_deque_steal(&tt->deques[victim], &task);
             if (r == MUSTER_STEAL_OK) {
-                atomic_fetch_add_explicit(&stolen_count, 1, memory_order_relaxed);
+                count(&stolen_count);
                 return task;
             }
             if (r == MUSTER_STEAL_EMPTY)
@@ -203,7 +254,7 @@ void muster_omp_tasks_idle(muster_omp_team_tasks *tt, muster_omp_idle *idle, boo
     uint32_t seen = atomic_load_explicit(&tt->signal, memory_order_acquire);
     atomic_fetch_add(&tt->sleepers, 1); /* seq_cst: see wake_sleepers */
     if (still_waiting(arg) && !muster_omp_tasks_visible(tt)) {
-        atomic_fetch_add_explicit(&sleep_count, 1, memory_order_relaxed);
+        count(&sleep_count);
         muster_futex_wait(&tt->signal, seen, muster_now_ns() + 10000000u);
     }
     atomic_fetch_sub(&tt->sleepers, 1);

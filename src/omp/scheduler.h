@@ -35,9 +35,19 @@ typedef struct muster_omp_team_tasks {
      * creating or finishing a task wakes them only when sleepers > 0. */
     _Alignas(MUSTER_CACHE_LINE) _Atomic uint32_t sleepers;
     _Atomic uint32_t signal;
+    /* Members looking for work (at a barrier, in taskwait, at the end):
+     * read by every task creation, written only when a member starts or
+     * stops looking.  Beside sleepers: a creator reads both. */
+    _Atomic uint32_t hungry;
+    /* Set by the team's first task creation; until then waiting members do
+     * not count themselves hungry, so barriers of task-free teams pay no
+     * write for it. */
+    _Atomic bool tasks_seen;
     _Alignas(MUSTER_CACHE_LINE) unsigned size;
     uint64_t idle_polls;       /* looks for work before sleeping (the team's spin budget) */
     int64_t queue_ahead;       /* MUSTER_OMP_QUEUE_AHEAD */
+    bool defer_always;         /* MUSTER_OMP_DEFER=ahead: queue ahead even when nobody is hungry */
+    uint32_t spare_members;    /* members beyond the CPUs available: hungry ones that cannot help */
     bool never_sleep;          /* MUSTER_WAIT_POLICY=active */
     muster_deque *deques;      /* [size], each aligned to a cache line */
     /* The team's barriers, whose waiters run tasks too (a member waiting at
@@ -52,18 +62,31 @@ typedef struct muster_omp_task_work {
     muster_omp_team_tasks *tt;
     unsigned id;
     unsigned seed;
+    bool hungry; /* counted in tt->hungry; muster_omp_tasks_work_done clears it */
 } muster_omp_task_work;
 
 /* NULL when out of memory. */
 muster_omp_team_tasks *muster_omp_team_tasks_create(unsigned size);
 void muster_omp_team_tasks_destroy(muster_omp_team_tasks *tt);
 
-/* True when member id already keeps its share of tasks queued
- * (MUSTER_OMP_QUEUE_AHEAD): a new one should run at once. */
-bool muster_omp_tasks_queue_full(muster_omp_team_tasks *tt, unsigned id);
+/* Whether member id should queue a new task rather than run it at once:
+ * when another member is looking for work with a CPU to do it on (more
+ * members hungry than the team has beyond the CPUs: with 8 members on 2
+ * CPUs and 2 busy, the CPUs are full, and queueing only adds hand-offs
+ * and wake-ups) and id's deque holds fewer than MUSTER_OMP_QUEUE_AHEAD.  While every member is busy a task runs at once:
+ * it costs a call, and the order is the serial one (which decides the work
+ * of a branch-and-bound search).  The team's first task is queued: the
+ * others have had no chance yet to say they are hungry. */
+bool muster_omp_tasks_want(muster_omp_team_tasks *tt, unsigned id);
+/* A member starts (true) or stops (false) looking for work; *marked keeps
+ * its state, so repeated calls write nothing. */
+void muster_omp_tasks_set_hungry(muster_omp_team_tasks *tt, bool *marked, bool hungry);
 /* Queues a task in member id's deque.  False when the deque is full or the
  * team has too many unfinished tasks: the caller runs the task at once. */
 bool muster_omp_tasks_push(muster_omp_team_tasks *tt, unsigned id, void *task);
+/* Counts a task that will be queued later (muster_omp_tasks_push_again):
+ * one waiting for its dependences.  Not throttled. */
+void muster_omp_tasks_count_new(muster_omp_team_tasks *tt);
 /* A deferred task finished: counts it, and wakes the sleepers when it was
  * the team's last, or when emptied_a_count (it was the last unfinished
  * child of its parent, or of its taskgroup: a waiter may wait for that). */
@@ -97,6 +120,13 @@ typedef struct muster_omp_task_counts {
     uint64_t deferred, run_at_once, stolen, sleeps, wakes;
 } muster_omp_task_counts;
 muster_omp_task_counts muster_omp_task_counters(void);
-void muster_omp_task_count_deferred(bool deferred);
+/* Counts a task deferred or run at once, when MUSTER_OMP_TASK_STATS=1. */
+extern bool muster_omp_task_stats_enabled;
+void muster_omp_task_count_slow(bool deferred);
+static inline void muster_omp_task_count_deferred(bool deferred)
+{
+    if (__builtin_expect(muster_omp_task_stats_enabled, 0))
+        muster_omp_task_count_slow(deferred);
+}
 
 #endif

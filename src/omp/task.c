@@ -1,24 +1,33 @@
 /* Explicit tasks: GOMP_task, GOMP_taskloop(_ull), taskwait, taskyield,
  * taskgroups, task reductions, omp_in_final, omp_fulfill_event.
  *
- * Deferred tasks.  In a team of two or more, a task with no `depend`, no
- * `detach`, an if clause that holds and no final ancestor is queued on its
- * creator's deque (scheduler.h) and may run on any member: the creator
- * takes its newest tasks back, idle members steal the oldest.  A task
- * record carries a copy of the arguments, the node of its parent (whose
- * taskwait counts it) and its taskgroup (whose end counts it).  Nodes are
- * reference counted because a child may finish after its parent did.
- * Waiting is working: taskwait and taskgroup end run the waiter's own
- * descendants from its own deque (the tied-task scheduling constraint: no
- * stealing there, as libgomp), and a member reaching a team barrier or the
- * end of its region first runs, or steals, tasks until the team has none
- * left (muster_omp_tasks_drain).
+ * Deferred tasks.  In a team of two or more, a task with an if clause that
+ * holds, no detach and no final ancestor may be queued on its creator's
+ * deque (scheduler.h) and run on any member: the creator takes its newest
+ * tasks back, idle members steal the oldest.  It is queued only while some
+ * member is hungry (looking for work) and the creator keeps fewer than
+ * MUSTER_OMP_QUEUE_AHEAD queued; otherwise it runs at once, so that while
+ * everyone is busy a task costs about a call and runs in the serial order.
+ * A task record carries a copy of the arguments, the node of its parent
+ * (whose taskwait counts it) and its taskgroup (whose end counts it).
+ * Nodes are reference counted because a child may finish after its parent
+ * did.  Waiting is working: taskwait and taskgroup end run the waiter's own
+ * descendants (the tied-task scheduling constraint), and a member reaching
+ * a team barrier or the end of its region runs, or steals, tasks until the
+ * team has none left (muster_omp_tasks_drain).
+ *
+ * Dependences (depend.h): a task with in, out, inout or depobj dependences
+ * is registered in its parent's table and queued when its last predecessor
+ * finishes (by that thread), or at once if it has none.  One with
+ * mutexinoutset, and an undeferred one (if(0), final) with dependences,
+ * first waits for all of its creator's deferred children, then runs at
+ * once: its predecessors are among them (more waiting than needed, never
+ * less), and running alone it excludes the rest of its set.  taskwait
+ * depend waits for all deferred children the same way.
  *
  * Every other task runs to completion in the thread that encounters it,
- * before the construct returns, as libgomp runs undeferred tasks.  A task
- * with `depend` first waits for all of its creator's deferred children:
- * deferred tasks have no dependences, so its predecessors are then done
- * (more waiting than needed, never less).  Taskloop tasks run at once.
+ * before the construct returns, as libgomp runs undeferred tasks.
+ * Taskloop tasks run at once.
  *
  * The exception is a detachable task (detach clause): its body runs at once,
  * but it completes only when omp_fulfill_event is called on its event, which
@@ -40,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "omp/depend.h"
 #include "omp/internal.h"
 #include "omp/scheduler.h"
 #include "omp/task.h"
@@ -81,6 +91,10 @@ typedef struct task_node {
     _Atomic uint32_t children; /* deferred children not finished yet */
     _Atomic uint32_t refs;
     struct task_node *parent;  /* the creating task's node; NULL: none (an implicit task) */
+    /* Its children's dependences: made by the task's own thread with the
+     * first child that has some; read by the threads that finish those
+     * children, which got them after it was set (depend.h). */
+    muster_omp_dep_table *deps;
 } task_node;
 
 typedef struct task_frame {
@@ -302,6 +316,7 @@ static task_node *node_new(task_node *parent)
     atomic_init(&node->children, 0);
     atomic_init(&node->refs, 1);
     node->parent = parent;
+    node->deps = NULL;
     if (parent != NULL)
         /* relaxed: taking a reference while holding one orders nothing. */
         atomic_fetch_add_explicit(&parent->refs, 1, memory_order_relaxed);
@@ -314,6 +329,7 @@ static void node_release(task_node *node)
      * it frees (and releases the parent in turn). */
     while (node != NULL && atomic_fetch_sub_explicit(&node->refs, 1, memory_order_acq_rel) == 1) {
         task_node *parent = node->parent;
+        muster_omp_dep_table_free(node->deps);
         free(node);
         node = parent;
     }
@@ -351,6 +367,7 @@ typedef struct deferred_task {
     task_node *parent;   /* counts this task until it finishes; a reference held */
     taskgroup *group;    /* counts it too; NULL: none */
     muster_omp_team *team;
+    muster_omp_deps *deps; /* NULL: no depend clause */
     /* the argument block follows */
 } deferred_task;
 
@@ -358,6 +375,28 @@ static muster_omp_team_tasks *team_tasks(void)
 {
     muster_omp_team *team = current_team();
     return team != NULL && team->size > 1 ? team->tasks : NULL;
+}
+
+static void run_deferred(deferred_task *t);
+
+/* A task whose last predecessor just finished in this thread: onto this
+ * member's deque for anyone to take, or run here when that is full. */
+static void successor_ready(void *task, void *arg)
+{
+    deferred_task *t = task;
+    (void)arg;
+    if (!muster_omp_tasks_push_again(t->team->tasks, muster_omp_self()->id, t))
+        run_deferred(t);
+}
+
+/* The task had dependences: it leaves its parent's table, and successors
+ * whose last predecessor it was become ready.  Its parent node is alive
+ * (the task holds a reference until after this). */
+static void release_successors(deferred_task *t)
+{
+    muster_omp_deps_release(t->parent->deps, t->deps, successor_ready, NULL);
+    muster_omp_deps_free(t->deps);
+    t->deps = NULL;
 }
 
 /* Runs a deferred task in the calling thread (a member of its team) and
@@ -375,6 +414,8 @@ static void run_deferred(deferred_task *t)
         orphan_children(&frame);
     current_group = saved_group;
     node_release(frame.node);
+    if (t->deps != NULL)
+        release_successors(t);
     /* seq_cst (both): releases the task's writes to the waiter that reads
      * the count reaching zero (acquire), and is part of the wake-up
      * handshake with a waiter about to sleep (scheduler.c). */
@@ -386,14 +427,13 @@ static void run_deferred(deferred_task *t)
     muster_omp_tasks_finished(tt, emptied);
 }
 
-/* Queues the task for any member to run; false when it must run at once
- * (the caller does that). */
-static bool defer(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
-                  long arg_align)
+/* A task record with a copy of the arguments, counted in its parent's
+ * children and its taskgroup (and holding a reference to the parent's
+ * node).  `running`: the explicit task creating it, NULL for the implicit
+ * one. */
+static deferred_task *new_record(muster_omp_team *team, task_frame *running, void (*fn)(void *), void *data,
+                                 void (*cpyfn)(void *, void *), long arg_size, long arg_align)
 {
-    muster_omp_team_tasks *tt = team_tasks();
-    if (tt == NULL || muster_omp_tasks_queue_full(tt, muster_omp_self()->id))
-        return false;
     size_t align = arg_align > 0 ? (size_t)arg_align : 1;
     size_t header = (sizeof(deferred_task) + align - 1) & ~(align - 1);
     deferred_task *t = checked_malloc(header + (size_t)(arg_size > 0 ? arg_size : 0) + align);
@@ -402,25 +442,69 @@ static bool defer(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
         cpyfn(arg, data);
     else if (arg_size > 0)
         memcpy(arg, data, (size_t)arg_size);
-    task_node *parent = frame_node(running_task());
-    *t = (deferred_task){.fn = fn, .data = arg, .parent = parent, .group = innermost_group(),
-                         .team = current_team()};
-    /* relaxed (all three): the push below publishes them (release), and
-     * the task's finish, which undoes them, comes after its start. */
+    task_node *parent = frame_node(running);
+    *t = (deferred_task){.fn = fn, .data = arg, .parent = parent, .group = innermost_group(), .team = team};
+    /* relaxed (all three): the push (or the dependence table's lock)
+     * publishes them, and the task's finish, which undoes them, comes after
+     * its start. */
     atomic_fetch_add_explicit(&parent->refs, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&parent->children, 1, memory_order_relaxed);
     if (t->group != NULL)
         atomic_fetch_add_explicit(&t->group->tasks, 1, memory_order_relaxed);
-    if (muster_omp_tasks_push(tt, muster_omp_self()->id, t))
-        return true;
-    /* Full or throttled: undo, and let the caller run it at once (on the
-     * original arguments: a firstprivate copy is made there again). */
+    return t;
+}
+
+/* Undoes new_record for a task nobody saw. */
+static void drop_record(deferred_task *t)
+{
+    /* relaxed (both): undoes our own increments; nobody saw the task. */
     if (t->group != NULL)
         atomic_fetch_sub_explicit(&t->group->tasks, 1, memory_order_relaxed);
-    atomic_fetch_sub_explicit(&parent->children, 1, memory_order_relaxed);
-    node_release(parent);
+    atomic_fetch_sub_explicit(&t->parent->children, 1, memory_order_relaxed);
+    node_release(t->parent);
     free(t);
+}
+
+/* Queues the task for any member to run; false when it must run at once
+ * (the caller does that, on the original arguments: a firstprivate copy is
+ * made there again). */
+static bool defer(muster_omp_thread *self, muster_omp_team *team, task_frame *running, void (*fn)(void *),
+                  void *data, void (*cpyfn)(void *, void *), long arg_size, long arg_align)
+{
+    muster_omp_team_tasks *tt = team->tasks;
+    if (tt == NULL || !muster_omp_tasks_want(tt, self->id))
+        return false;
+    deferred_task *t = new_record(team, running, fn, data, cpyfn, arg_size, arg_align);
+    if (muster_omp_tasks_push(tt, self->id, t))
+        return true;
+    drop_record(t); /* full or throttled */
     return false;
+}
+
+/* A task with dependences: registered in its parent's table, it waits
+ * there until its predecessors finish (the last one's thread queues it);
+ * ready at once, it is queued if a member is hungry, else run here.  Not
+ * throttled: it cannot run at once before its predecessors, and waiting
+ * for them here would serialise the producer.  False when the clauses
+ * include a kind handled only conservatively (mutexinoutset). */
+static bool defer_with_deps(muster_omp_thread *self, muster_omp_team *team, task_frame *running,
+                            void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                            long arg_align, void **depend)
+{
+    muster_omp_team_tasks *tt = team->tasks;
+    if (tt == NULL || muster_omp_depend_count(depend) < 0)
+        return false;
+    deferred_task *t = new_record(team, running, fn, data, cpyfn, arg_size, arg_align);
+    t->deps = muster_omp_deps_new(depend, t, team);
+    muster_omp_tasks_count_new(tt);
+    if (t->parent->deps == NULL)
+        t->parent->deps = muster_omp_dep_table_new();
+    if (!muster_omp_deps_register(t->parent->deps, t->deps))
+        return true; /* a predecessor's end will queue it */
+    if (muster_omp_tasks_want(tt, self->id) && muster_omp_tasks_push_again(tt, self->id, t))
+        return true;
+    run_deferred(t);
+    return true;
 }
 
 /* ---- waiting is working ---- */
@@ -462,6 +546,7 @@ static void wait_running_descendants(_Atomic uint32_t *count, const task_node *w
     count_wait cw = {count};
     muster_omp_idle idle = {0};
     deferred_task *held = NULL; /* stolen, not ours to run, own deque full */
+    bool hungry = false;
     while (atomic_load_explicit(count, memory_order_acquire) != 0) {
         if (held != NULL && pass_on(tt, id, held))
             held = NULL;
@@ -478,6 +563,7 @@ static void wait_running_descendants(_Atomic uint32_t *count, const task_node *w
                 t = NULL;
             }
         }
+        muster_omp_tasks_set_hungry(tt, &hungry, t == NULL);
         if (t != NULL) {
             run_deferred(t);
             idle.polls = 0;
@@ -485,6 +571,7 @@ static void wait_running_descendants(_Atomic uint32_t *count, const task_node *w
         }
         muster_omp_tasks_idle(tt, &idle, count_nonzero, &cw);
     }
+    muster_omp_tasks_set_hungry(tt, &hungry, false);
     if (held != NULL)
         while (!pass_on(tt, id, held))
             muster_cpu_relax(); /* the count is zero, so our own tasks are being taken */
@@ -511,11 +598,14 @@ static bool run_one_task(void *arg)
 {
     muster_omp_task_work *w = arg;
     /* seq_cst: also the re-check of a waiter about to sleep (wait.h). */
-    if (atomic_load(&w->tt->pending) == 0)
+    if (atomic_load(&w->tt->pending) == 0) {
+        muster_omp_tasks_set_hungry(w->tt, &w->hungry, true);
         return false;
+    }
     deferred_task *t = muster_omp_tasks_take_own(w->tt, w->id);
     if (t == NULL)
         t = muster_omp_tasks_steal(w->tt, w->id, &w->seed);
+    muster_omp_tasks_set_hungry(w->tt, &w->hungry, t == NULL);
     if (t == NULL)
         return false;
     run_deferred(t);
@@ -533,6 +623,14 @@ const muster_wait_work *muster_omp_tasks_work(muster_omp_thread *self, muster_om
     return &storage->work;
 }
 
+void muster_omp_tasks_work_done(const muster_wait_work *work)
+{
+    if (work != NULL) {
+        muster_omp_task_work *w = work->arg;
+        muster_omp_tasks_set_hungry(w->tt, &w->hungry, false);
+    }
+}
+
 void muster_omp_tasks_drain(muster_omp_thread *self)
 {
     muster_omp_team *team = self->team;
@@ -544,10 +642,12 @@ void muster_omp_tasks_drain(muster_omp_thread *self)
         return;
     unsigned seed = self->id * 2654435761u + 1u;
     muster_omp_idle idle = {0};
+    bool hungry = false;
     while (atomic_load_explicit(&tt->pending, memory_order_acquire) != 0) {
         deferred_task *t = muster_omp_tasks_take_own(tt, self->id);
         if (t == NULL)
             t = muster_omp_tasks_steal(tt, self->id, &seed);
+        muster_omp_tasks_set_hungry(tt, &hungry, t == NULL);
         if (t != NULL) {
             run_deferred(t);
             idle.polls = 0;
@@ -555,20 +655,40 @@ void muster_omp_tasks_drain(muster_omp_thread *self)
         }
         muster_omp_tasks_idle(tt, &idle, team_has_tasks, tt);
     }
+    muster_omp_tasks_set_hungry(tt, &hungry, false);
+}
+
+/* Runs a task at once in the calling thread: if(0), final, throttled, or a
+ * dependence or detach the deferred path does not handle yet. */
+static void run_at_once(muster_omp_team *team, bool final, void (*fn)(void *), void *data,
+                        void (*cpyfn)(void *, void *), long arg_size, long arg_align)
+{
+    task_frame frame = {.parent = current_frame, .team = team, .final = final};
+    current_frame = &frame;
+    run_body(fn, data, cpyfn, arg_size, arg_align);
+    current_frame = frame.parent;
+    if (pending_events != NULL)
+        orphan_children(&frame);
+    node_release(frame.node); /* its deferred children may still hold it */
 }
 
 /* priority, untied and mergeable change nothing here: a hint, a freedom
  * and an option.  `if` false, a final ancestor, `depend` and `detach` make
- * the task run at once (see the top of the file). */
+ * the task run at once (see the top of the file).  The common path reads
+ * the thread's state once. */
 MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                                  long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
                                  void *detach)
 {
     (void)priority;
-    task_frame *running = running_task();
+    muster_omp_thread *self = muster_omp_self();
+    muster_omp_team *team = self->team;
+    task_frame *running = current_frame != NULL && current_frame->team == team ? current_frame : NULL;
     bool final = (flags & TASK_FLAG_FINAL) != 0 || (running != NULL && running->final);
-    if (if_clause && !final && depend == NULL && !(flags & TASK_FLAG_DETACH) &&
-        defer(fn, data, cpyfn, arg_size, arg_align)) {
+    bool may_defer = if_clause && !final && !(flags & TASK_FLAG_DETACH) && team != NULL && team->size > 1;
+    if (may_defer && (depend == NULL ? defer(self, team, running, fn, data, cpyfn, arg_size, arg_align)
+                                     : defer_with_deps(self, team, running, fn, data, cpyfn, arg_size, arg_align,
+                                                       depend))) {
         muster_omp_task_count_deferred(true);
         return;
     }
@@ -583,10 +703,7 @@ MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(v
         if (data != NULL)
             *(void **)data = event;
     }
-    task_frame frame;
-    enter_task(&frame, (flags & TASK_FLAG_FINAL) != 0);
-    run_body(fn, data, cpyfn, arg_size, arg_align);
-    leave_task(&frame);
+    run_at_once(team, final, fn, data, cpyfn, arg_size, arg_align);
 }
 
 MUSTER_OMP_EXPORT void GOMP_taskwait(void)
@@ -596,11 +713,12 @@ MUSTER_OMP_EXPORT void GOMP_taskwait(void)
         settle_events(child_of, running_task(), true);
 }
 
-/* taskwait depend(...): its predecessors are tasks with `depend`, which ran
- * at once; deferred tasks have no dependences.  So nothing to wait for. */
+/* taskwait depend(...): waits for all the deferred children, a superset
+ * of the tasks it names (more waiting than needed, never less). */
 MUSTER_OMP_EXPORT void GOMP_taskwait_depend(void **depend)
 {
     (void)depend;
+    wait_children();
 }
 
 /* Nothing else to run: the calling task just continues. */

@@ -1,0 +1,87 @@
+/* Task dependences (depend clauses) between sibling tasks.
+ *
+ * Each task that creates children with dependences owns a table mapping an
+ * address to the unfinished tasks that last named it: the last writer (out
+ * or inout) and the readers (in) since.  A new task registers each of its
+ * addresses: it becomes a successor of the last writer, and if it writes,
+ * of the readers too; then it replaces them.  Its count of unfinished
+ * predecessors starts at one (held while it registers) plus one per edge;
+ * when the count reaches zero the task is ready.  A finishing task leaves
+ * the table and counts down its successors, handing each that becomes
+ * ready to the caller.
+ *
+ * One mutex per table: a table is written by the one thread running its
+ * task (registration) and by whichever threads finish that task's
+ * children, so contention is between siblings' ends, not team-wide (libgomp
+ * takes one lock per team).
+ *
+ * Entries are keyed by address and team: a thread's implicit task serves
+ * every nested region it runs, and tasks of different teams never depend
+ * on each other.
+ *
+ * mutexinoutset (and anything unknown) is not handled here: the caller
+ * runs such a task at once after its creator's deferred children. */
+#ifndef MUSTER_OMP_DEPEND_H
+#define MUSTER_OMP_DEPEND_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "omp/mutex.h"
+
+/* gcc's dependence kinds (gomp-constants.h GOMP_DEPEND_*), as depobj
+ * entries carry them. */
+enum {
+    MUSTER_OMP_DEPEND_IN = 1,
+    MUSTER_OMP_DEPEND_OUT = 2,
+    MUSTER_OMP_DEPEND_INOUT = 3,
+    MUSTER_OMP_DEPEND_MUTEXINOUTSET = 4,
+};
+
+typedef struct muster_omp_dep {
+    uintptr_t addr;
+    bool writes; /* out or inout */
+} muster_omp_dep;
+
+/* One task's dependences and its place in the graph. */
+typedef struct muster_omp_deps {
+    _Atomic uint32_t unmet;  /* predecessors not finished, +1 while registering */
+    void *task;              /* the task record, handed back when it becomes ready */
+    const void *team;
+    struct muster_omp_deps **successors; /* under the table's lock */
+    uint32_t nsuccessors, successors_cap;
+    uint32_t count;
+    muster_omp_dep dep[];
+} muster_omp_deps;
+
+typedef struct muster_omp_dep_table muster_omp_dep_table;
+
+/* How many addresses gcc's depend array names, in either form ({n, nout,
+ * addresses} or {0, n, nout, nmutexinoutset, nin, addresses, depobjs}); -1
+ * when one of them is a kind this module does not handle. */
+long muster_omp_depend_count(void *const *depend);
+
+/* A task's dependences from gcc's depend array, or NULL when
+ * muster_omp_depend_count says -1.  Free with muster_omp_deps_free.  (Out
+ * of memory here and below ends the process with a message, as everywhere
+ * in the task code: a task cannot be dropped.) */
+muster_omp_deps *muster_omp_deps_new(void *const *depend, void *task, const void *team);
+void muster_omp_deps_free(muster_omp_deps *d);
+
+muster_omp_dep_table *muster_omp_dep_table_new(void);
+/* Every task registered in it must have been released. */
+void muster_omp_dep_table_free(muster_omp_dep_table *table);
+
+/* Registers a new task; true when it is ready at once (no unfinished
+ * predecessor), else some predecessor's release will hand it out. */
+bool muster_omp_deps_register(muster_omp_dep_table *table, muster_omp_deps *d);
+
+/* The task of d has finished: leaves the table, then calls ready(task,
+ * ctx) for every successor whose last unfinished predecessor it was.  Frees
+ * nothing of d (the caller frees it after). */
+void muster_omp_deps_release(muster_omp_dep_table *table, muster_omp_deps *d, void (*ready)(void *task, void *ctx),
+                             void *ctx);
+
+#endif

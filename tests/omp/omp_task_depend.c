@@ -1,0 +1,246 @@
+/* Random task dependence graphs, checked against the serial order.
+ *
+ * Each graph is GRAPH_TASKS tasks over SLOTS addresses; each task has one
+ * of several shapes of depend clauses (in, out, inout, several at once, a
+ * depobj, mutexinoutset, an undeferred if(0) task), chosen at random, and a
+ * random short busy delay.  Writers fold their task number into the slot's
+ * value; readers record the value they saw.  Two oracles:
+ *   - when a task starts, every earlier task it conflicts with (shares a
+ *     slot with, one of them writing; two mutexinoutset tasks do not
+ *     conflict, they exclude each other) has finished;
+ *   - the slots' final values and every value a reader saw equal those of
+ *     running the tasks one after another in creation order.
+ * and mutexinoutset tasks on one slot never overlap.  Graphs are made by
+ * one thread (single) and, in the last round, by every thread at once
+ * (each its own graph: the implicit tasks as parents). */
+#include "corpus.h"
+
+#include <stdatomic.h>
+
+#define SLOTS 7
+#define GRAPH_TASKS 300
+#define GRAPHS 12
+#define MAX_THREADS 64
+
+enum shape {
+    IN_OUT,     /* in(x) out(y) */
+    INOUT,      /* inout(x) */
+    TWO_IN_ONE_INOUT, /* in(x, y) inout(z) */
+    IN,         /* in(x) */
+    DEPOBJ,     /* depobj(o) holding inout(x) */
+    MUTEX,      /* mutexinoutset(x) */
+    UNDEFERRED, /* if(0) inout(x) */
+    SHAPES
+};
+
+typedef struct task_spec {
+    enum shape shape;
+    int x, y, z;
+    unsigned delay; /* busy loop steps */
+} task_spec;
+
+typedef struct graph {
+    task_spec spec[GRAPH_TASKS];
+    /* what the run saw */
+    long slot[SLOTS];
+    long seen[GRAPH_TASKS]; /* value of slot x when a reader (or writer) started */
+    atomic_int done[GRAPH_TASKS];
+    atomic_int mutex_running[SLOTS];
+    atomic_int order_errors, overlap_errors;
+} graph;
+
+static graph graphs[MAX_THREADS];
+
+static long fold(long value, int task)
+{
+    return (value * 31 + task + 1) % 1000000007L;
+}
+
+/* What a writer leaves in its slot.  mutexinoutset tasks of one set may
+ * run in any order, so theirs is an addition (they commute); everyone
+ * else's depends on the order. */
+static long update(const task_spec *s, long value, int task)
+{
+    return s->shape == MUTEX ? (value + task + 1) % 1000000007L : fold(value, task);
+}
+
+static int reads(const task_spec *s, int slot)
+{
+    switch (s->shape) {
+    case IN_OUT: return s->x == slot;
+    case TWO_IN_ONE_INOUT: return s->x == slot || s->y == slot;
+    case IN: return s->x == slot;
+    default: return 0;
+    }
+}
+
+static int writes(const task_spec *s, int slot)
+{
+    switch (s->shape) {
+    case IN_OUT: return s->y == slot;
+    case TWO_IN_ONE_INOUT: return s->z == slot;
+    case INOUT: case DEPOBJ: case MUTEX: case UNDEFERRED: return s->x == slot;
+    default: return 0;
+    }
+}
+
+/* Whether task j (earlier) must finish before task i starts. */
+static int conflict(const task_spec *j, const task_spec *i)
+{
+    if (j->shape == MUTEX && i->shape == MUTEX)
+        return 0; /* a mutexinoutset set: exclusion, no order */
+    for (int s = 0; s < SLOTS; s++)
+        if ((writes(j, s) && (reads(i, s) || writes(i, s))) || (reads(j, s) && writes(i, s)))
+            return 1;
+    return 0;
+}
+
+static void make_graph(graph *g, uint64_t seed)
+{
+    memset(g, 0, sizeof *g);
+    for (int i = 0; i < GRAPH_TASKS; i++) {
+        task_spec *s = &g->spec[i];
+        s->shape = (enum shape)(corpus_rand(&seed) % SHAPES);
+        s->x = (int)(corpus_rand(&seed) % SLOTS);
+        s->y = (int)((s->x + 1 + corpus_rand(&seed) % (SLOTS - 1)) % SLOTS);
+        s->z = (int)((s->y + 1 + corpus_rand(&seed) % (SLOTS - 1)) % SLOTS);
+        if (s->z == s->x)
+            s->z = (s->z + 1) % SLOTS == s->y ? (s->z + 2) % SLOTS : (s->z + 1) % SLOTS;
+        s->delay = (unsigned)(corpus_rand(&seed) % 2000);
+    }
+}
+
+/* The body every task runs, whatever its clauses. */
+static void body(graph *g, int i)
+{
+    const task_spec *s = &g->spec[i];
+    for (int j = 0; j < i; j++)
+        if (conflict(&g->spec[j], s) && !atomic_load(&g->done[j]))
+            atomic_fetch_add(&g->order_errors, 1);
+    if (s->shape == MUTEX && atomic_exchange(&g->mutex_running[s->x], 1) != 0)
+        atomic_fetch_add(&g->overlap_errors, 1);
+    for (volatile unsigned k = 0; k < s->delay; k++)
+        ;
+    int first = s->shape == IN_OUT || s->shape == TWO_IN_ONE_INOUT || s->shape == IN ? s->x : -1;
+    if (first >= 0)
+        g->seen[i] = g->slot[first];
+    for (int slot = 0; slot < SLOTS; slot++)
+        if (writes(s, slot))
+            g->slot[slot] = update(s, g->slot[slot], i);
+    if (s->shape == MUTEX)
+        atomic_store(&g->mutex_running[s->x], 0);
+    atomic_store(&g->done[i], 1);
+}
+
+static void create_tasks(graph *g)
+{
+    long *a = g->slot;
+    (void)a; /* gcc 12 does not count a use in depend clauses */
+    for (int i = 0; i < GRAPH_TASKS; i++) {
+        const task_spec *s = &g->spec[i];
+        switch (s->shape) {
+        case IN_OUT:
+#pragma omp task depend(in : a[s->x]) depend(out : a[s->y]) firstprivate(i)
+            body(g, i);
+            break;
+        case INOUT:
+#pragma omp task depend(inout : a[s->x]) firstprivate(i)
+            body(g, i);
+            break;
+        case TWO_IN_ONE_INOUT:
+#pragma omp task depend(in : a[s->x], a[s->y]) depend(inout : a[s->z]) firstprivate(i)
+            body(g, i);
+            break;
+        case IN:
+#pragma omp task depend(in : a[s->x]) firstprivate(i)
+            body(g, i);
+            break;
+        case DEPOBJ: {
+            omp_depend_t o;
+#pragma omp depobj(o) depend(inout : a[s->x])
+#pragma omp task depend(depobj : o) firstprivate(i)
+            body(g, i);
+#pragma omp depobj(o) destroy
+            break;
+        }
+        case MUTEX:
+#pragma omp task depend(mutexinoutset : a[s->x]) firstprivate(i)
+            body(g, i);
+            break;
+        case UNDEFERRED:
+#pragma omp task if (0) depend(inout : a[s->x]) firstprivate(i)
+            body(g, i);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* The serial run's results, for comparison. */
+static void serial_results(const graph *g, long slot[SLOTS], long seen[GRAPH_TASKS])
+{
+    memset(slot, 0, SLOTS * sizeof slot[0]);
+    for (int i = 0; i < GRAPH_TASKS; i++) {
+        const task_spec *s = &g->spec[i];
+        seen[i] = s->shape == IN_OUT || s->shape == TWO_IN_ONE_INOUT || s->shape == IN ? slot[s->x] : 0;
+        for (int k = 0; k < SLOTS; k++)
+            if (writes(s, k))
+                slot[k] = update(s, slot[k], i);
+    }
+}
+
+/* Checks one graph's run; returns its final values' hash. */
+static long check_graph(graph *g, int round, int which)
+{
+    long slot[SLOTS], seen[GRAPH_TASKS];
+    serial_results(g, slot, seen);
+    CHECK_EQ(atomic_load(&g->order_errors), 0, "round %d graph %d: tasks that started before a predecessor ended",
+             round, which);
+    CHECK_EQ(atomic_load(&g->overlap_errors), 0, "round %d graph %d: overlapping mutexinoutset tasks", round,
+             which);
+    long hash = 0;
+    for (int i = 0; i < GRAPH_TASKS; i++) {
+        CHECK_EQ(atomic_load(&g->done[i]), 1, "round %d graph %d: task %d ran", round, which, i);
+        CHECK_EQ(g->seen[i], seen[i], "round %d graph %d: value task %d read", round, which, i);
+    }
+    for (int k = 0; k < SLOTS; k++) {
+        CHECK_EQ(g->slot[k], slot[k], "round %d graph %d: slot %d", round, which, k);
+        hash = fold(hash, (int)(slot[k] % 1000));
+    }
+    return hash;
+}
+
+int main(void)
+{
+    corpus_begin("omp_task_depend");
+    int threads = corpus_threads();
+    CHECK(threads <= MAX_THREADS, "at most %d threads", MAX_THREADS);
+    long hash = 0;
+    int tasks = 0;
+    /* One creator. */
+    for (int round = 0; round < GRAPHS; round++) {
+        make_graph(&graphs[0], corpus_seed((unsigned)round, 1));
+#pragma omp parallel
+#pragma omp single
+        create_tasks(&graphs[0]);
+        hash = fold(hash, (int)check_graph(&graphs[0], round, 0));
+        tasks += GRAPH_TASKS;
+    }
+    /* Every thread its own graph, and a taskwait inside the region. */
+    for (int t = 0; t < threads; t++)
+        make_graph(&graphs[t], corpus_seed(1000u + (unsigned)t, 2));
+#pragma omp parallel
+    {
+        create_tasks(&graphs[omp_get_thread_num()]);
+#pragma omp taskwait
+        graph *g = &graphs[omp_get_thread_num()];
+        for (int i = 0; i < GRAPH_TASKS; i++)
+            CHECK_EQ(atomic_load(&g->done[i]), 1, "task %d of thread %d done at its taskwait", i,
+                     omp_get_thread_num());
+    }
+    for (int t = 0; t < threads; t++)
+        check_graph(&graphs[t], GRAPHS, t);
+    corpus_summary("graphs=%d tasks=%d hash=%ld ok", GRAPHS, tasks, hash);
+    return 0;
+}

@@ -1,0 +1,96 @@
+/* How libmuster-omp decides to queue a task or run it at once.
+ *
+ * Part 1, everyone busy: member 0 creates TASKS tasks while every other
+ * member is busy in user code (spinning on a flag, not waiting in the
+ * runtime).  Nobody is hungry, so each task after the team's first must
+ * run at once, on member 0, in creation order: the serial order, which is
+ * what a branch-and-bound search needs (a deferred task would run after
+ * tasks created later).
+ *
+ * Part 2, the others hungry: member 0 creates slow tasks while the others
+ * wait at the single's barrier.  They are hungry, so tasks must be queued
+ * for them: some run on a member other than 0.
+ *
+ * Prints what it saw; exit status 0 when both hold, 1 otherwise.  Only
+ * meaningful under libmuster-omp (libgomp and libomp queue every task). */
+#include <omp.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <time.h>
+
+#define TASKS 2000
+#define SLOW_TASKS 64
+
+static int ran_on[TASKS], order[TASKS];
+static atomic_int next_slot;
+
+static void busy_ns(long ns)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < ns);
+}
+
+static int everyone_busy(void)
+{
+    atomic_int created_all = 0;
+    atomic_store(&next_slot, 0);
+#pragma omp parallel shared(created_all)
+    {
+        if (omp_get_thread_num() == 0) {
+            for (int i = 0; i < TASKS; i++) {
+#pragma omp task firstprivate(i)
+                {
+                    ran_on[i] = omp_get_thread_num();
+                    order[atomic_fetch_add(&next_slot, 1)] = i;
+                }
+            }
+            atomic_store(&created_all, 1);
+        } else {
+            while (!atomic_load(&created_all))
+                ; /* busy in user code: not looking for tasks */
+        }
+    }
+    /* The team's first task may be queued (nobody could say yet that they
+     * were hungry); every later one ran at once, in order, on member 0. */
+    int out_of_order = 0, elsewhere = 0, k = 0;
+    for (int slot = 0; slot < TASKS; slot++) {
+        if (order[slot] == 0)
+            continue;
+        k++;
+        out_of_order += order[slot] != k;
+    }
+    for (int i = 1; i < TASKS; i++)
+        elsewhere += ran_on[i] != 0;
+    printf("everyone busy: %d of %d tasks out of creation order, %d ran on another member\n", out_of_order,
+           TASKS - 1, elsewhere);
+    return out_of_order == 0 && elsewhere == 0;
+}
+
+static int others_hungry(void)
+{
+    int elsewhere = 0;
+#pragma omp parallel
+#pragma omp single
+    for (int i = 0; i < SLOW_TASKS; i++) {
+#pragma omp task shared(elsewhere)
+        {
+            busy_ns(200000);
+            if (omp_get_thread_num() != 0) {
+#pragma omp atomic
+                elsewhere++;
+            }
+        }
+    }
+    printf("others hungry: %d of %d slow tasks ran on another member\n", elsewhere, SLOW_TASKS);
+    return elsewhere > 0;
+}
+
+int main(void)
+{
+    int ok = everyone_busy();
+    ok &= others_hungry();
+    return ok ? 0 : 1;
+}

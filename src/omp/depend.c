@@ -129,6 +129,20 @@ void muster_omp_dep_table_free(muster_omp_dep_table *table)
     free(table);
 }
 
+bool muster_omp_dep_table_free_if_empty(muster_omp_dep_table *table)
+{
+    /* Under the lock: a finishing task leaves the table under it and never
+     * touches it again after unlocking, so an empty table is ours alone. */
+    muster_omp_mutex_lock(&table->lock);
+    bool empty = true;
+    for (size_t b = 0; b < DEP_BUCKETS && empty; b++)
+        empty = table->buckets[b] == NULL;
+    muster_omp_mutex_unlock(&table->lock);
+    if (empty)
+        muster_omp_dep_table_free(table);
+    return empty;
+}
+
 static dep_entry **bucket_of(muster_omp_dep_table *table, uintptr_t addr)
 {
     uint64_t h = (uint64_t)addr * 0x9e3779b97f4a7c15u;

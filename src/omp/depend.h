@@ -73,6 +73,10 @@ void muster_omp_deps_free(muster_omp_deps *d);
 muster_omp_dep_table *muster_omp_dep_table_new(void);
 /* Every task registered in it must have been released. */
 void muster_omp_dep_table_free(muster_omp_dep_table *table);
+/* Frees the table if no task is registered in it (true), else keeps it.
+ * The caller must be the only thread that can register new tasks in it;
+ * finishing tasks may still be leaving it. */
+bool muster_omp_dep_table_free_if_empty(muster_omp_dep_table *table);
 
 /* Registers a new task; true when it is ready at once (no unfinished
  * predecessor), else some predecessor's release will hand it out. */

@@ -628,6 +628,12 @@ void muster_omp_tasks_work_done(const muster_wait_work *work)
     if (work != NULL) {
         muster_omp_task_work *w = work->arg;
         muster_omp_tasks_set_hungry(w->tt, &w->hungry, false);
+        /* The team's tasks have all finished: the implicit task's table
+         * (thread-local, so never freed with a node) goes unless an outer
+         * region's tasks still use it.  Else it would leak when the
+         * thread exits. */
+        if (implicit_node.deps != NULL && muster_omp_dep_table_free_if_empty(implicit_node.deps))
+            implicit_node.deps = NULL;
     }
 }
 

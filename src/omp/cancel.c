@@ -1,32 +1,153 @@
-/* Cancellation entry points.  Cancellation is disabled, as libgomp has it
- * unless OMP_CANCELLATION=true: `cancel` and `cancellation point` never
- * cancel (they return false), and a cancellable barrier is a plain team
- * barrier.  omp_get_cancellation reports false accordingly (OMP_CANCELLATION
- * is not read). */
+/* Cancellation: OMP_CANCELLATION, GOMP_cancel, GOMP_cancellation_point and
+ * the cancellable barriers (GOMP_barrier_cancel here, the ends of loops
+ * and sections in loop.c and sections.c).
+ *
+ * Off by default, as in libgomp: then cancel and cancellation point return
+ * false and a cancellable barrier is the team barrier.  On, with libgomp's
+ * meaning for each construct:
+ *   cancel parallel   sets team->cancelled and breaks the cancellable
+ *                     barrier, whose waiters leave (true) as every later
+ *                     arrival does; the members skip to the region's end.
+ *                     Tasks of the team not started yet never start.
+ *   cancel for/sections  sets team->ws_cancelled to 1 + the number of team
+ *                     barriers the member has passed in the region, so it
+ *                     lapses at the construct's end barrier (gcc ends a
+ *                     cancellable loop with a plain barrier unless the
+ *                     region can also be cancelled); the cancelling thread
+ *                     leaves the construct, the others at their next
+ *                     cancellation point.
+ *   cancel taskgroup  marks the innermost taskgroup (task.c): its tasks not
+ *                     started yet never start, and none is created in it.
+ * gcc calls the cancellable entry points only in regions that contain a
+ * cancel construct, so a cancelled region never waits at the team's own
+ * barrier for members that left.  The cancellable barrier is a counter and
+ * a release flag apart from the team barrier: the team barrier's algorithm
+ * may be the fork/join's too, which must never break. */
 #include <stdbool.h>
 
 #include "omp/internal.h"
+#include "omp/scheduler.h"
+
+/* gcc's `which` values (gomp-constants.h). */
+#define CANCEL_PARALLEL 1
+#define CANCEL_LOOP 2
+#define CANCEL_SECTIONS 4
+#define CANCEL_TASKGROUP 8
+
+static void cancel_region(muster_omp_team *team)
+{
+    if (atomic_exchange(&team->cancelled, true)) /* seq_cst: rare; orders the break after it */
+        return;
+    if (team->cancel_barrier != NULL)
+        muster_flag_break(&team->cancel_barrier->release);
+}
+
+MUSTER_OMP_EXPORT bool GOMP_cancellation_point(int which);
 
 MUSTER_OMP_EXPORT bool GOMP_cancel(int which, bool do_cancel)
 {
-    (void)which;
-    (void)do_cancel;
-    return false;
+    if (!muster_omp_cancellation)
+        return false;
+    if (!do_cancel) /* cancel ... if(false): a cancellation point */
+        return GOMP_cancellation_point(which);
+    muster_omp_thread *self = muster_omp_self();
+    muster_omp_team *team = self->team;
+    if (which & (CANCEL_LOOP | CANCEL_SECTIONS)) {
+        /* Orphaned (no team): only this thread's share is left. */
+        if (team != NULL)
+            /* relaxed: a flag the others poll at cancellation points; the
+             * construct's end barrier orders everything else. */
+            atomic_store_explicit(&team->ws_cancelled, self->barriers_passed + 1u, memory_order_relaxed);
+        return true;
+    }
+    if (which & CANCEL_TASKGROUP) {
+        muster_omp_taskgroup_cancel();
+        return true;
+    }
+    if (team != NULL)
+        cancel_region(team);
+    return true;
 }
 
 MUSTER_OMP_EXPORT bool GOMP_cancellation_point(int which)
 {
-    (void)which;
-    return false;
+    if (!muster_omp_cancellation)
+        return false;
+    muster_omp_thread *self = muster_omp_self();
+    muster_omp_team *team = self->team;
+    if (which & (CANCEL_LOOP | CANCEL_SECTIONS))
+        /* relaxed: as in GOMP_cancel. */
+        return team != NULL &&
+               atomic_load_explicit(&team->ws_cancelled, memory_order_relaxed) == self->barriers_passed + 1u;
+    /* cancel parallel also cancels the region's tasks: a taskgroup's
+     * cancellation point sees it too. */
+    if ((which & CANCEL_TASKGROUP) && muster_omp_taskgroup_cancelled())
+        return true;
+    return muster_omp_team_cancelled(team);
+}
+
+bool muster_omp_cancel_barrier_wait(muster_omp_thread *self)
+{
+    muster_omp_team *team = self->team;
+    self->barriers_passed++;
+    if (team == NULL || team->size == 1)
+        return muster_omp_team_cancelled(team);
+    if (muster_omp_team_cancelled(team))
+        return true;
+    /* Tasks first, as at the team barrier: the last arrival finds none. */
+    muster_omp_tasks_drain(self);
+    muster_omp_cancel_barrier *b = team->cancel_barrier;
+    /* acquire: reads the episode before arriving, so the target is the
+     * release of this episode (it cannot come before our arrival). */
+    uint32_t target = muster_episode_next(atomic_load_explicit(&b->release, memory_order_acquire));
+    if (muster_omp_team_cancelled(team))
+        return true;
+    /* acq_rel: the last arrival sees every member's writes (the RMWs
+     * chain), and publishes them with the release. */
+    if (atomic_fetch_add_explicit(&b->arrived, 1, memory_order_acq_rel) == team->size - 1) {
+        /* relaxed: nobody arrives at the next episode before the release
+         * below, which orders this store before their increments. */
+        atomic_store_explicit(&b->arrived, 0, memory_order_relaxed);
+        muster_flag_publish(&b->release, target, true);
+        return false;
+    }
+    muster_omp_task_work storage;
+    muster_waiter waiter = muster_omp_team_waiter(team->size);
+    waiter.work = muster_omp_tasks_work(self, team, self->id, &storage);
+    int rc = muster_wait_reach(&b->release, target, &waiter);
+    muster_omp_tasks_work_done(waiter.work);
+    return rc != 0; /* broken: cancel parallel */
+}
+
+void muster_omp_cancel_region_end(muster_omp_team *team)
+{
+    /* relaxed (all): every member has left the region (the join orders
+     * this before the next region's fork).  Barrier counts restart at 0 in
+     * the next region: a cancelled work share must not match there. */
+    if (atomic_load_explicit(&team->ws_cancelled, memory_order_relaxed) != 0)
+        atomic_store_explicit(&team->ws_cancelled, 0, memory_order_relaxed);
+    if (!atomic_load_explicit(&team->cancelled, memory_order_relaxed))
+        return;
+    muster_omp_cancel_barrier *b = team->cancel_barrier;
+    if (b != NULL) {
+        atomic_store_explicit(&b->arrived, 0, memory_order_relaxed);
+        uint32_t v = atomic_load_explicit(&b->release, memory_order_relaxed);
+        atomic_store_explicit(&b->release, v & MUSTER_FLAG_VALUE_MASK, memory_order_relaxed);
+    }
+    atomic_store_explicit(&team->cancelled, false, memory_order_relaxed);
 }
 
 MUSTER_OMP_EXPORT bool GOMP_barrier_cancel(void)
 {
-    muster_omp_team_barrier(muster_omp_self());
-    return false;
+    muster_omp_thread *self = muster_omp_self();
+    if (!muster_omp_cancellation) {
+        muster_omp_team_barrier(self);
+        return false;
+    }
+    return muster_omp_cancel_barrier_wait(self);
 }
 
 MUSTER_OMP_EXPORT int omp_get_cancellation(void)
 {
-    return 0;
+    return muster_omp_cancellation;
 }

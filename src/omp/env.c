@@ -26,6 +26,7 @@
 
 static muster_omp_globals globals;
 static muster_omp_env_extras extras;
+bool muster_omp_cancellation; /* internal.h: OMP_CANCELLATION, for cancel.c and task.c */
 static pthread_once_t globals_once = PTHREAD_ONCE_INIT;
 
 void muster_omp_warn_env(const char *variable, const char *value, const char *problem, const char *instead)
@@ -436,6 +437,7 @@ static void read_environment(void)
     read_ints();
     read_stacksize(&globals.stacksize);
     read_boolean("OMP_CANCELLATION", &extras.cancellation, NULL);
+    muster_omp_cancellation = extras.cancellation;
     read_boolean("OMP_DISPLAY_AFFINITY", &extras.display_affinity, NULL);
     read_affinity_format();
 
@@ -567,7 +569,7 @@ void muster_omp_display_env_to(FILE *out, const muster_omp_icvs *icvs, bool verb
     fprintf(out, "  OMP_MAX_ACTIVE_LEVELS = '%u'\n", icvs->max_active_levels);
     fprintf(out, "  OMP_NUM_TEAMS = '%u'\n", extras.num_teams);
     fprintf(out, "  OMP_TEAMS_THREAD_LIMIT = '%u'\n", extras.teams_thread_limit);
-    fputs("  OMP_CANCELLATION = 'FALSE'\n", out); /* cancellation is disabled (cancel.c) */
+    fprintf(out, "  OMP_CANCELLATION = '%s'\n", extras.cancellation ? "TRUE" : "FALSE");
     fprintf(out, "  OMP_DEFAULT_DEVICE = '%d'\n", icvs->default_device);
     fprintf(out, "  OMP_MAX_TASK_PRIORITY = '%u'\n", extras.max_task_priority);
     fprintf(out, "  OMP_DISPLAY_AFFINITY = '%s'\n", extras.display_affinity ? "TRUE" : "FALSE");

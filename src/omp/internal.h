@@ -14,9 +14,9 @@
  *   env.c        OMP_* and MUSTER_* variables -> the global ICVs, OMP_DISPLAY_ENV
  *   affinity.c   OMP_PLACES, OMP_PROC_BIND: places and pinning
  *   api.c        the omp_* functions that read or set ICVs, wtime, wtick
- *   task.c       GOMP_task (runs at once), taskwait, taskgroup, taskloop
+ *   task.c       GOMP_task, taskwait, taskgroup, taskloop (scheduler.c, depend.c)
  *   target.c     offload entry points, run on the host; host teams
- *   cancel.c     cancellation entry points (cancellation disabled)
+ *   cancel.c     cancellation (OMP_CANCELLATION) and the cancellable barrier
  * Names: muster_omp_* for everything internal; the exported GOMP_* and
  * omp_* keep their ABI names. */
 #ifndef MUSTER_OMP_INTERNAL_H
@@ -126,6 +126,7 @@ typedef struct muster_omp_thread {
     muster_omp_pool *pools[MUSTER_OMP_MAX_ACTIVE_LEVELS + 1];
     void *ws_private;          /* the current work share's per-thread state (workshare.c) */
     unsigned ws_sequence;      /* work shares entered in the current team */
+    unsigned barriers_passed;  /* team barriers passed in the current region (cancel.c) */
     muster_omp_place_state place; /* affinity.c */
     void *region;              /* the innermost region this thread forked (parallel.c) */
 } muster_omp_thread;
@@ -144,6 +145,16 @@ static inline muster_omp_thread *muster_omp_self(void)
 }
 
 /* A team: the threads running one parallel region. */
+/* The barrier of regions that can be cancelled (GOMP_barrier_cancel and
+ * the ends of cancellable loops and sections, cancel.c): a counter and a
+ * release flag, which `cancel parallel` breaks so its waiters leave.  The
+ * team's own barrier cannot be broken that way: its algorithm may be the
+ * fork/join's too.  One per pool (one team at a time uses it). */
+typedef struct muster_omp_cancel_barrier {
+    _Alignas(MUSTER_CACHE_LINE) _Atomic uint32_t arrived;
+    _Alignas(MUSTER_CACHE_LINE) muster_flag release;
+} muster_omp_cancel_barrier;
+
 struct muster_omp_team {
     unsigned size;              /* threads in the team */
     unsigned level;             /* nesting level of the region: 1 = outermost */
@@ -165,6 +176,13 @@ struct muster_omp_team {
     bool split;
     muster_omp_pool *pool;      /* the pool it came from; NULL in a team of one */
     struct muster_omp_team_tasks *tasks; /* deferred tasks (scheduler.h); NULL in a team of one */
+    /* Cancellation (cancel.c): written only when OMP_CANCELLATION is on,
+     * cleared when a cancelled region ends. */
+    _Atomic bool cancelled;     /* cancel parallel */
+    /* cancel for / sections: 1 + the canceller's barriers_passed, so it
+     * lapses at the construct's end barrier; 0: none. */
+    _Atomic unsigned ws_cancelled;
+    muster_omp_cancel_barrier *cancel_barrier; /* NULL in a team of one */
 };
 
 /* ---- pools (pool.c) ----
@@ -199,6 +217,29 @@ muster_waiter muster_omp_team_waiter(unsigned size);
 /* An explicit or implicit barrier of the calling thread's team (a no-op in
  * a team of one). */
 void muster_omp_team_barrier(muster_omp_thread *self);
+
+/* ---- cancellation (cancel.c) ---- */
+
+/* OMP_CANCELLATION, read once at load: when false every cancel is a no-op
+ * and nothing below costs more than this load. */
+extern bool muster_omp_cancellation;
+/* A cancellable barrier of self's team: true when the region is cancelled
+ * (at once, or while waiting), false when every member arrived. */
+bool muster_omp_cancel_barrier_wait(muster_omp_thread *self);
+/* After the join of a region (every member done), when cancellation is
+ * on: the team and its cancellable barrier are ready for the next one. */
+void muster_omp_cancel_region_end(muster_omp_team *team);
+/* cancel taskgroup, and its cancellation point, for the calling task's
+ * innermost taskgroup (task.c). */
+void muster_omp_taskgroup_cancel(void);
+bool muster_omp_taskgroup_cancelled(void);
+/* Whether the team's region is cancelled. */
+static inline bool muster_omp_team_cancelled(const muster_omp_team *team)
+{
+    /* relaxed: a hint to skip work; what the cancelling thread wrote before
+     * cancelling is not read by whoever sees it. */
+    return team != NULL && atomic_load_explicit(&team->cancelled, memory_order_relaxed);
+}
 
 /* Forks a team (parallel.c) and runs fn(data) as its thread 0; returns when
  * every member has finished (the join).  num_threads 0 means nthreads-var;

@@ -25,6 +25,7 @@ typedef struct region {
     muster_omp_icvs outer_icvs;
     void *outer_ws_private;
     unsigned outer_ws_sequence;
+    unsigned outer_barriers_passed;
     void *outer_region;
 } region;
 
@@ -152,6 +153,7 @@ static void begin_region(muster_omp_thread *self, region *r, void (*fn)(void *),
     r->outer_icvs = self->icvs;
     r->outer_ws_private = self->ws_private;
     r->outer_ws_sequence = self->ws_sequence;
+    r->outer_barriers_passed = self->barriers_passed;
     r->outer_region = self->region;
     self->region = r;
 }
@@ -168,6 +170,7 @@ static void start_members(muster_omp_thread *self, region *r, muster_omp_setup_f
     self->icvs = r->team->icvs;
     self->ws_private = NULL;
     self->ws_sequence = 0;
+    self->barriers_passed = 0;
     if (r->team->places != NULL)
         muster_omp_bind_self(self, &r->team->places[0]);
     muster_omp_affinity_display_on_start(self);
@@ -179,11 +182,14 @@ static void end_region(muster_omp_thread *self, region *r)
         muster_omp_tasks_drain(self);
         muster_omp_pool_join(r->team);
     }
+    if (muster_omp_cancellation)
+        muster_omp_cancel_region_end(r->team);
     self->team = r->outer_team;
     self->id = r->outer_id;
     self->icvs = r->outer_icvs;
     self->ws_private = r->outer_ws_private;
     self->ws_sequence = r->outer_ws_sequence;
+    self->barriers_passed = r->outer_barriers_passed;
     self->region = r->outer_region;
 }
 
@@ -194,6 +200,7 @@ void muster_omp_run_member(muster_omp_thread *self, muster_omp_team *team, unsig
     self->icvs = team->icvs;
     self->ws_private = NULL;
     self->ws_sequence = 0;
+    self->barriers_passed = 0;
     if (team->places != NULL)
         muster_omp_bind_self(self, &team->places[id]);
     muster_omp_affinity_display_on_start(self);
@@ -242,6 +249,7 @@ void muster_omp_parallel_end(void)
 void muster_omp_team_barrier(muster_omp_thread *self)
 {
     muster_omp_team *team = self->team;
+    self->barriers_passed++;
     if (team == NULL || team->size == 1)
         return;
     muster_omp_tasks_drain(self);

@@ -49,6 +49,7 @@ typedef struct team_barriers {
 
 struct muster_omp_pool {
     muster_omp_team team;     /* the one team this pool runs at a time */
+    muster_omp_cancel_barrier cancel_barrier; /* that team's (cancel.c) */
     /* The primary's bookkeeping, off the lines members read. */
     _Alignas(MUSTER_CACHE_LINE) pool_worker **workers;    /* [1, worker_count) are live; [0] unused */
     unsigned worker_count, worker_capacity;
@@ -297,6 +298,7 @@ muster_omp_team *muster_omp_pool_team(muster_omp_thread *self, unsigned active_l
                 team->unbound_places = 0;
             }
             MUSTER_OMP_SET(team->pool, pool);
+            MUSTER_OMP_SET(team->cancel_barrier, &pool->cancel_barrier);
             return team;
         }
         warn_once("cannot allocate a team's barriers", ENOMEM);

@@ -162,6 +162,7 @@ static void run_on_host(void (*fn)(void *), void **hostaddrs, void **args)
     self->icvs = muster_omp_globals_get()->icvs;
     self->ws_private = NULL;
     self->ws_sequence = 0;
+    self->barriers_passed = 0;
     self->region = NULL;
     memset(self->pools, 0, sizeof self->pools);
     set_teams_state((host_teams){0, 0});

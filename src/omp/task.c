@@ -110,6 +110,8 @@ typedef struct taskgroup {
     muster_omp_team *team;
     uintptr_t *reductions; /* innermost registered reduction descriptor; inherited */
     bool free_reductions_at_end; /* an orphaned worksharing group: nobody else frees */
+    bool workshare;         /* the group of a worksharing construct's task reductions */
+    _Atomic bool cancelled; /* cancel taskgroup (cancel.c): its tasks no longer start */
     _Atomic uint32_t tasks; /* deferred tasks created in the group, not finished yet */
 } taskgroup;
 
@@ -145,6 +147,7 @@ static void push_group(uintptr_t *reductions)
         .reductions = reductions ? reductions : (outer ? outer->reductions : NULL),
     };
     atomic_init(&group->tasks, 0);
+    atomic_init(&group->cancelled, false);
     current_group = group;
 }
 
@@ -153,6 +156,42 @@ static void pop_group(void)
     taskgroup *group = current_group;
     current_group = group->prev;
     free(group);
+}
+
+/* ---- cancellation (cancel.c says what each construct means) ---- */
+
+/* `cancel taskgroup` inside a worksharing construct's reduction group
+ * means the construct's enclosing group, as in libgomp. */
+static taskgroup *cancellable_group(taskgroup *group)
+{
+    return group != NULL && group->workshare && group->prev != NULL ? group->prev : group;
+}
+
+static bool group_cancelled(taskgroup *group)
+{
+    /* relaxed (both): a hint to skip work, as team->cancelled. */
+    return group != NULL && (atomic_load_explicit(&group->cancelled, memory_order_relaxed) ||
+                             atomic_load_explicit(&cancellable_group(group)->cancelled, memory_order_relaxed));
+}
+
+void muster_omp_taskgroup_cancel(void)
+{
+    taskgroup *group = cancellable_group(innermost_group());
+    if (group != NULL)
+        atomic_store_explicit(&group->cancelled, true, memory_order_relaxed); /* relaxed: as group_cancelled */
+}
+
+bool muster_omp_taskgroup_cancelled(void)
+{
+    return group_cancelled(innermost_group());
+}
+
+/* A task of `team` in `group` that has not started may no longer start
+ * (nor be created). */
+static inline bool task_cancelled(muster_omp_team *team, taskgroup *group)
+{
+    return __builtin_expect(muster_omp_cancellation, 0) &&
+           (muster_omp_team_cancelled(team) || group_cancelled(group));
 }
 
 MUSTER_OMP_EXPORT int omp_in_final(void)
@@ -408,7 +447,8 @@ static void run_deferred(deferred_task *t)
     task_frame frame = {.parent = current_frame, .team = t->team, .origin = t->parent};
     current_frame = &frame;
     current_group = t->group;
-    t->fn(t->data);
+    if (!task_cancelled(t->team, t->group))
+        t->fn(t->data);
     current_frame = frame.parent;
     if (pending_events != NULL)
         orphan_children(&frame);
@@ -689,6 +729,8 @@ MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(v
     (void)priority;
     muster_omp_thread *self = muster_omp_self();
     muster_omp_team *team = self->team;
+    if (task_cancelled(team, innermost_group()))
+        return;
     task_frame *running = current_frame != NULL && current_frame->team == team ? current_frame : NULL;
     bool final = (flags & TASK_FLAG_FINAL) != 0 || (running != NULL && running->final);
     bool may_defer = if_clause && !final && !(flags & TASK_FLAG_DETACH) && team != NULL && team->size > 1;
@@ -872,6 +914,7 @@ MUSTER_OMP_EXPORT void GOMP_task_reduction_remap(size_t cnt, size_t cntorig, voi
 void muster_omp_workshare_taskgroup_start(void)
 {
     push_group(NULL);
+    current_group->workshare = true;
 }
 
 void muster_omp_workshare_task_reduction_register(uintptr_t *data, uintptr_t *orig)

@@ -328,6 +328,16 @@ void muster_ws_loop_close(muster_omp_thread *self, bool barrier)
         muster_omp_team_barrier(self);
 }
 
+bool muster_ws_loop_close_cancellable(muster_omp_thread *self)
+{
+    if (!muster_omp_cancellation) {
+        muster_ws_loop_close(self, true);
+        return false;
+    }
+    muster_ws_loop_close(self, false);
+    return muster_omp_cancel_barrier_wait(self);
+}
+
 /* ---- doacross: static schedule, one progress stream per thread ----
  *
  * Whatever schedule the clause names, a doacross loop runs a static one
@@ -545,17 +555,9 @@ MUSTER_OMP_EXPORT void GOMP_loop_end_nowait(void)
     muster_ws_loop_close(muster_omp_self(), false);
 }
 
-/* The end of a loop in a cancellable region: true when the region is
- * cancelled (cancel.c). */
 MUSTER_OMP_EXPORT bool GOMP_loop_end_cancel(void)
 {
-    muster_omp_thread *self = muster_omp_self();
-    if (!muster_omp_cancellation) {
-        muster_ws_loop_close(self, true);
-        return false;
-    }
-    muster_ws_loop_close(self, false);
-    return muster_omp_cancel_barrier_wait(self);
+    return muster_ws_loop_close_cancellable(muster_omp_self());
 }
 
 /* ---- doacross (long) ---- */

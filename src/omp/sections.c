@@ -51,17 +51,9 @@ MUSTER_OMP_EXPORT void GOMP_sections_end_nowait(void)
     muster_ws_loop_close(muster_omp_self(), false);
 }
 
-/* The end of sections in a cancellable region: true when the region is
- * cancelled (cancel.c). */
 MUSTER_OMP_EXPORT bool GOMP_sections_end_cancel(void)
 {
-    muster_omp_thread *self = muster_omp_self();
-    if (!muster_omp_cancellation) {
-        muster_ws_loop_close(self, true);
-        return false;
-    }
-    muster_ws_loop_close(self, false);
-    return muster_omp_cancel_barrier_wait(self);
+    return muster_ws_loop_close_cancellable(muster_omp_self());
 }
 
 MUSTER_OMP_EXPORT void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads, unsigned count,

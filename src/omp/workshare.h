@@ -194,6 +194,10 @@ const muster_ws_loop *muster_ws_loop_current(muster_omp_thread *self);
 
 /* Leaves the current loop; with barrier, then waits for the team. */
 void muster_ws_loop_close(muster_omp_thread *self, bool barrier);
+/* The end of a loop or sections in a cancellable region (gcc's *_end_cancel):
+ * as muster_ws_loop_close with the barrier, which is the cancellable one when
+ * cancellation is on; true when the region is cancelled. */
+bool muster_ws_loop_close_cancellable(muster_omp_thread *self);
 
 /* Initialises a slot's loop state for proto (setup callbacks, initialisers). */
 void muster_ws_slot_init_loop(muster_ws_slot *slot, const muster_ws_loop *proto);

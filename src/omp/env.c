@@ -436,8 +436,7 @@ static void read_environment(void)
     icvs->max_active_levels = max_active_levels(nthreads_levels, bind_levels);
     read_ints();
     read_stacksize(&globals.stacksize);
-    read_boolean("OMP_CANCELLATION", &extras.cancellation, NULL);
-    muster_omp_cancellation = extras.cancellation;
+    read_boolean("OMP_CANCELLATION", &muster_omp_cancellation, NULL);
     read_boolean("OMP_DISPLAY_AFFINITY", &extras.display_affinity, NULL);
     read_affinity_format();
 
@@ -569,7 +568,7 @@ void muster_omp_display_env_to(FILE *out, const muster_omp_icvs *icvs, bool verb
     fprintf(out, "  OMP_MAX_ACTIVE_LEVELS = '%u'\n", icvs->max_active_levels);
     fprintf(out, "  OMP_NUM_TEAMS = '%u'\n", extras.num_teams);
     fprintf(out, "  OMP_TEAMS_THREAD_LIMIT = '%u'\n", extras.teams_thread_limit);
-    fprintf(out, "  OMP_CANCELLATION = '%s'\n", extras.cancellation ? "TRUE" : "FALSE");
+    fprintf(out, "  OMP_CANCELLATION = '%s'\n", muster_omp_cancellation ? "TRUE" : "FALSE");
     fprintf(out, "  OMP_DEFAULT_DEVICE = '%d'\n", icvs->default_device);
     fprintf(out, "  OMP_MAX_TASK_PRIORITY = '%u'\n", extras.max_task_priority);
     fprintf(out, "  OMP_DISPLAY_AFFINITY = '%s'\n", extras.display_affinity ? "TRUE" : "FALSE");

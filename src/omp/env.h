@@ -36,7 +36,6 @@ typedef struct muster_omp_env_extras {
     unsigned num_teams;          /* OMP_NUM_TEAMS: nteams-var, 0 = unset */
     unsigned teams_thread_limit; /* OMP_TEAMS_THREAD_LIMIT: 0 = unset */
     unsigned max_task_priority;  /* OMP_MAX_TASK_PRIORITY */
-    bool cancellation;           /* OMP_CANCELLATION (also muster_omp_cancellation) */
     bool display_affinity;       /* OMP_DISPLAY_AFFINITY */
     const char *affinity_format; /* OMP_AFFINITY_FORMAT, or libgomp's default */
     bool bind_from_env;          /* OMP_PROC_BIND was set and valid */

@@ -30,10 +30,14 @@
 const char *const omp_construct_names[OMP_CONSTRUCT_COUNT] = {
     "PARALLEL", "FOR",     "PARALLEL_FOR", "BARRIER", "SINGLE",
     "CRITICAL", "LOCK",    "ORDERED",      "ATOMIC",  "REDUCTION",
+    "PARALLEL_TASK", "MASTER_TASK", "MASTER_TASK_BUSY_SLAVES", "CONDITIONAL_TASK",
+    "TASK_WAIT", "TASK_BARRIER", "NESTED_TASK", "NESTED_MASTER_TASK",
 };
 const char *const omp_construct_labels[OMP_CONSTRUCT_COUNT] = {
     "PARALLEL", "FOR",     "PARALLEL FOR", "BARRIER", "SINGLE",
     "CRITICAL", "LOCK",    "ORDERED",      "ATOMIC",  "REDUCTION",
+    "PARALLEL TASK", "MASTER TASK", "MASTER TASK BUSY", "CONDITIONAL TASK",
+    "TASK WAIT", "TASK BARRIER", "NESTED TASK", "NESTED MASTER TASK",
 };
 
 struct options {
@@ -72,7 +76,10 @@ static void usage(FILE *out)
 "  --threads LIST     team sizes, comma-separated (default 2,4,8)\n"
 "  --constructs LIST  comma-separated, case-insensitive, '-' for '_' (default all):\n"
 "                     parallel, for, parallel-for, barrier, single, critical, lock,\n"
-"                     ordered, atomic, reduction\n"
+"                     ordered, atomic, reduction; EPCC taskbench's parallel-task,\n"
+"                     master-task, master-task-busy-slaves, conditional-task,\n"
+"                     task-wait, task-barrier, nested-task, nested-master-task;\n"
+"                     'sync' for the first ten, 'tasks' for the last eight\n"
 "  --runtimes LIST    libgomp, libomp, muster, comma-separated (default all)\n"
 "  --reps N           rounds, i.e. samples per cell (default 5); also --repetitions\n"
 "  --target-ms MS     length of one sample's test loop (default 10)\n"
@@ -113,8 +120,10 @@ static int add_construct(const char *name, void *ctx)
 {
     struct options *o = ctx;
     int c = construct_index(name);
-    if (strcmp(name, "all") == 0) {
-        for (c = 0; c < OMP_CONSTRUCT_COUNT; c++)
+    if (strcmp(name, "all") == 0 || strcmp(name, "sync") == 0 || strcmp(name, "tasks") == 0) {
+        int first = strcmp(name, "tasks") == 0 ? OMP_SYNC_CONSTRUCT_COUNT : 0;
+        int end = strcmp(name, "sync") == 0 ? OMP_SYNC_CONSTRUCT_COUNT : OMP_CONSTRUCT_COUNT;
+        for (c = first; c < end; c++)
             o->construct[c] = 1;
         return 0;
     }

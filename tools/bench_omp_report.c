@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NAME_W 13   /* "PARALLEL FOR" and a blank */
+#define MIN_NAME_W 13 /* "PARALLEL FOR" and a blank */
 #define TIME_W 7    /* "12345.6" */
 #define OUTLIER_W 4 /* "12!" */
 #define GROUP_W (1 + TIME_W + 1 + TIME_W + 1 + OUTLIER_W) /* one runtime: median, worst, >5x */
@@ -17,6 +17,19 @@
 
 /* Initials of the runtimes in the context-switch column's head. */
 static const char csw_initials[OMP_RUNTIME_COUNT] = {'g', 'o', 'm'};
+
+/* The construct column fits the longest label selected and a blank: the
+ * syncbench table keeps its 100 columns, the taskbench rows widen it. */
+static int name_width(const omp_bench_run *run)
+{
+    int width = MIN_NAME_W;
+    for (size_t c = 0; c < OMP_CONSTRUCT_COUNT; c++) {
+        int len = (int)strlen(omp_construct_labels[c]) + 1;
+        if (run->construct[c] && len > width)
+            width = len;
+    }
+    return width;
+}
 
 static sample_stats cell_stats(const omp_cell *c) { return sample_stats_of(c->us, c->samples); }
 
@@ -103,7 +116,7 @@ static void put_block_header(FILE *out, const omp_bench_run *run, size_t k)
 {
     char title[32], head[32];
     snprintf(title, sizeof title, "%u thread%s", run->threads[k], run->threads[k] == 1 ? "" : "s");
-    report_put_padded(out, title, NAME_W, 0);
+    report_put_padded(out, title, name_width(run), 0);
     int last = -1;
     for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
         if (run->runtime[rt])
@@ -114,7 +127,7 @@ static void put_block_header(FILE *out, const omp_bench_run *run, size_t k)
             report_put_padded(out, head, rt == last ? 0 : GROUP_W, 0);
         }
     fputc('\n', out);
-    report_put_padded(out, "", NAME_W, 0);
+    report_put_padded(out, "", name_width(run), 0);
     for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
         if (run->runtime[rt]) {
             fputc(' ', out);
@@ -133,7 +146,7 @@ static void put_block_header(FILE *out, const omp_bench_run *run, size_t k)
 static void put_row(FILE *out, const omp_bench_run *run, size_t c, size_t k)
 {
     char text[32];
-    report_put_padded(out, omp_construct_labels[c], NAME_W, 0);
+    report_put_padded(out, omp_construct_labels[c], name_width(run), 0);
     for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
         if (run->runtime[rt])
             put_time(out, run, omp_cell_at(run, c, k, (size_t)rt));

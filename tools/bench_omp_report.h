@@ -9,7 +9,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define OMP_CONSTRUCT_COUNT 10
+#define OMP_CONSTRUCT_COUNT 18
+/* The first ten are syncbench's, the rest EPCC taskbench's. */
+#define OMP_SYNC_CONSTRUCT_COUNT 10
 #define OMP_MESSAGE_LEN 640
 
 /* The constructs syncbench measures, as it spells them, and for people. */

@@ -596,6 +596,291 @@ static verdict check_reduction(unsigned threads)
     return test_reduction(&a);
 }
 
+/* ---- task constructs (EPCC taskbench) -------------------------------------
+ *
+ * Each loop makes tasks of one delay each, in EPCC taskbench's shapes, and
+ * counts the delays it asked for; `done` is that count ÷ the team size, the
+ * delays one thread would run if the work were spread evenly, so the
+ * reference loop (that many delays on one thread) is the ideal time and the
+ * overhead is per task each thread sees, as EPCC reports it.  Every thread
+ * stops making tasks on its own once time is up (TASK_BARRIER: the team
+ * stops together, its barrier orders the decision).
+ *
+ * Under checks (`checking_tasks`) every task body counts itself, and the
+ * constructs that promise completion (taskwait, barrier, the end of a
+ * parallel region) are checked to have given it. */
+static int checking_tasks;        /* set only between regions */
+static atomic_long tasks_ran;     /* task bodies run, while checking */
+static atomic_long tasks_early;   /* waits that returned before their tasks had run */
+static volatile int never_true;   /* CONDITIONAL_TASK's if(): false, and the compiler cannot know it */
+
+static void task_body(unsigned delay_iters)
+{
+    epcc_delay(delay_iters);
+    if (checking_tasks)
+        atomic_fetch_add_explicit(&tasks_ran, 1, memory_order_relaxed); /* relaxed: a count, read after the region */
+}
+
+/* After a wait that must have completed every task counted in `made`. */
+static void expect_ran(long made)
+{
+    if (checking_tasks && atomic_load(&tasks_ran) < made)
+        atomic_fetch_add(&tasks_early, 1);
+}
+
+/* The end of every task loop: `made` tasks (or delays standing in for
+ * them, MASTER_TASK_BUSY_SLAVES's other threads) over the whole team. */
+static verdict tasks_finished(loop_args *a, const char *name, uint64_t made, uint64_t as_tasks)
+{
+    a->done = made / a->threads ? made / a->threads : 1;
+    if (!checking_tasks)
+        return NULL;
+    long ran = atomic_load(&tasks_ran), early = atomic_load(&tasks_early);
+    if (ran != (long)as_tasks)
+        return failed("%s: %ld task bodies ran, %llu tasks were made", name, ran, (unsigned long long)as_tasks);
+    if (early)
+        return failed("%s: %ld waits returned before the tasks they wait for had run", name, early);
+    return NULL;
+}
+
+/* PARALLEL TASK: every thread makes its tasks. */
+static verdict test_parallel_task(loop_args *a)
+{
+    uint64_t made = 0;
+#pragma omp parallel reduction(+ : made)
+    {
+        uint64_t j = 0, mine = a->inner;
+        for (; j < mine; j++) {
+#pragma omp task
+            task_body(a->delay_iters);
+            if (time_is_up(a, j))
+                mine = j + 1;
+        }
+        made = j;
+    }
+    expect_ran((long)made);
+    return tasks_finished(a, "PARALLEL_TASK", made, made);
+}
+
+/* MASTER TASK: the master makes the whole team's tasks. */
+static verdict test_master_task(loop_args *a)
+{
+    uint64_t made = 0;
+#pragma omp parallel
+#pragma omp master
+    {
+        uint64_t j = 0, mine = a->inner * a->threads;
+        for (; j < mine; j++) {
+#pragma omp task
+            task_body(a->delay_iters);
+            if (time_is_up(a, j))
+                mine = j + 1;
+        }
+        made = j;
+    }
+    expect_ran((long)made);
+    return tasks_finished(a, "MASTER_TASK", made, made);
+}
+
+/* MASTER TASK BUSY SLAVES: the master makes tasks while the others run as
+ * many delays themselves. */
+static verdict test_master_task_busy(loop_args *a)
+{
+    uint64_t made = 0, delays = 0;
+#pragma omp parallel reduction(+ : made, delays)
+    {
+        int master = omp_get_thread_num() == 0;
+        uint64_t j = 0, mine = a->inner;
+        for (; j < mine; j++) {
+            if (master) {
+#pragma omp task
+                task_body(a->delay_iters);
+            } else {
+                epcc_delay(a->delay_iters);
+            }
+            if (time_is_up(a, j))
+                mine = j + 1;
+        }
+        if (master)
+            made = j;
+        else
+            delays = j;
+    }
+    expect_ran((long)made);
+    return tasks_finished(a, "MASTER_TASK_BUSY_SLAVES", made + delays, made);
+}
+
+/* CONDITIONAL TASK: if(false), so every task is undeferred. */
+static verdict test_conditional_task(loop_args *a)
+{
+    uint64_t made = 0;
+#pragma omp parallel reduction(+ : made)
+    {
+        uint64_t j = 0, mine = a->inner;
+        for (; j < mine; j++) {
+#pragma omp task if (never_true)
+            task_body(a->delay_iters);
+            if (time_is_up(a, j))
+                mine = j + 1;
+        }
+        made = j;
+    }
+    return tasks_finished(a, "CONDITIONAL_TASK", made, made);
+}
+
+/* TASK WAIT: every thread makes a task and waits for it.  While checking,
+ * each thread's tasks count themselves in its own slot too. */
+static verdict test_task_wait(loop_args *a)
+{
+    uint64_t made = 0;
+    atomic_long *mine_ran = calloc(a->threads, sizeof *mine_ran);
+    if (mine_ran == NULL)
+        return failed("TASK_WAIT: out of memory");
+#pragma omp parallel reduction(+ : made)
+    {
+        atomic_long *slot = &mine_ran[(unsigned)omp_get_thread_num() % a->threads];
+        uint64_t j = 0, mine = a->inner;
+        for (; j < mine; j++) {
+#pragma omp task
+            {
+                task_body(a->delay_iters);
+                if (checking_tasks)
+                    atomic_fetch_add(slot, 1);
+            }
+#pragma omp taskwait
+            if (checking_tasks && atomic_load(slot) != (long)j + 1)
+                atomic_fetch_add(&tasks_early, 1);
+            if (time_is_up(a, j))
+                mine = j + 1;
+        }
+        made = j;
+    }
+    free(mine_ran);
+    return tasks_finished(a, "TASK_WAIT", made, made);
+}
+
+/* TASK BARRIER: every thread makes a task, then the team meets at a
+ * barrier, which completes every task made before it. */
+static void step_task_barrier(const loop_args *a)
+{
+#pragma omp task
+    task_body(a->delay_iters);
+#pragma omp barrier
+}
+
+static verdict test_task_barrier(loop_args *a)
+{
+    if (!checking_tasks) {
+        run_team_loop(a, step_task_barrier);
+        return tasks_finished(a, "TASK_BARRIER", a->done * a->threads, a->done * a->threads);
+    }
+    atomic_store(&stop_after, UINT64_MAX);
+#pragma omp parallel
+    for (uint64_t j = 0; j < a->inner; j++) {
+        step_task_barrier(a);
+        expect_ran((long)((j + 1) * a->threads));
+#pragma omp barrier
+    }
+    a->done = a->inner;
+    return tasks_finished(a, "TASK_BARRIER", a->done * a->threads, a->done * a->threads);
+}
+
+/* The outer task of the nested shapes: one inner task per thread, then a
+ * taskwait, which must have completed exactly those. */
+static void nest_tasks(const loop_args *a, int untied)
+{
+    atomic_long kids = 0;
+    for (unsigned i = 0; i < a->threads; i++) {
+        if (untied) {
+#pragma omp task untied shared(kids)
+            {
+                task_body(a->delay_iters);
+                if (checking_tasks)
+                    atomic_fetch_add(&kids, 1);
+            }
+        } else {
+#pragma omp task shared(kids)
+            {
+                task_body(a->delay_iters);
+                if (checking_tasks)
+                    atomic_fetch_add(&kids, 1);
+            }
+        }
+    }
+#pragma omp taskwait
+    if (checking_tasks && atomic_load(&kids) != (long)a->threads)
+        atomic_fetch_add(&tasks_early, 1);
+}
+
+/* NESTED TASK: every thread makes tasks that each make one task per thread
+ * (untied) and wait for them. */
+static verdict test_nested_task(loop_args *a)
+{
+    uint64_t made = 0;
+    uint64_t outer = a->inner / a->threads ? a->inner / a->threads : 1;
+#pragma omp parallel reduction(+ : made)
+    {
+        uint64_t j = 0, mine = outer;
+        for (; j < mine; j++) {
+#pragma omp task
+            nest_tasks(a, 1);
+            if (time_is_up(a, j))
+                mine = j + 1;
+        }
+        made = j * a->threads;
+    }
+    expect_ran((long)made);
+    return tasks_finished(a, "NESTED_TASK", made, made);
+}
+
+/* NESTED MASTER TASK: the master makes tasks that each make one task per
+ * thread and wait for them. */
+static verdict test_nested_master_task(loop_args *a)
+{
+    uint64_t made = 0;
+#pragma omp parallel
+#pragma omp master
+    {
+        uint64_t j = 0, mine = a->inner;
+        for (; j < mine; j++) {
+#pragma omp task
+            nest_tasks(a, 0);
+            if (time_is_up(a, j))
+                mine = j + 1;
+        }
+        made = j * a->threads;
+    }
+    expect_ran((long)made);
+    return tasks_finished(a, "NESTED_MASTER_TASK", made, made);
+}
+
+/* Runs a task loop under checks: every task body once, and every wait
+ * complete.  A few rounds, so a runtime that loses a task now and then
+ * shows. */
+static verdict check_tasks(verdict (*test)(loop_args *), unsigned threads)
+{
+    verdict why = NULL;
+    for (int round = 0; why == NULL && round < 4; round++) {
+        atomic_store(&tasks_ran, 0);
+        atomic_store(&tasks_early, 0);
+        checking_tasks = 1;
+        loop_args a = {.inner = CHECK_REPS / 4 + (uint64_t)round, .threads = threads, .deadline = UINT64_MAX,
+                       .delay_iters = slow_iters / CHECK_SLOW_ITERS};
+        why = test(&a);
+        checking_tasks = 0;
+    }
+    return why;
+}
+
+static verdict check_parallel_task(unsigned threads) { return check_tasks(test_parallel_task, threads); }
+static verdict check_master_task(unsigned threads) { return check_tasks(test_master_task, threads); }
+static verdict check_master_task_busy(unsigned threads) { return check_tasks(test_master_task_busy, threads); }
+static verdict check_conditional_task(unsigned threads) { return check_tasks(test_conditional_task, threads); }
+static verdict check_task_wait(unsigned threads) { return check_tasks(test_task_wait, threads); }
+static verdict check_task_barrier(unsigned threads) { return check_tasks(test_task_barrier, threads); }
+static verdict check_nested_task(unsigned threads) { return check_tasks(test_nested_task, threads); }
+static verdict check_nested_master_task(unsigned threads) { return check_tasks(test_nested_master_task, threads); }
+
 /* ---- the table of constructs ---------------------------------------------- */
 
 static const construct constructs[] = {
@@ -609,6 +894,14 @@ static const construct constructs[] = {
     {"ORDERED", 0, NULL, NULL, test_ordered, reference_delay, check_ordered},
     {"ATOMIC", 1, NULL, NULL, test_atomic, reference_atomic, check_atomic},
     {"REDUCTION", 0, NULL, NULL, test_reduction, reference_reduction, check_reduction},
+    {"PARALLEL_TASK", 0, NULL, NULL, test_parallel_task, reference_delay, check_parallel_task},
+    {"MASTER_TASK", 0, NULL, NULL, test_master_task, reference_delay, check_master_task},
+    {"MASTER_TASK_BUSY_SLAVES", 0, NULL, NULL, test_master_task_busy, reference_delay, check_master_task_busy},
+    {"CONDITIONAL_TASK", 0, NULL, NULL, test_conditional_task, reference_delay, check_conditional_task},
+    {"TASK_WAIT", 0, NULL, NULL, test_task_wait, reference_delay, check_task_wait},
+    {"TASK_BARRIER", 0, NULL, NULL, test_task_barrier, reference_delay, check_task_barrier},
+    {"NESTED_TASK", 0, NULL, NULL, test_nested_task, reference_delay, check_nested_task},
+    {"NESTED_MASTER_TASK", 0, NULL, NULL, test_nested_master_task, reference_delay, check_nested_master_task},
 };
 #define CONSTRUCT_COUNT (sizeof constructs / sizeof constructs[0])
 
@@ -814,7 +1107,9 @@ static void usage(FILE *out)
 "  --threads N         team size (default: the runtime's default)\n"
 "  --constructs LIST   comma-separated, case-insensitive (default: all):\n"
 "                      PARALLEL FOR PARALLEL_FOR BARRIER SINGLE CRITICAL LOCK ORDERED\n"
-"                      ATOMIC REDUCTION\n"
+"                      ATOMIC REDUCTION, and EPCC taskbench's PARALLEL_TASK MASTER_TASK\n"
+"                      MASTER_TASK_BUSY_SLAVES CONDITIONAL_TASK TASK_WAIT TASK_BARRIER\n"
+"                      NESTED_TASK NESTED_MASTER_TASK\n"
 "  --samples N         timed test loops per construct (default 10)\n"
 "  --target-ms MS      length of one test loop (default 1, as EPCC)\n"
 "  --delay-ns NS       the delay inside each construct (default 100)\n"

@@ -6,6 +6,7 @@
  *   lock      omp_set_lock/omp_unset_lock do nothing
  *   team      omp_get_num_threads says 1 (a team smaller than asked for)
  *   task      GOMP_task drops the task (never runs it)
+ *   taskwait  GOMP_taskwait returns at once (nobody waits)
  * syncbench and taskbench must report each of these as an error, never as
  * a number. */
 #ifndef _GNU_SOURCE
@@ -74,4 +75,10 @@ void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lo
     if (!broken("task"))
         ((task_entry)next("GOMP_task"))(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority,
                                         detach);
+}
+
+void GOMP_taskwait(void)
+{
+    if (!broken("taskwait"))
+        ((void (*)(void))next("GOMP_taskwait"))();
 }

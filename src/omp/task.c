@@ -27,7 +27,8 @@
  *
  * Every other task runs to completion in the thread that encounters it,
  * before the construct returns, as libgomp runs undeferred tasks.
- * Taskloop tasks run at once.
+ * Taskloop's tasks are always queued (if(true), not final), as they are
+ * few and coarse; a full deque runs one at once.
  *
  * The exception is a detachable task (detach clause): its body runs at once,
  * but it completes only when omp_fulfill_event is called on its event, which
@@ -58,6 +59,7 @@
 #define TASK_FLAG_FINAL (1u << 1)
 #define TASK_FLAG_UP (1u << 8)
 #define TASK_FLAG_GRAINSIZE (1u << 9)
+#define TASK_FLAG_IF (1u << 10) /* taskloop: its if clause holds (or is absent) */
 #define TASK_FLAG_NOGROUP (1u << 11)
 #define TASK_FLAG_REDUCTION (1u << 12)
 #define TASK_FLAG_DETACH (1u << 13)
@@ -438,10 +440,11 @@ static void release_successors(deferred_task *t)
     t->deps = NULL;
 }
 
-/* Runs a deferred task in the calling thread (a member of its team) and
- * counts it finished: its frame and taskgroup are the ones it was created
- * in, whichever thread runs it. */
-static void run_deferred(deferred_task *t)
+/* Runs a task record in the calling thread (a member of its team): its
+ * frame and taskgroup are the ones it was created in, whichever thread runs
+ * it.  Counts it finished in its parent and group; true when that emptied
+ * one of those counts (a waiter may wait for it). */
+static bool run_record(deferred_task *t)
 {
     taskgroup *saved_group = current_group;
     task_frame frame = {.parent = current_frame, .team = t->team, .origin = t->parent};
@@ -462,8 +465,16 @@ static void run_deferred(deferred_task *t)
     bool emptied = t->group != NULL && atomic_fetch_sub(&t->group->tasks, 1) == 1;
     emptied |= atomic_fetch_sub(&t->parent->children, 1) == 1;
     node_release(t->parent);
-    muster_omp_team_tasks *tt = t->team->tasks;
     free(t);
+    return emptied;
+}
+
+/* Runs a deferred task (one counted in the team's pending) and counts it
+ * finished there too. */
+static void run_deferred(deferred_task *t)
+{
+    muster_omp_team_tasks *tt = t->team->tasks;
+    bool emptied = run_record(t);
     muster_omp_tasks_finished(tt, emptied);
 }
 
@@ -494,30 +505,28 @@ static deferred_task *new_record(muster_omp_team *team, task_frame *running, voi
     return t;
 }
 
-/* Undoes new_record for a task nobody saw. */
-static void drop_record(deferred_task *t)
-{
-    /* relaxed (both): undoes our own increments; nobody saw the task. */
-    if (t->group != NULL)
-        atomic_fetch_sub_explicit(&t->group->tasks, 1, memory_order_relaxed);
-    atomic_fetch_sub_explicit(&t->parent->children, 1, memory_order_relaxed);
-    node_release(t->parent);
-    free(t);
-}
-
-/* Queues the task for any member to run; false when it must run at once
- * (the caller does that, on the original arguments: a firstprivate copy is
- * made there again). */
-static bool defer(muster_omp_thread *self, muster_omp_team *team, task_frame *running, void (*fn)(void *),
-                  void *data, void (*cpyfn)(void *, void *), long arg_size, long arg_align)
+/* A record for a task the caller may queue, or NULL when it should run at
+ * once (see muster_omp_tasks_want); the caller may still adjust the copy of
+ * the arguments (taskloop's bounds) before queue_record. */
+static deferred_task *deferrable_record(muster_omp_thread *self, muster_omp_team *team, task_frame *running,
+                                        void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                                        long arg_size, long arg_align)
 {
     muster_omp_team_tasks *tt = team->tasks;
     if (tt == NULL || !muster_omp_tasks_want(tt, self->id))
-        return false;
-    deferred_task *t = new_record(team, running, fn, data, cpyfn, arg_size, arg_align);
-    if (muster_omp_tasks_push(tt, self->id, t))
+        return NULL;
+    return new_record(team, running, fn, data, cpyfn, arg_size, arg_align);
+}
+
+/* Queues the record for any member to run; when the deque is full or the
+ * team throttled, runs it here at once instead, on the copy it already
+ * holds (so a firstprivate copy is made and destroyed exactly once).
+ * True when it was queued. */
+static bool queue_record(muster_omp_thread *self, deferred_task *t)
+{
+    if (muster_omp_tasks_push(t->team->tasks, self->id, t))
         return true;
-    drop_record(t); /* full or throttled */
+    (void)run_record(t); /* its parent and group are this thread's own: nobody waits on them meanwhile */
     return false;
 }
 
@@ -734,9 +743,14 @@ MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(v
     task_frame *running = current_frame != NULL && current_frame->team == team ? current_frame : NULL;
     bool final = (flags & TASK_FLAG_FINAL) != 0 || (running != NULL && running->final);
     bool may_defer = if_clause && !final && !(flags & TASK_FLAG_DETACH) && team != NULL && team->size > 1;
-    if (may_defer && (depend == NULL ? defer(self, team, running, fn, data, cpyfn, arg_size, arg_align)
-                                     : defer_with_deps(self, team, running, fn, data, cpyfn, arg_size, arg_align,
-                                                       depend))) {
+    if (may_defer && depend == NULL) {
+        deferred_task *t = deferrable_record(self, team, running, fn, data, cpyfn, arg_size, arg_align);
+        if (t != NULL) {
+            muster_omp_task_count_deferred(queue_record(self, t));
+            return;
+        }
+    } else if (may_defer &&
+               defer_with_deps(self, team, running, fn, data, cpyfn, arg_size, arg_align, depend)) {
         muster_omp_task_count_deferred(true);
         return;
     }
@@ -976,8 +990,9 @@ MUSTER_OMP_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void *), void *da
 /* ---- taskloop ----
  *
  * The iteration space is split into tasks as libgomp's taskloop.c does
- * (grainsize, num_tasks, strict), and each task runs at once on a copy of
- * the argument block whose first two fields are its [start, end). */
+ * (grainsize, num_tasks, strict).  Each task gets a copy of the argument
+ * block whose first two fields are its [start, end); it is queued for any
+ * member (if(true), not final), else run at once. */
 
 #define TYPE long
 #define UTYPE unsigned long

@@ -76,6 +76,7 @@ muster_omp_team_tasks *muster_omp_team_tasks_create(unsigned size)
         }
     }
     muster_waiter w = muster_omp_team_waiter(size);
+    muster_omp_prio_init(&tt->prioritized);
     tt->size = size;
     tt->deques = deques;
     tt->never_sleep = w.policy == MUSTER_WAIT_ACTIVE;
@@ -97,6 +98,7 @@ void muster_omp_team_tasks_destroy(muster_omp_team_tasks *tt)
     for (unsigned id = 0; id < tt->size; id++)
         muster_deque_destroy(&tt->deques[id]);
     free(tt->deques);
+    muster_omp_prio_destroy(&tt->prioritized);
     free(tt);
 }
 
@@ -205,6 +207,35 @@ void muster_omp_tasks_put_back(muster_omp_team_tasks *tt, unsigned id, void *tas
     (void)muster_deque_push(&tt->deques[id], task);
 }
 
+bool muster_omp_tasks_push_prioritized(muster_omp_team_tasks *tt, void *task, int priority, bool counted)
+{
+    if (!counted)
+        /* relaxed: as in muster_omp_tasks_push (the queue's lock publishes). */
+        atomic_fetch_add_explicit(&tt->pending, 1, memory_order_relaxed);
+    if (!muster_omp_prio_push(&tt->prioritized, task, priority)) {
+        if (!counted)
+            atomic_fetch_sub_explicit(&tt->pending, 1, memory_order_relaxed); /* relaxed: our own, unseen */
+        return false;
+    }
+    /* seq_cst: the wake-up handshake (wake_sleepers), like a deque push. */
+    atomic_fetch_add(&tt->prio_count, 1);
+    wake_sleepers(tt);
+    return true;
+}
+
+void *muster_omp_tasks_take_prioritized(muster_omp_team_tasks *tt, bool (*eligible)(void *task, const void *arg),
+                                        const void *arg)
+{
+    /* relaxed: a hint; a task missed here is found at the next look, and
+     * a member about to sleep re-checks with seq_cst (visible). */
+    if (atomic_load_explicit(&tt->prio_count, memory_order_relaxed) == 0)
+        return NULL;
+    void *task = muster_omp_prio_take(&tt->prioritized, eligible, arg);
+    if (task != NULL)
+        atomic_fetch_sub_explicit(&tt->prio_count, 1, memory_order_relaxed); /* relaxed: a hint, as above */
+    return task;
+}
+
 void *muster_omp_tasks_steal(muster_omp_team_tasks *tt, unsigned id, unsigned *seed)
 {
     unsigned n = tt->size;
@@ -233,6 +264,8 @@ void *muster_omp_tasks_steal(muster_omp_team_tasks *tt, unsigned id, unsigned *s
 
 bool muster_omp_tasks_visible(muster_omp_team_tasks *tt)
 {
+    if (atomic_load(&tt->prio_count) != 0) /* seq_cst: the sleeper's side of the handshake */
+        return true;
     for (unsigned id = 0; id < tt->size; id++)
         if (muster_deque_size(&tt->deques[id]) > 0)
             return true;

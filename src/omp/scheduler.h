@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "omp/deque.h"
+#include "omp/priority.h"
 #include "wait/wait.h"
 
 /* Tasks queued per member before GOMP_task runs new ones at once. */
@@ -43,6 +44,9 @@ typedef struct muster_omp_team_tasks {
      * not count themselves hungry, so barriers of task-free teams pay no
      * write for it. */
     _Atomic bool tasks_seen;
+    /* Tasks in `prioritized`: every look for work reads it, and takes the
+     * queue's lock only when it is not 0. */
+    _Atomic uint32_t prio_count;
     _Alignas(MUSTER_CACHE_LINE) unsigned size;
     uint64_t idle_polls;       /* looks for work before sleeping (the team's spin budget) */
     int64_t queue_ahead;       /* MUSTER_OMP_QUEUE_AHEAD */
@@ -50,6 +54,7 @@ typedef struct muster_omp_team_tasks {
     uint32_t spare_members;    /* members beyond the CPUs available: hungry ones that cannot help */
     bool never_sleep;          /* MUSTER_WAIT_POLICY=active */
     muster_deque *deques;      /* [size], each aligned to a cache line */
+    muster_omp_prio_queue prioritized; /* tasks with a priority above 0 */
     /* The team's barriers, whose waiters run tasks too (a member waiting at
      * a barrier may sleep there): new work nudges them.  Set by the pool. */
     struct muster_barrier *barriers[2];
@@ -98,6 +103,16 @@ void *muster_omp_tasks_take_own(muster_omp_team_tasks *tt, unsigned id);
 bool muster_omp_tasks_push_again(muster_omp_team_tasks *tt, unsigned id, void *task);
 /* Puts back a task member id took from its own deque and cannot run. */
 void muster_omp_tasks_put_back(muster_omp_team_tasks *tt, unsigned id, void *task);
+/* Queues a task with a priority above 0 in the team's priority queue
+ * (priority.h), counting it in pending unless `counted` (a task with
+ * dependences, counted when it was made).  False when out of memory: the
+ * caller runs it at once. */
+bool muster_omp_tasks_push_prioritized(muster_omp_team_tasks *tt, void *task, int priority, bool counted);
+/* The most urgent queued prioritized task for which eligible(task, arg)
+ * holds (any when eligible is NULL), or NULL: one relaxed load when there
+ * are none. */
+void *muster_omp_tasks_take_prioritized(muster_omp_team_tasks *tt, bool (*eligible)(void *task, const void *arg),
+                                        const void *arg);
 /* A task stolen from another member (oldest first), or NULL when none was
  * found in one round over the team. */
 void *muster_omp_tasks_steal(muster_omp_team_tasks *tt, unsigned id, unsigned *seed);
@@ -111,7 +126,8 @@ typedef struct muster_omp_idle {
 } muster_omp_idle;
 void muster_omp_tasks_idle(muster_omp_team_tasks *tt, muster_omp_idle *idle, bool (*still_waiting)(void *),
                            void *arg);
-/* True when some member's deque holds a task (a snapshot). */
+/* True when some member's deque or the priority queue holds a task (a
+ * snapshot). */
 bool muster_omp_tasks_visible(muster_omp_team_tasks *tt);
 
 /* Counters for tests and benchmarks: futex sleeps and wakes made by idle

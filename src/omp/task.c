@@ -25,6 +25,14 @@
  * less), and running alone it excludes the rest of its set.  taskwait
  * depend waits for all deferred children the same way.
  *
+ * Priorities: with OMP_MAX_TASK_PRIORITY above 0, a task whose priority
+ * clause gives it a priority above 0 (clamped to the maximum) is always
+ * queued, in the team's priority queue (priority.h) rather than a deque,
+ * and every member looking for work takes from that queue first, the most
+ * urgent task first.  A waiter restricted to its descendants takes the most
+ * urgent of those and leaves the rest in place.  Priority-0 tasks, the
+ * default, never touch the queue.
+ *
  * Every other task runs to completion in the thread that encounters it,
  * before the construct returns, as libgomp runs undeferred tasks.
  * Taskloop's tasks are always queued (if(true), not final), as they are
@@ -51,12 +59,14 @@
 #include <string.h>
 
 #include "omp/depend.h"
+#include "omp/env.h"
 #include "omp/internal.h"
 #include "omp/scheduler.h"
 #include "omp/task.h"
 
 /* gcc's GOMP_task / GOMP_taskloop flags (gomp-constants.h). */
 #define TASK_FLAG_FINAL (1u << 1)
+#define TASK_FLAG_PRIORITY (1u << 4)
 #define TASK_FLAG_UP (1u << 8)
 #define TASK_FLAG_GRAINSIZE (1u << 9)
 #define TASK_FLAG_IF (1u << 10) /* taskloop: its if clause holds (or is absent) */
@@ -409,6 +419,7 @@ typedef struct deferred_task {
     taskgroup *group;    /* counts it too; NULL: none */
     muster_omp_team *team;
     muster_omp_deps *deps; /* NULL: no depend clause */
+    int priority;          /* above 0: queued in the team's priority queue */
     /* the argument block follows */
 } deferred_task;
 
@@ -420,13 +431,24 @@ static muster_omp_team_tasks *team_tasks(void)
 
 static void run_deferred(deferred_task *t);
 
+/* Queues a task already counted in the team's pending (one whose
+ * predecessors have finished): a prioritized one in the team's priority
+ * queue, else in member id's deque.  False when that failed. */
+static bool queue_again(deferred_task *t, unsigned id)
+{
+    muster_omp_team_tasks *tt = t->team->tasks;
+    if (t->priority > 0)
+        return muster_omp_tasks_push_prioritized(tt, t, t->priority, true);
+    return muster_omp_tasks_push_again(tt, id, t);
+}
+
 /* A task whose last predecessor just finished in this thread: onto this
  * member's deque for anyone to take, or run here when that is full. */
 static void successor_ready(void *task, void *arg)
 {
     deferred_task *t = task;
     (void)arg;
-    if (!muster_omp_tasks_push_again(t->team->tasks, muster_omp_self()->id, t))
+    if (!queue_again(t, muster_omp_self()->id))
         run_deferred(t);
 }
 
@@ -530,6 +552,29 @@ static bool queue_record(muster_omp_thread *self, deferred_task *t)
     return false;
 }
 
+/* The priority clause's value as the runtime uses it: clamped to
+ * [0, OMP_MAX_TASK_PRIORITY], so with the default maximum of 0 every task
+ * is of priority 0 (as in libgomp). */
+static int effective_priority(int priority)
+{
+    int max = (int)muster_omp_env_extras_get()->max_task_priority;
+    return priority < 0 ? 0 : priority > max ? max : priority;
+}
+
+/* A task of priority above 0 is always queued, whoever is busy, in the
+ * team's priority queue: there every member looking for work sees it
+ * first, and the most urgent goes first.  Run here at once only when that
+ * queue cannot grow. */
+static void queue_prioritized(muster_omp_thread *self, deferred_task *t, int priority)
+{
+    (void)self;
+    t->priority = priority;
+    bool queued = muster_omp_tasks_push_prioritized(t->team->tasks, t, priority, false);
+    if (!queued)
+        (void)run_record(t); /* as queue_record */
+    muster_omp_task_count_deferred(queued);
+}
+
 /* A task with dependences: registered in its parent's table, it waits
  * there until its predecessors finish (the last one's thread queues it);
  * ready at once, it is queued if a member is hungry, else run here.  Not
@@ -538,19 +583,20 @@ static bool queue_record(muster_omp_thread *self, deferred_task *t)
  * include a kind handled only conservatively (mutexinoutset). */
 static bool defer_with_deps(muster_omp_thread *self, muster_omp_team *team, task_frame *running,
                             void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
-                            long arg_align, void **depend)
+                            long arg_align, void **depend, int priority)
 {
     muster_omp_team_tasks *tt = team->tasks;
     if (tt == NULL || muster_omp_depend_count(depend) < 0)
         return false;
     deferred_task *t = new_record(team, running, fn, data, cpyfn, arg_size, arg_align);
+    t->priority = priority;
     t->deps = muster_omp_deps_new(depend, t, team);
     muster_omp_tasks_count_new(tt);
     if (t->parent->deps == NULL)
         t->parent->deps = muster_omp_dep_table_new();
     if (!muster_omp_deps_register(t->parent->deps, t->deps))
         return true; /* a predecessor's end will queue it */
-    if (muster_omp_tasks_want(tt, self->id) && muster_omp_tasks_push_again(tt, self->id, t))
+    if ((priority > 0 || muster_omp_tasks_want(tt, self->id)) && queue_again(t, self->id))
         return true;
     run_deferred(t);
     return true;
@@ -579,6 +625,13 @@ static bool pass_on(muster_omp_team_tasks *tt, unsigned id, deferred_task *t)
     return true;
 }
 
+/* Whether a waiter suspended in task `waiter`'s taskwait or taskgroup may
+ * run `task` (the tied-task scheduling constraint). */
+static bool may_run_here(void *task, const void *waiter)
+{
+    return descends_from(((deferred_task *)task)->parent, waiter);
+}
+
 /* Waits until *count reaches zero, running meanwhile tasks that descend
  * from `waiter` (the tied-task scheduling constraint: a thread suspended in
  * a task's taskwait or taskgroup may run only that task's descendants).
@@ -599,7 +652,14 @@ static void wait_running_descendants(_Atomic uint32_t *count, const task_node *w
     while (atomic_load_explicit(count, memory_order_acquire) != 0) {
         if (held != NULL && pass_on(tt, id, held))
             held = NULL;
-        deferred_task *t = muster_omp_tasks_take_own(tt, id);
+        deferred_task *t = muster_omp_tasks_take_prioritized(tt, may_run_here, waiter);
+        if (t != NULL) {
+            muster_omp_tasks_set_hungry(tt, &hungry, false);
+            run_deferred(t);
+            idle.polls = 0;
+            continue;
+        }
+        t = muster_omp_tasks_take_own(tt, id);
         if (t != NULL && !descends_from(t->parent, waiter)) {
             muster_omp_tasks_put_back(tt, id, t);
             t = NULL;
@@ -651,7 +711,9 @@ static bool run_one_task(void *arg)
         muster_omp_tasks_set_hungry(w->tt, &w->hungry, true);
         return false;
     }
-    deferred_task *t = muster_omp_tasks_take_own(w->tt, w->id);
+    deferred_task *t = muster_omp_tasks_take_prioritized(w->tt, NULL, NULL);
+    if (t == NULL)
+        t = muster_omp_tasks_take_own(w->tt, w->id);
     if (t == NULL)
         t = muster_omp_tasks_steal(w->tt, w->id, &w->seed);
     muster_omp_tasks_set_hungry(w->tt, &w->hungry, t == NULL);
@@ -699,7 +761,9 @@ void muster_omp_tasks_drain(muster_omp_thread *self)
     muster_omp_idle idle = {0};
     bool hungry = false;
     while (atomic_load_explicit(&tt->pending, memory_order_acquire) != 0) {
-        deferred_task *t = muster_omp_tasks_take_own(tt, self->id);
+        deferred_task *t = muster_omp_tasks_take_prioritized(tt, NULL, NULL);
+        if (t == NULL)
+            t = muster_omp_tasks_take_own(tt, self->id);
         if (t == NULL)
             t = muster_omp_tasks_steal(tt, self->id, &seed);
         muster_omp_tasks_set_hungry(tt, &hungry, t == NULL);
@@ -727,15 +791,14 @@ static void run_at_once(muster_omp_team *team, bool final, void (*fn)(void *), v
     node_release(frame.node); /* its deferred children may still hold it */
 }
 
-/* priority, untied and mergeable change nothing here: a hint, a freedom
- * and an option.  `if` false, a final ancestor, `depend` and `detach` make
- * the task run at once (see the top of the file).  The common path reads
- * the thread's state once. */
+/* untied and mergeable change nothing here: a freedom and an option.  A
+ * priority above 0 queues the task in the team's priority queue.  `if`
+ * false, a final ancestor and `detach` make the task run at once (see the
+ * top of the file).  The common path reads the thread's state once. */
 MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                                  long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
                                  void *detach)
 {
-    (void)priority;
     muster_omp_thread *self = muster_omp_self();
     muster_omp_team *team = self->team;
     if (task_cancelled(team, innermost_group()))
@@ -743,6 +806,11 @@ MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(v
     task_frame *running = current_frame != NULL && current_frame->team == team ? current_frame : NULL;
     bool final = (flags & TASK_FLAG_FINAL) != 0 || (running != NULL && running->final);
     bool may_defer = if_clause && !final && !(flags & TASK_FLAG_DETACH) && team != NULL && team->size > 1;
+    priority = (flags & TASK_FLAG_PRIORITY) ? effective_priority(priority) : 0;
+    if (may_defer && depend == NULL && __builtin_expect(priority > 0, 0) && team->tasks != NULL) {
+        queue_prioritized(self, new_record(team, running, fn, data, cpyfn, arg_size, arg_align), priority);
+        return;
+    }
     if (may_defer && depend == NULL) {
         deferred_task *t = deferrable_record(self, team, running, fn, data, cpyfn, arg_size, arg_align);
         if (t != NULL) {
@@ -750,7 +818,7 @@ MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(v
             return;
         }
     } else if (may_defer &&
-               defer_with_deps(self, team, running, fn, data, cpyfn, arg_size, arg_align, depend)) {
+               defer_with_deps(self, team, running, fn, data, cpyfn, arg_size, arg_align, depend, priority)) {
         muster_omp_task_count_deferred(true);
         return;
     }

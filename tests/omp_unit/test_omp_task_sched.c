@@ -3,8 +3,11 @@
  * libmuster-omp: deferred tasks run on several threads, exactly once, and
  * every wait (taskwait, taskgroup end, barriers, the end of a region) sees
  * them finished.  Team sizes that are not powers of two, and more threads
- * than CPUs; random trees with random delays, checked against a serial
- * oracle. */
+ * than CPUs; random trees with random delays and priorities, checked against
+ * a serial oracle.  ctest runs it twice: as is (OMP_MAX_TASK_PRIORITY unset,
+ * every priority counts as 0) and with OMP_MAX_TASK_PRIORITY=10, where the
+ * trees' tasks go through the team's priority queue and their waiters
+ * (taskwait and taskgroup) must skip the queued tasks they may not run. */
 #include <omp.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -104,12 +107,12 @@ static long tree_size_tasks(unsigned seed, int depth)
     if (group) {
 #pragma omp taskgroup
         for (int c = 0; c < fan; c++) {
-#pragma omp task firstprivate(c) shared(out)
+#pragma omp task firstprivate(c) shared(out) priority((seed + c) % 12)
             out[c] = tree_size_tasks(seed * 31u + (unsigned)c + 1u, depth - 1);
         }
     } else {
         for (int c = 0; c < fan; c++) {
-#pragma omp task firstprivate(c) shared(out)
+#pragma omp task firstprivate(c) shared(out) priority((seed + c) % 12)
             out[c] = tree_size_tasks(seed * 31u + (unsigned)c + 1u, depth - 1);
         }
 #pragma omp taskwait
@@ -211,6 +214,6 @@ int main(void)
         test_many_tasks(n);
     }
     test_nested_parallel_in_tasks();
-    printf("task scheduler ok\n");
+    printf("task scheduler ok (OMP_MAX_TASK_PRIORITY %d)\n", omp_get_max_task_priority());
     return 0;
 }

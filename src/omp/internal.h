@@ -285,6 +285,10 @@ void muster_omp_bind_self(muster_omp_thread *self, const muster_omp_place_state 
  * what a member does before a team barrier and at the end of its implicit
  * task (task.c).  One load when the team has no tasks. */
 void muster_omp_tasks_drain(muster_omp_thread *self);
+/* Waits for the events of the detachable tasks the calling thread ran at
+ * once (if(0), final, a team of one) in `team`: a team barrier and the end
+ * of a region complete them too.  One load when there are none. */
+void muster_omp_tasks_settle_events(muster_omp_team *team);
 /* The work a member of self's team does while it waits at a team barrier
  * (run one of the team's tasks), in *storage; NULL when the team has no
  * task state (a team of one). */

@@ -178,10 +178,11 @@ static void start_members(muster_omp_thread *self, region *r, muster_omp_setup_f
 
 static void end_region(muster_omp_thread *self, region *r)
 {
-    if (r->team->size > 1) {
+    if (r->team->size > 1)
         muster_omp_tasks_drain(self);
+    muster_omp_tasks_settle_events(r->team);
+    if (r->team->size > 1)
         muster_omp_pool_join(r->team);
-    }
     if (muster_omp_cancellation)
         muster_omp_cancel_region_end(r->team);
     self->team = r->outer_team;
@@ -208,6 +209,7 @@ void muster_omp_run_member(muster_omp_thread *self, muster_omp_team *team, unsig
     /* Still a member: the tasks it runs here and while it waits at the join
      * belong to this team (the caller leaves the team after the join). */
     muster_omp_tasks_drain(self);
+    muster_omp_tasks_settle_events(team);
 }
 
 void muster_omp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
@@ -250,9 +252,12 @@ void muster_omp_team_barrier(muster_omp_thread *self)
 {
     muster_omp_team *team = self->team;
     self->barriers_passed++;
-    if (team == NULL || team->size == 1)
+    if (team == NULL || team->size == 1) {
+        muster_omp_tasks_settle_events(team);
         return;
+    }
     muster_omp_tasks_drain(self);
+    muster_omp_tasks_settle_events(team);
     muster_omp_task_work storage;
     const muster_wait_work *work = muster_omp_tasks_work(self, team, self->id, &storage);
     int rc = work != NULL ? muster_barrier_wait_working(team->barrier, self->id, work)

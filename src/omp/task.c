@@ -38,15 +38,21 @@
  * Taskloop's tasks are always queued (if(true), not final), as they are
  * few and coarse; a full deque runs one at once.
  *
- * The exception is a detachable task (detach clause): its body runs at once,
- * but it completes only when omp_fulfill_event is called on its event, which
- * may happen later, from any thread.  GOMP_task does not wait for that
- * (waiting there deadlocks the common pattern where a later task fulfills
- * the event).  Instead taskwait waits for the unfulfilled events of the
- * current task's children and taskgroup end for those created in the group.
- * Not done: the implicit barrier at the end of a parallel region does not
- * wait for unfulfilled events, and the implicit tasks of regions a thread
- * runs one after another share one list of events.
+ * Detachable tasks (detach clause) complete only when omp_fulfill_event is
+ * called on their event, which may happen later, from any thread, inside
+ * the team or not.  In a team of two or more (if(true), not final) such a
+ * task is a task record like any deferred one, counted in its parent, its
+ * taskgroup and the team's unfinished tasks until both its body has ended
+ * and its event is fulfilled; so its dependence successors, taskwait,
+ * taskgroup end, barriers and the region's end wait for the event without
+ * anything of their own.  Otherwise its body runs at once and the thread
+ * keeps the unfulfilled event in a list: taskwait waits for those of the
+ * current task's children, taskgroup end for those created in the group,
+ * and team barriers and the region's end for those of the team.  A task
+ * run at once with a depend clause does not wait for such events (its
+ * predecessor's fulfiller may be a task made later: waiting would
+ * deadlock), so in a team of one a detached task's successors may start
+ * before its event is fulfilled.
  *
  * Where a task runs: each thread keeps a chain of the explicit tasks it is
  * running (frames, on its stack) and of the taskgroups it is in.  Each entry
@@ -212,7 +218,15 @@ MUSTER_OMP_EXPORT int omp_in_final(void)
     return frame != NULL && frame->final;
 }
 
-/* ---- detach events ---- */
+/* ---- detach events ----
+ *
+ * A detachable task of a team with a scheduler is a task record (below,
+ * defer_detached) whose event is the record itself.  The task_event list
+ * here serves the rest: teams of one, and tasks that run at once (if(0),
+ * final), whose body runs before the construct returns. */
+
+typedef struct deferred_task deferred_task;
+static void fulfil_record(deferred_task *t);
 
 typedef struct task_event {
     _Atomic uint32_t fulfilled; /* futex word: 0, then 1 */
@@ -220,6 +234,7 @@ typedef struct task_event {
     struct task_event *next;    /* in the creating thread's list */
     const task_frame *parent;   /* the task whose taskwait waits for it; NULL: implicit */
     const taskgroup *group;     /* the taskgroup whose end waits for it */
+    const muster_omp_team *team; /* whose barriers and end wait for it */
     bool orphaned;              /* its parent has finished: no taskwait waits for it */
 } task_event;
 
@@ -280,6 +295,17 @@ static bool in_group(const task_event *event, const void *group)
     return event->group == group;
 }
 
+static bool of_team(const task_event *event, const void *team)
+{
+    return event->team == team;
+}
+
+void muster_omp_tasks_settle_events(muster_omp_team *team)
+{
+    if (pending_events != NULL)
+        settle_events(of_team, team, true);
+}
+
 static void orphan_children(const task_frame *frame)
 {
     for (task_event *event = pending_events; event != NULL; event = event->next)
@@ -295,6 +321,7 @@ static task_event *new_event(void)
     atomic_init(&event->references, 2);
     event->parent = running_task();
     event->group = innermost_group();
+    event->team = current_team();
     event->orphaned = false;
     event->next = pending_events;
     pending_events = event;
@@ -303,6 +330,10 @@ static task_event *new_event(void)
 
 MUSTER_OMP_EXPORT void omp_fulfill_event(omp_event_handle_t handle)
 {
+    if ((uintptr_t)handle & 1) {
+        fulfil_record((deferred_task *)((uintptr_t)handle & ~(uintptr_t)1));
+        return;
+    }
     task_event *event = (task_event *)(uintptr_t)handle;
     /* release: publishes what the fulfiller wrote for the task's successors. */
     if (atomic_exchange_explicit(&event->fulfilled, 1, memory_order_release) != 0)
@@ -412,7 +443,7 @@ static bool descends_from(const task_node *node, const task_node *ancestor)
     return false;
 }
 
-typedef struct deferred_task {
+struct deferred_task {
     void (*fn)(void *);
     void *data;          /* the argument copy, in this block */
     task_node *parent;   /* counts this task until it finishes; a reference held */
@@ -420,8 +451,14 @@ typedef struct deferred_task {
     muster_omp_team *team;
     muster_omp_deps *deps; /* NULL: no depend clause */
     int priority;          /* above 0: queued in the team's priority queue */
+    /* detach: the task completes when both its body has ended and its
+     * event is fulfilled; this counts the two down, and whichever comes
+     * second completes it.  The event handle is the record's address with
+     * the low bit set (omp_fulfill_event tells it from a task_event). */
+    bool detached;
+    _Atomic uint32_t detach_outstanding;
     /* the argument block follows */
-} deferred_task;
+};
 
 static muster_omp_team_tasks *team_tasks(void)
 {
@@ -448,7 +485,16 @@ static void successor_ready(void *task, void *arg)
 {
     deferred_task *t = task;
     (void)arg;
-    if (!queue_again(t, muster_omp_self()->id))
+    muster_omp_thread *self = muster_omp_self();
+    if (self->team != t->team) {
+        /* The fulfiller of a detached predecessor, outside the team: it
+         * owns no deque of the team, so the task goes to the shared queue
+         * (as priority 0 when it has none). */
+        if (!muster_omp_tasks_push_prioritized(t->team->tasks, t, t->priority, true))
+            fatal("out of memory queueing a task");
+        return;
+    }
+    if (!queue_again(t, self->id))
         run_deferred(t);
 }
 
@@ -462,11 +508,11 @@ static void release_successors(deferred_task *t)
     t->deps = NULL;
 }
 
-/* Runs a task record in the calling thread (a member of its team): its
- * frame and taskgroup are the ones it was created in, whichever thread runs
- * it.  Counts it finished in its parent and group; true when that emptied
- * one of those counts (a waiter may wait for it). */
-static bool run_record(deferred_task *t)
+/* Runs a task record's body in the calling thread (a member of its team),
+ * in the frame and taskgroup it was created in, whichever thread runs it.
+ * True when the task is complete: always, unless it is detached and its
+ * event not fulfilled yet (omp_fulfill_event then completes it). */
+static bool run_record_body(deferred_task *t)
 {
     taskgroup *saved_group = current_group;
     task_frame frame = {.parent = current_frame, .team = t->team, .origin = t->parent};
@@ -479,6 +525,16 @@ static bool run_record(deferred_task *t)
         orphan_children(&frame);
     current_group = saved_group;
     node_release(frame.node);
+    /* acq_rel: whichever of the body's end and the fulfilment comes second
+     * completes the task, and must see what the first did. */
+    return !t->detached || atomic_fetch_sub_explicit(&t->detach_outstanding, 1, memory_order_acq_rel) == 1;
+}
+
+/* A task that is complete: its successors become ready, its parent and
+ * taskgroup count it finished, and the record is freed.  True when that
+ * emptied one of those counts (a waiter may wait for it). */
+static bool complete_record(deferred_task *t)
+{
     if (t->deps != NULL)
         release_successors(t);
     /* seq_cst (both): releases the task's writes to the waiter that reads
@@ -491,13 +547,32 @@ static bool run_record(deferred_task *t)
     return emptied;
 }
 
-/* Runs a deferred task (one counted in the team's pending) and counts it
- * finished there too. */
+/* Runs a record that is not counted in the team's pending (not detached)
+ * and completes it. */
+static bool run_record(deferred_task *t)
+{
+    (void)run_record_body(t);
+    return complete_record(t);
+}
+
+/* Runs a deferred task (one counted in the team's pending) and, once it is
+ * complete, counts it finished there too. */
 static void run_deferred(deferred_task *t)
 {
     muster_omp_team_tasks *tt = t->team->tasks;
-    bool emptied = run_record(t);
-    muster_omp_tasks_finished(tt, emptied);
+    if (run_record_body(t))
+        muster_omp_tasks_finished(tt, complete_record(t));
+}
+
+/* omp_fulfill_event for a detached record: the task completes now if its
+ * body has ended, in this thread (which may be outside the team). */
+static void fulfil_record(deferred_task *t)
+{
+    /* acq_rel: as in run_record_body. */
+    if (atomic_fetch_sub_explicit(&t->detach_outstanding, 1, memory_order_acq_rel) != 1)
+        return;
+    muster_omp_team_tasks *tt = t->team->tasks;
+    muster_omp_tasks_finished(tt, complete_record(t));
 }
 
 /* A task record with a copy of the arguments, counted in its parent's
@@ -575,6 +650,46 @@ static void queue_prioritized(muster_omp_thread *self, deferred_task *t, int pri
     muster_omp_task_count_deferred(queued);
 }
 
+/* Counts a record in the team's pending and schedules it: with `depend`,
+ * registered in its parent's table to wait for its predecessors (the last
+ * one's thread queues it), else, or once ready, queued while a member is
+ * hungry (always when prioritized), else run here. */
+static void schedule_counted(muster_omp_thread *self, deferred_task *t, void **depend)
+{
+    muster_omp_team_tasks *tt = t->team->tasks;
+    muster_omp_tasks_count_new(tt);
+    if (depend != NULL) {
+        t->deps = muster_omp_deps_new(depend, t, t->team);
+        if (t->parent->deps == NULL)
+            t->parent->deps = muster_omp_dep_table_new();
+        if (!muster_omp_deps_register(t->parent->deps, t->deps))
+            return; /* a predecessor's end will queue it */
+    }
+    if ((t->priority > 0 || muster_omp_tasks_want(tt, self->id)) && queue_again(t, self->id))
+        return;
+    run_deferred(t);
+}
+
+/* A detachable task of a team with a scheduler: a record like any
+ * deferred task, whose completion waits for omp_fulfill_event too, so that
+ * its successors, taskwait, taskgroup end, barriers and the region's end
+ * all wait for the event, counted like any unfinished task.  gcc reads the
+ * event handle from *detach and from the task's firstprivate copy, the
+ * first field of the argument block. */
+static void defer_detached(muster_omp_thread *self, muster_omp_team *team, task_frame *running,
+                           void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                           long arg_align, void **depend, int priority, void *detach)
+{
+    deferred_task *t = new_record(team, running, fn, data, cpyfn, arg_size, arg_align);
+    t->priority = priority;
+    t->detached = true;
+    atomic_init(&t->detach_outstanding, 2); /* the body's end and the fulfilment */
+    void *handle = (void *)((uintptr_t)t | 1);
+    *(void **)detach = handle;
+    *(void **)t->data = handle;
+    schedule_counted(self, t, depend);
+}
+
 /* A task with dependences: registered in its parent's table, it waits
  * there until its predecessors finish (the last one's thread queues it);
  * ready at once, it is queued if a member is hungry, else run here.  Not
@@ -590,18 +705,9 @@ static bool defer_with_deps(muster_omp_thread *self, muster_omp_team *team, task
         return false;
     deferred_task *t = new_record(team, running, fn, data, cpyfn, arg_size, arg_align);
     t->priority = priority;
-    t->deps = muster_omp_deps_new(depend, t, team);
-    muster_omp_tasks_count_new(tt);
-    if (t->parent->deps == NULL)
-        t->parent->deps = muster_omp_dep_table_new();
-    if (!muster_omp_deps_register(t->parent->deps, t->deps))
-        return true; /* a predecessor's end will queue it */
-    if ((priority > 0 || muster_omp_tasks_want(tt, self->id)) && queue_again(t, self->id))
-        return true;
-    run_deferred(t);
+    schedule_counted(self, t, depend);
     return true;
 }
-
 /* ---- waiting is working ---- */
 
 typedef struct count_wait {
@@ -807,6 +913,12 @@ MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(v
     bool final = (flags & TASK_FLAG_FINAL) != 0 || (running != NULL && running->final);
     bool may_defer = if_clause && !final && !(flags & TASK_FLAG_DETACH) && team != NULL && team->size > 1;
     priority = (flags & TASK_FLAG_PRIORITY) ? effective_priority(priority) : 0;
+    if (__builtin_expect(flags & TASK_FLAG_DETACH, 0) && if_clause && !final && team != NULL && team->size > 1 &&
+        team->tasks != NULL && (depend == NULL || muster_omp_depend_count(depend) >= 0)) {
+        defer_detached(self, team, running, fn, data, cpyfn, arg_size, arg_align, depend, priority, detach);
+        muster_omp_task_count_deferred(true);
+        return;
+    }
     if (may_defer && depend == NULL && __builtin_expect(priority > 0, 0) && team->tasks != NULL) {
         queue_prioritized(self, new_record(team, running, fn, data, cpyfn, arg_size, arg_align), priority);
         return;

@@ -6,6 +6,7 @@
  * (num_tasks, grainsize, strict, negative and unsigned long long loops)
  * and task reductions (taskgroup, taskloop, parallel). */
 #include <omp.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -224,6 +225,140 @@ static void test_taskgroup_waits_for_fulfilment(void)
     CHECK(ok, "taskgroup end waited for a grandchild's event");
 }
 
+/* A thread outside every team fulfils the published event 30 ms after it
+ * appears, having set *fulfilled first. */
+typedef struct outside_fulfiller {
+    pthread_t thread;
+    atomic_uintptr_t published;
+    atomic_int fulfilled;
+} outside_fulfiller;
+
+static void *fulfil_from_outside(void *arg)
+{
+    outside_fulfiller *f = arg;
+    uintptr_t handle;
+    while ((handle = atomic_load(&f->published)) == 0)
+        usleep(100);
+    usleep(30000);
+    atomic_store(&f->fulfilled, 1);
+    omp_fulfill_event((omp_event_handle_t)handle);
+    return NULL;
+}
+
+static void start_outside_fulfiller(outside_fulfiller *f)
+{
+    atomic_init(&f->published, 0);
+    atomic_init(&f->fulfilled, 0);
+    CHECK(pthread_create(&f->thread, NULL, fulfil_from_outside, f) == 0, "pthread_create");
+}
+
+/* An explicit barrier, and the end of the region, complete a detached
+ * task only once its event is fulfilled: here by a thread outside the
+ * team, so nothing else in the team waits for it.  `undeferred` makes the
+ * task if(0) (its body runs at once, the event kept in the thread's list);
+ * a team of one has no scheduler at all. */
+static void test_barriers_wait_for_fulfilment(int threads, bool undeferred)
+{
+    outside_fulfiller f, g;
+    start_outside_fulfiller(&f);
+    start_outside_fulfiller(&g);
+    omp_event_handle_t event;
+    int early = 0;
+#pragma omp parallel num_threads(threads) shared(f, g, event) reduction(+ : early)
+    {
+        if (omp_get_thread_num() == threads - 1) {
+#pragma omp task detach(event) shared(f) if (!undeferred)
+            atomic_store(&f.published, (uintptr_t)event);
+        }
+#pragma omp barrier
+        early += atomic_load(&f.fulfilled) == 0;
+        if (omp_get_thread_num() == 0) {
+#pragma omp task detach(event) shared(g) if (!undeferred)
+            atomic_store(&g.published, (uintptr_t)event);
+        }
+    }
+    CHECK(early == 0, "%d threads%s: %d left a barrier before the detached task's event was fulfilled", threads,
+          undeferred ? ", if(0)" : "", early);
+    CHECK(atomic_load(&g.fulfilled) == 1, "%d threads%s: the region ended before the detached task's event was "
+          "fulfilled", threads, undeferred ? ", if(0)" : "");
+    pthread_join(f.thread, NULL);
+    pthread_join(g.thread, NULL);
+}
+
+/* A task that depends on a detached task starts only after the event is
+ * fulfilled, also when the fulfiller is outside the team.  (Not in a team
+ * of one, where tasks run at once: there the successor does not wait, as
+ * waiting would deadlock where the fulfiller is a task made later.) */
+static void test_successor_waits_for_fulfilment(int threads)
+{
+    outside_fulfiller f;
+    start_outside_fulfiller(&f);
+    omp_event_handle_t event;
+    int x = 0, seen = -1;
+#pragma omp parallel num_threads(threads) shared(f, event, x, seen)
+#pragma omp single
+    {
+#pragma omp task detach(event) depend(out : x) shared(f, x)
+        {
+            x = 1;
+            atomic_store(&f.published, (uintptr_t)event);
+        }
+#pragma omp task depend(in : x) shared(f, seen)
+        seen = atomic_load(&f.fulfilled);
+    }
+    pthread_join(f.thread, NULL);
+    CHECK(seen == 1, "%d threads: a successor of a detached task ran before its event was fulfilled (%d)", threads,
+          seen);
+}
+
+/* Many detached tasks, each fulfilled by a task made later, in a random
+ * order, with random delays: every body runs once and taskwait returns only
+ * once all events are fulfilled. */
+static void test_many_detached(int threads)
+{
+    enum { TASKS = 40, EPISODES = 25 };
+    for (int e = 0; e < EPISODES; e++) {
+        omp_event_handle_t events[TASKS];
+        atomic_int bodies = 0, fulfilled = 0;
+        int after = -1;
+        unsigned seed = (unsigned)(e * 7919 + threads);
+#pragma omp parallel num_threads(threads) shared(events, bodies, fulfilled, after)
+#pragma omp single
+        {
+            for (int i = 0; i < TASKS; i++) {
+                omp_event_handle_t ev;
+#pragma omp task detach(ev) shared(bodies)
+                atomic_fetch_add(&bodies, 1);
+                events[i] = ev;
+            }
+            int order[TASKS];
+            for (int i = 0; i < TASKS; i++)
+                order[i] = i;
+            for (int i = TASKS - 1; i > 0; i--) {
+                int j = (int)(rand_r(&seed) % (unsigned)(i + 1)), t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+            for (int i = 0; i < TASKS; i++) {
+                int k = order[i];
+                unsigned spin = rand_r(&seed) % 3000;
+#pragma omp task firstprivate(k, spin) shared(events, fulfilled)
+                {
+                    for (volatile unsigned s = 0; s < spin; s++)
+                        ;
+                    atomic_fetch_add(&fulfilled, 1);
+                    omp_fulfill_event(events[k]);
+                }
+            }
+#pragma omp taskwait
+            after = atomic_load(&fulfilled);
+        }
+        CHECK(atomic_load(&bodies) == TASKS, "%d threads: %d of %d detached bodies ran", threads,
+              atomic_load(&bodies), TASKS);
+        CHECK(after == TASKS, "%d threads: taskwait returned after %d of %d fulfilments", threads, after, TASKS);
+    }
+}
+
 /* ---- taskgroups ---- */
 
 static void test_taskgroups(int threads)
@@ -436,6 +571,11 @@ int main(void)
     test_taskloop_splits();
     test_taskloop_lastprivate();
     for (int i = 0; i < TEAM_SIZES; i++) {
+        test_barriers_wait_for_fulfilment(team_sizes[i], false);
+        test_barriers_wait_for_fulfilment(team_sizes[i], true);
+        if (team_sizes[i] > 1)
+            test_successor_waits_for_fulfilment(team_sizes[i]);
+        test_many_detached(team_sizes[i]);
         test_tasks_run(team_sizes[i]);
         test_taskgroups(team_sizes[i]);
         test_taskgroup_task_reduction(team_sizes[i]);

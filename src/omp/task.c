@@ -69,6 +69,7 @@
 #include "omp/internal.h"
 #include "omp/scheduler.h"
 #include "omp/task.h"
+#include "omp/task_memory.h"
 
 /* gcc's GOMP_task / GOMP_taskloop flags (gomp-constants.h). */
 #define TASK_FLAG_FINAL (1u << 1)
@@ -543,7 +544,7 @@ static bool complete_record(deferred_task *t)
     bool emptied = t->group != NULL && atomic_fetch_sub(&t->group->tasks, 1) == 1;
     emptied |= atomic_fetch_sub(&t->parent->children, 1) == 1;
     node_release(t->parent);
-    free(t);
+    muster_omp_task_free(t);
     return emptied;
 }
 
@@ -584,7 +585,11 @@ static deferred_task *new_record(muster_omp_team *team, task_frame *running, voi
 {
     size_t align = arg_align > 0 ? (size_t)arg_align : 1;
     size_t header = (sizeof(deferred_task) + align - 1) & ~(align - 1);
-    deferred_task *t = checked_malloc(header + (size_t)(arg_size > 0 ? arg_size : 0) + align);
+    /* From the thread's task memory: no malloc on the hot path, and the
+     * block returns here whichever thread finishes the task. */
+    deferred_task *t = muster_omp_task_alloc(header + (size_t)(arg_size > 0 ? arg_size : 0) + align);
+    if (t == NULL)
+        fatal("out of memory for a task");
     char *arg = (char *)(((uintptr_t)t + header + align - 1) & ~(uintptr_t)(align - 1));
     if (cpyfn != NULL)
         cpyfn(arg, data);

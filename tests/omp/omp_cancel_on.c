@@ -100,13 +100,15 @@ static void parallel_barrier(int T, int episode)
 }
 
 /* cancel for in a dynamic loop: iteration `stop` cancels; later iterations
- * wait until it has, so every thread meets the cancellation. */
+ * poll a cancellation point until it has, so every thread meets the
+ * cancellation.  (They must not wait for a flag the canceller sets just
+ * before `cancel for`: a canceller preempted between the two let them run
+ * on through the loop, seen under ThreadSanitizer.) */
 static void cancel_for(int episode)
 {
     static int hits[N];
     memset(hits, 0, sizeof hits);
     int stop = (int)(corpus_seed(episode, 3) % 50);
-    atomic_int cancelling = 0;
     int after = 0, ran = 0, second = 0, stuck = 0;
 #pragma omp parallel reduction(+ : after, ran, second, stuck)
     {
@@ -116,15 +118,16 @@ static void cancel_for(int episode)
             ran++;
             hits[i]++;
             if (i == stop) {
-                atomic_store(&cancelling, 1);
 #pragma omp cancel for
                 after++;
             }
             if (i > stop) {
                 double give_up = now() + 10.0;
-                while (!atomic_load(&cancelling) && now() < give_up)
+                while (now() < give_up) {
+#pragma omp cancellation point for
                     corpus_delay(&rng, 0);
-                stuck += !atomic_load(&cancelling);
+                }
+                stuck++;
             }
 #pragma omp cancellation point for
         }

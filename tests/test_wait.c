@@ -81,6 +81,45 @@ static void test_sleeper_is_woken(void)
     CHECK(atomic_load(&flag) == 8, "publish must clear SLEEPING");
 }
 
+/* A working waiter whose work source bounds its naps (nap_ns) finds work
+ * added with no wake-up at all, and still returns when the flag is
+ * published; without nap_ns it would sleep through the work. */
+typedef struct nap_work {
+    atomic_int available, done_by_waiter;
+} nap_work;
+
+static bool run_nap_work(void *arg)
+{
+    nap_work *w = arg;
+    if (!atomic_exchange(&w->available, 0))
+        return false;
+    atomic_fetch_add(&w->done_by_waiter, 1);
+    return true;
+}
+
+static void test_working_wait_naps(void)
+{
+    muster_flag flag = 3;
+    nap_work w = {0};
+    _Atomic uint32_t sleepers = 0;
+    muster_wait_work work = {.run = run_nap_work, .arg = &w, .sleepers = &sleepers, .nap_ns = 2000000};
+    sleeper s = {.flag = &flag, .target = 4, .waiter = passive(0)};
+    s.waiter.work = &work;
+    pthread_t thread;
+    pthread_create(&thread, NULL, sleeper_main, &s);
+    until_announced(&flag);
+    muster_wait_counts before = muster_wait_counters();
+    atomic_store(&w.available, 1); /* no nudge, no wake */
+    for (int i = 0; i < 2000 && atomic_load(&w.done_by_waiter) == 0; i++)
+        usleep(1000);
+    CHECK(atomic_load(&w.done_by_waiter) == 1, "a napping waiter did not find work added without a wake-up");
+    CHECK(muster_wait_counters().wakes == before.wakes, "nobody woke the waiter: it woke on its own");
+    CHECK(!atomic_load(&s.done), "the waiter returned before the publish");
+    muster_flag_publish(&flag, 4, true);
+    pthread_join(thread, NULL);
+    CHECK(atomic_load(&s.result) == 0, "the working wait returned %d", atomic_load(&s.result));
+}
+
 static void on_signal(int signo) { (void)signo; }
 
 static void test_eintr_does_not_end_a_wait(void)
@@ -560,6 +599,7 @@ int main(void)
     test_episode_arithmetic();
     test_publish_without_sleepers_makes_no_wake();
     test_sleeper_is_woken();
+    test_working_wait_naps();
     test_eintr_does_not_end_a_wait();
     test_deadline(MUSTER_WAIT_ACTIVE);
     test_deadline(MUSTER_WAIT_PASSIVE);

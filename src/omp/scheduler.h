@@ -24,6 +24,10 @@
  * enough that while everyone is busy a task costs a call, as undeferred.
  * MUSTER_OMP_QUEUE_AHEAD overrides it (measurements). */
 #define MUSTER_OMP_QUEUE_AHEAD 4
+/* The longest a member with nothing to run sleeps before it looks for work
+ * again, whoever is supposed to wake it (a safety net: see wake_for_work
+ * in scheduler.c). */
+#define MUSTER_OMP_TASK_NAP_NS 10000000u
 /* Unfinished deferred tasks per member before new ones run at once
  * (libgomp's throttle is 64 per thread too). */
 #define MUSTER_OMP_TASKS_PER_MEMBER 64

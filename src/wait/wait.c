@@ -155,7 +155,7 @@ static int sleep_until(muster_flag *flag, uint32_t target, const muster_waiter *
 
 /* Announces SLEEPING and sleeps once on the flag (or not at all, when it
  * moved meanwhile).  Returns 1 reached, 0 still waiting, or an error. */
-static int sleep_once(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
+static int sleep_once(muster_flag *flag, uint32_t target, const muster_waiter *waiter, uint64_t nap_ns)
 {
     /* acquire: as in spin(). */
     uint32_t v = atomic_load_explicit(flag, memory_order_acquire);
@@ -172,7 +172,10 @@ static int sleep_once(muster_flag *flag, uint32_t target, const muster_waiter *w
         v |= MUSTER_FLAG_SLEEPING;
     }
     atomic_fetch_add_explicit(&sleep_count, 1, memory_order_relaxed);
-    muster_futex_wait(flag, v, waiter->deadline_ns);
+    uint64_t until = waiter->deadline_ns;
+    if (nap_ns > 0 && (until == 0 || until > muster_now_ns() + nap_ns))
+        until = muster_now_ns() + nap_ns;
+    muster_futex_wait(flag, v, until);
     return 0;
 }
 
@@ -229,7 +232,7 @@ static int wait_working(muster_flag *flag, uint32_t target, const muster_waiter 
         } else {
             atomic_fetch_add(work->sleepers, 1); /* seq_cst: see muster_wait_work */
             bool found = work->run(work->arg);
-            state = found ? 0 : sleep_once(flag, target, waiter);
+            state = found ? 0 : sleep_once(flag, target, waiter, work->nap_ns);
             atomic_fetch_sub(work->sleepers, 1);
             left = found ? budget : 0;
         }

@@ -83,11 +83,14 @@ bool muster_census_cpu_needed(const muster_census *census, unsigned self, int cp
  * (seq_cst) and calls run once more: whoever adds work must make it
  * visible with a seq_cst write, then read *sleepers with a seq_cst load and
  * wake the sleepers it finds (muster_barrier_nudge), so no piece of work
- * goes unnoticed by a sleeping waiter. */
+ * goes unnoticed by a sleeping waiter.  A work source may also leave some
+ * sleepers asleep on purpose (more of them awake could not run anyway):
+ * then nap_ns > 0 bounds each sleep, after which the waiter looks again. */
 typedef struct muster_wait_work {
     bool (*run)(void *arg);
     void *arg;
     _Atomic uint32_t *sleepers;
+    uint64_t nap_ns; /* 0: sleep until woken */
 } muster_wait_work;
 
 /* How one participant waits in one call; built on the stack by the caller. */

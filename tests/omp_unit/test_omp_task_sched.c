@@ -69,6 +69,51 @@ static void test_blocking_tasks_spread(int threads)
         CHECK(distinct >= 2, "%d threads: all %d blocking tasks ran on one thread", threads, tasks);
 }
 
+/* A task made while the members that are awake all block in their own
+ * code (not at a task scheduling point) and the rest sleep at the region's
+ * end: a sleeper must still find it.  With 8 members on a 2-CPU machine
+ * the scheduler wakes nobody for it (the awake members seem to fill the
+ * CPUs); the sleepers' bounded nap is what finds it.  Gives up after 5 s. */
+static void test_task_found_while_awake_members_block(int threads)
+{
+    atomic_int ran = 0, ran_on = -1, gave_up = 0;
+#pragma omp parallel num_threads(threads) shared(ran, ran_on, gave_up)
+    {
+        int id = omp_get_thread_num();
+        if (id == 0) {
+            sleep_us(50000); /* the others reach the end and fall asleep */
+            /* A taskloop's task is always queued (a GOMP_task task would
+             * run at once here: nobody is hungry enough). */
+#pragma omp taskloop nogroup num_tasks(1) shared(ran, ran_on)
+            for (int i = 0; i < 1; i++) {
+                atomic_store(&ran_on, omp_get_thread_num());
+                atomic_store(&ran, 1);
+            }
+        }
+        if (id <= 1) {
+            struct timespec start;
+            clock_gettime(CLOCK_MONOTONIC, &start);
+            for (;;) {
+                if (atomic_load(&ran))
+                    break;
+                struct timespec now;
+                clock_gettime(CLOCK_MONOTONIC, &now);
+                if (now.tv_sec - start.tv_sec > 5) {
+                    atomic_store(&gave_up, 1);
+                    break;
+                }
+                sleep_us(200);
+            }
+        }
+    }
+    CHECK(!atomic_load(&gave_up), "%d threads: a task made while the awake members blocked ran only after 5 s "
+          "(on thread %d)", threads, atomic_load(&ran_on));
+    CHECK(atomic_load(&ran) == 1, "%d threads: the task ran", threads);
+    if (threads > 2)
+        CHECK(atomic_load(&ran_on) >= 2, "%d threads: the task ran on blocked thread %d", threads,
+              atomic_load(&ran_on));
+}
+
 /* ---- random task trees against a serial oracle ---- */
 
 typedef struct tree_params {
@@ -214,6 +259,8 @@ int main(void)
         test_many_tasks(n);
     }
     test_nested_parallel_in_tasks();
+    test_task_found_while_awake_members_block(3);
+    test_task_found_while_awake_members_block(8);
     printf("task scheduler ok (OMP_MAX_TASK_PRIORITY %d)\n", omp_get_max_task_priority());
     return 0;
 }

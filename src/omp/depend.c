@@ -7,14 +7,25 @@
 
 #define DEP_BUCKETS 256 /* a power of two */
 
+/* A growable list of tasks. */
+typedef struct dep_list {
+    muster_omp_deps **items;
+    uint32_t n, cap;
+} dep_list;
+
 /* The unfinished tasks that last named one address. */
 typedef struct dep_entry {
     struct dep_entry *next; /* in its bucket */
     uintptr_t addr;
     const void *team;
-    muster_omp_deps *writer;   /* the last out/inout task; NULL once it finished */
-    muster_omp_deps **readers; /* in tasks registered since the writer */
-    uint32_t nreaders, readers_cap;
+    /* The last write group: one out/inout task, or the members of a
+     * mutexinoutset set.  Finished tasks leave every list. */
+    dep_list writers;
+    dep_list readers;    /* in tasks registered since */
+    bool set_open;       /* the last registration was mutexinoutset: the next one joins its set */
+    dep_list set_before; /* what the open set's members wait for */
+    muster_omp_deps *holder; /* the set member running now */
+    dep_list parked;     /* members ready but for the holder */
 } dep_entry;
 
 struct muster_omp_dep_table {
@@ -55,21 +66,32 @@ static bool nth_dep(void *const *depend, const depend_form *f, size_t i, muster_
 {
     void *entry = depend[f->first + i];
     if (i < f->nout) {
-        *out = (muster_omp_dep){(uintptr_t)entry, true};
+        *out = (muster_omp_dep){(uintptr_t)entry, MUSTER_OMP_DEP_WRITE};
         return true;
     }
-    if (i < f->nout + f->nmutex)
-        return false;
+    if (i < f->nout + f->nmutex) {
+        *out = (muster_omp_dep){(uintptr_t)entry, MUSTER_OMP_DEP_MUTEX};
+        return true;
+    }
     if (i < f->nout + f->nmutex + f->nin) {
-        *out = (muster_omp_dep){(uintptr_t)entry, false};
+        *out = (muster_omp_dep){(uintptr_t)entry, MUSTER_OMP_DEP_READ};
         return true;
     }
     void *const *depobj = entry; /* omp_depend_t: {address, kind} */
-    uintptr_t kind = (uintptr_t)depobj[1];
-    if (kind != MUSTER_OMP_DEPEND_IN && kind != MUSTER_OMP_DEPEND_OUT && kind != MUSTER_OMP_DEPEND_INOUT)
+    switch ((uintptr_t)depobj[1]) {
+    case MUSTER_OMP_DEPEND_IN:
+        *out = (muster_omp_dep){(uintptr_t)depobj[0], MUSTER_OMP_DEP_READ};
+        return true;
+    case MUSTER_OMP_DEPEND_OUT:
+    case MUSTER_OMP_DEPEND_INOUT:
+        *out = (muster_omp_dep){(uintptr_t)depobj[0], MUSTER_OMP_DEP_WRITE};
+        return true;
+    case MUSTER_OMP_DEPEND_MUTEXINOUTSET:
+        *out = (muster_omp_dep){(uintptr_t)depobj[0], MUSTER_OMP_DEP_MUTEX};
+        return true;
+    default:
         return false;
-    *out = (muster_omp_dep){(uintptr_t)depobj[0], kind != MUSTER_OMP_DEPEND_IN};
-    return true;
+    }
 }
 
 long muster_omp_depend_count(void *const *depend)
@@ -93,8 +115,10 @@ muster_omp_deps *muster_omp_deps_new(void *const *depend, void *task, const void
     d->task = task;
     d->team = team;
     depend_form f = read_form(depend);
-    for (size_t i = 0; i < (size_t)n; i++)
-        nth_dep(depend, &f, i, &d->dep[d->count++]);
+    for (size_t i = 0; i < (size_t)n; i++) {
+        nth_dep(depend, &f, i, &d->dep[d->count]);
+        d->mutex |= d->dep[d->count++].kind == MUSTER_OMP_DEP_MUTEX;
+    }
     return d;
 }
 
@@ -106,6 +130,31 @@ void muster_omp_deps_free(muster_omp_deps *d)
 }
 
 /* ---- the table ---- */
+
+static void list_add(dep_list *l, muster_omp_deps *d)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 4;
+        l->items = checked_realloc(l->items, l->cap * sizeof *l->items);
+    }
+    l->items[l->n++] = d;
+}
+
+static void list_remove(dep_list *l, const muster_omp_deps *d)
+{
+    for (uint32_t i = 0; i < l->n; i++)
+        if (l->items[i] == d)
+            l->items[i--] = l->items[--l->n];
+}
+
+static void free_entry(dep_entry *e)
+{
+    free(e->writers.items);
+    free(e->readers.items);
+    free(e->set_before.items);
+    free(e->parked.items);
+    free(e);
+}
 
 muster_omp_dep_table *muster_omp_dep_table_new(void)
 {
@@ -123,8 +172,7 @@ void muster_omp_dep_table_free(muster_omp_dep_table *table)
         while (table->buckets[b] != NULL) {
             dep_entry *e = table->buckets[b];
             table->buckets[b] = e->next;
-            free(e->readers);
-            free(e);
+            free_entry(e);
         }
     free(table);
 }
@@ -174,6 +222,12 @@ static void add_edge(muster_omp_deps *p, muster_omp_deps *d)
     atomic_fetch_add_explicit(&d->unmet, 1, memory_order_relaxed);
 }
 
+static void add_edges(const dep_list *from, muster_omp_deps *d)
+{
+    for (uint32_t i = 0; i < from->n; i++)
+        add_edge(from->items[i], d);
+}
+
 static void register_one(muster_omp_dep_table *table, muster_omp_deps *d, const muster_omp_dep *dep)
 {
     dep_entry **link = find(table, dep->addr, d->team);
@@ -183,21 +237,36 @@ static void register_one(muster_omp_dep_table *table, muster_omp_deps *d, const 
         *e = (dep_entry){.addr = dep->addr, .team = d->team};
         *link = e;
     }
-    add_edge(e->writer, d);
-    if (!dep->writes) {
-        if (e->nreaders == e->readers_cap) {
-            e->readers_cap = e->readers_cap ? 2 * e->readers_cap : 4;
-            e->readers = checked_realloc(e->readers, e->readers_cap * sizeof *e->readers);
+    switch (dep->kind) {
+    case MUSTER_OMP_DEP_READ:
+        add_edges(&e->writers, d);
+        list_add(&e->readers, d);
+        e->set_open = false;
+        break;
+    case MUSTER_OMP_DEP_WRITE:
+        add_edges(&e->writers, d);
+        add_edges(&e->readers, d);
+        e->writers.n = e->readers.n = e->set_before.n = 0;
+        list_add(&e->writers, d);
+        e->set_open = false;
+        break;
+    case MUSTER_OMP_DEP_MUTEX:
+        if (!e->set_open) {
+            /* A new set: its members wait for the last write group and
+             * the readers since, and then stand for them. */
+            e->set_before.n = 0;
+            for (uint32_t i = 0; i < e->writers.n; i++)
+                list_add(&e->set_before, e->writers.items[i]);
+            for (uint32_t i = 0; i < e->readers.n; i++)
+                list_add(&e->set_before, e->readers.items[i]);
+            e->writers.n = e->readers.n = 0;
+            e->set_open = true;
         }
-        e->readers[e->nreaders++] = d;
-        return;
+        add_edges(&e->set_before, d);
+        list_add(&e->writers, d);
+        break;
     }
-    for (uint32_t r = 0; r < e->nreaders; r++)
-        add_edge(e->readers[r], d);
-    e->nreaders = 0;
-    e->writer = d;
 }
-
 /* acq_rel: the count-down that reaches zero must see every predecessor's
  * writes (each count-down releases its finisher's, and the RMWs chain), and
  * hands them on with the task. */
@@ -206,46 +275,99 @@ static bool count_down(muster_omp_deps *d)
     return atomic_fetch_sub_explicit(&d->unmet, 1, memory_order_acq_rel) == 1;
 }
 
+/* Under the table's lock: whether d, whose predecessors have all
+ * finished, may run now.  With mutexinoutset addresses it must hold them
+ * all: it takes them only if every one is free (or already its own), else
+ * parks on a busy one, to be retried when its holder finishes. */
+static bool take_sets(muster_omp_dep_table *table, muster_omp_deps *d)
+{
+    if (!d->mutex)
+        return true;
+    for (uint32_t i = 0; i < d->count; i++) {
+        if (d->dep[i].kind != MUSTER_OMP_DEP_MUTEX)
+            continue;
+        dep_entry *e = *find(table, d->dep[i].addr, d->team);
+        if (e->holder != NULL && e->holder != d) {
+            list_add(&e->parked, d);
+            return false;
+        }
+    }
+    for (uint32_t i = 0; i < d->count; i++)
+        if (d->dep[i].kind == MUSTER_OMP_DEP_MUTEX)
+            (*find(table, d->dep[i].addr, d->team))->holder = d;
+    return true;
+}
+
 bool muster_omp_deps_register(muster_omp_dep_table *table, muster_omp_deps *d)
 {
     muster_omp_mutex_lock(&table->lock);
     for (uint32_t i = 0; i < d->count; i++)
         register_one(table, d, &d->dep[i]);
     muster_omp_mutex_unlock(&table->lock);
-    return count_down(d); /* the registration hold */
+    if (!count_down(d)) /* the registration hold */
+        return false;
+    if (!d->mutex)
+        return true;
+    muster_omp_mutex_lock(&table->lock);
+    bool ready = take_sets(table, d);
+    muster_omp_mutex_unlock(&table->lock);
+    return ready;
 }
 
-static void unregister_one(muster_omp_dep_table *table, muster_omp_deps *d, uintptr_t addr)
+/* d leaves addr's entry; a set it held is freed, and the members parked
+ * on it go to *retry. */
+static void unregister_one(muster_omp_dep_table *table, muster_omp_deps *d, uintptr_t addr, dep_list *retry)
 {
     dep_entry **link = find(table, addr, d->team);
     dep_entry *e = *link;
     if (e == NULL)
         return; /* named twice: already left */
-    if (e->writer == d)
-        e->writer = NULL;
-    for (uint32_t r = 0; r < e->nreaders; r++)
-        if (e->readers[r] == d)
-            e->readers[r--] = e->readers[--e->nreaders];
-    if (e->writer == NULL && e->nreaders == 0) {
+    list_remove(&e->writers, d);
+    list_remove(&e->readers, d);
+    list_remove(&e->set_before, d);
+    if (e->holder == d) {
+        e->holder = NULL;
+        for (uint32_t i = 0; i < e->parked.n; i++)
+            list_add(retry, e->parked.items[i]);
+        e->parked.n = 0;
+    }
+    if (e->writers.n == 0 && e->readers.n == 0 && e->set_before.n == 0 && e->holder == NULL && e->parked.n == 0) {
         *link = e->next;
-        free(e->readers);
-        free(e);
+        free_entry(e);
     }
 }
 
 void muster_omp_deps_release(muster_omp_dep_table *table, muster_omp_deps *d, void (*ready)(void *task, void *ctx),
                              void *ctx)
 {
+    dep_list retry = {0};
     muster_omp_mutex_lock(&table->lock);
     for (uint32_t i = 0; i < d->count; i++)
-        unregister_one(table, d, d->dep[i].addr);
+        unregister_one(table, d, d->dep[i].addr, &retry);
     muster_omp_deps **successors = d->successors;
     uint32_t n = d->nsuccessors;
     d->successors = NULL;
     d->nsuccessors = d->successors_cap = 0;
     muster_omp_mutex_unlock(&table->lock);
-    for (uint32_t s = 0; s < n; s++)
-        if (count_down(successors[s]))
+    for (uint32_t s = 0; s < n; s++) {
+        if (!count_down(successors[s]))
+            continue;
+        if (successors[s]->mutex)
+            list_add(&retry, successors[s]);
+        else
             ready(successors[s]->task, ctx);
+    }
     free(successors);
+    if (retry.n == 0)
+        return;
+    /* Set members that may now hold their addresses; the rest park again. */
+    uint32_t runnable = 0;
+    muster_omp_mutex_lock(&table->lock);
+    for (uint32_t i = 0; i < retry.n; i++)
+        if (take_sets(table, retry.items[i]))
+            retry.items[runnable++] = retry.items[i];
+    muster_omp_mutex_unlock(&table->lock);
+    for (uint32_t i = 0; i < runnable; i++)
+        ready(retry.items[i]->task, ctx);
+    free(retry.items);
 }

@@ -19,8 +19,16 @@
  * every nested region it runs, and tasks of different teams never depend
  * on each other.
  *
- * mutexinoutset (and anything unknown) is not handled here: the caller
- * runs such a task at once after its creator's deferred children. */
+ * mutexinoutset: consecutive mutexinoutset tasks on one address form a
+ * set.  Each member waits for what came before the set (like an out), and
+ * what comes after waits for every member; the members are not ordered
+ * among themselves but excluded from each other.  A member whose
+ * predecessors have finished must also hold its sets' addresses, all at
+ * once under the table's lock (so no two members, each holding one
+ * address, can wait for each other): while another member of one of its
+ * sets runs, it is parked on that address and retried when that member
+ * finishes.  Anything else unknown (inoutset) is not handled here: the
+ * caller runs such a task at once after its creator's deferred children. */
 #ifndef MUSTER_OMP_DEPEND_H
 #define MUSTER_OMP_DEPEND_H
 
@@ -40,9 +48,15 @@ enum {
     MUSTER_OMP_DEPEND_MUTEXINOUTSET = 4,
 };
 
+typedef enum muster_omp_dep_kind {
+    MUSTER_OMP_DEP_READ,  /* in */
+    MUSTER_OMP_DEP_WRITE, /* out, inout */
+    MUSTER_OMP_DEP_MUTEX, /* mutexinoutset */
+} muster_omp_dep_kind;
+
 typedef struct muster_omp_dep {
     uintptr_t addr;
-    bool writes; /* out or inout */
+    muster_omp_dep_kind kind;
 } muster_omp_dep;
 
 /* One task's dependences and its place in the graph. */
@@ -52,6 +66,7 @@ typedef struct muster_omp_deps {
     const void *team;
     struct muster_omp_deps **successors; /* under the table's lock */
     uint32_t nsuccessors, successors_cap;
+    bool mutex;              /* names an address mutexinoutset */
     uint32_t count;
     muster_omp_dep dep[];
 } muster_omp_deps;
@@ -79,12 +94,15 @@ void muster_omp_dep_table_free(muster_omp_dep_table *table);
 bool muster_omp_dep_table_free_if_empty(muster_omp_dep_table *table);
 
 /* Registers a new task; true when it is ready at once (no unfinished
- * predecessor), else some predecessor's release will hand it out. */
+ * predecessor, and its mutexinoutset addresses held), else some
+ * predecessor's release will hand it out. */
 bool muster_omp_deps_register(muster_omp_dep_table *table, muster_omp_deps *d);
 
-/* The task of d has finished: leaves the table, then calls ready(task,
- * ctx) for every successor whose last unfinished predecessor it was.  Frees
- * nothing of d (the caller frees it after). */
+/* The task of d has finished: leaves the table (and its mutexinoutset
+ * addresses), then calls ready(task, ctx) for every task that became ready:
+ * successors whose last unfinished predecessor it was, and set members
+ * that now hold their addresses.  Frees nothing of d (the caller frees it
+ * after). */
 void muster_omp_deps_release(muster_omp_dep_table *table, muster_omp_deps *d, void (*ready)(void *task, void *ctx),
                              void *ctx);
 

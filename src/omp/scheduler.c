@@ -213,6 +213,11 @@ void muster_omp_tasks_finished(muster_omp_team_tasks *tt, bool emptied_a_count)
         wake_sleepers(tt);
 }
 
+void muster_omp_tasks_wake(muster_omp_team_tasks *tt)
+{
+    wake_sleepers(tt);
+}
+
 void *muster_omp_tasks_take_own(muster_omp_team_tasks *tt, unsigned id)
 {
     return muster_deque_take(&tt->deques[id]);

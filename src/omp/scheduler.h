@@ -100,6 +100,9 @@ void muster_omp_tasks_count_new(muster_omp_team_tasks *tt);
  * the team's last, or when emptied_a_count (it was the last unfinished
  * child of its parent, or of its taskgroup: a waiter may wait for that). */
 void muster_omp_tasks_finished(muster_omp_team_tasks *tt, bool emptied_a_count);
+/* Wakes every sleeping member (one load when none sleeps): something a
+ * waiter waits for has happened outside the counts above. */
+void muster_omp_tasks_wake(muster_omp_team_tasks *tt);
 /* Member id's newest queued task, or NULL. */
 void *muster_omp_tasks_take_own(muster_omp_team_tasks *tt, unsigned id);
 /* Queues a task that is already counted in pending (one a member took or

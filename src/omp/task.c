@@ -16,14 +16,16 @@
  * a team barrier or the end of its region runs, or steals, tasks until the
  * team has none left (muster_omp_tasks_drain).
  *
- * Dependences (depend.h): a task with in, out, inout or depobj dependences
- * is registered in its parent's table and queued when its last predecessor
- * finishes (by that thread), or at once if it has none.  One with
- * mutexinoutset, and an undeferred one (if(0), final) with dependences,
- * first waits for all of its creator's deferred children, then runs at
- * once: its predecessors are among them (more waiting than needed, never
- * less), and running alone it excludes the rest of its set.  taskwait
- * depend waits for all deferred children the same way.
+ * Dependences (depend.h): a task with in, out, inout, mutexinoutset or
+ * depobj dependences is registered in its parent's table and queued when
+ * its last predecessor finishes (by that thread) and it holds its
+ * mutexinoutset addresses, or at once if it has no predecessor.  An
+ * undeferred task (if(0), final) with dependences, and taskwait depend,
+ * register a stand-in the same way and wait, running the waiter's
+ * descendants, until the stand-in is ready: they wait for their own
+ * predecessors only.  A kind depend.h does not handle (inoutset) makes the
+ * task wait for all of its creator's deferred children and run at once
+ * (more waiting than needed, never less).
  *
  * Priorities: with OMP_MAX_TASK_PRIORITY above 0, a task whose priority
  * clause gives it a priority above 0 (clamped to the maximum) is always
@@ -458,6 +460,9 @@ struct deferred_task {
      * the low bit set (omp_fulfill_event tells it from a task_event). */
     bool detached;
     _Atomic uint32_t detach_outstanding;
+    /* A stand-in (fn NULL) for an undeferred task or taskwait depend: 1
+     * until its predecessors have finished, then 0 (see wait_for_own_deps). */
+    _Atomic uint32_t stand_in_waiting;
     /* the argument block follows */
 };
 
@@ -486,6 +491,14 @@ static void successor_ready(void *task, void *arg)
 {
     deferred_task *t = task;
     (void)arg;
+    if (t->fn == NULL) {
+        /* A stand-in: its waiter runs the task (or nothing) itself. */
+        muster_omp_team_tasks *tt = t->team->tasks;
+        /* seq_cst: the waiter's idle re-check, and the wake-up handshake. */
+        atomic_store(&t->stand_in_waiting, 0);
+        muster_omp_tasks_wake(tt);
+        return;
+    }
     muster_omp_thread *self = muster_omp_self();
     if (self->team != t->team) {
         /* The fulfiller of a detached predecessor, outside the team: it
@@ -700,7 +713,7 @@ static void defer_detached(muster_omp_thread *self, muster_omp_team *team, task_
  * ready at once, it is queued if a member is hungry, else run here.  Not
  * throttled: it cannot run at once before its predecessors, and waiting
  * for them here would serialise the producer.  False when the clauses
- * include a kind handled only conservatively (mutexinoutset). */
+ * include a kind handled only conservatively (inoutset). */
 static bool defer_with_deps(muster_omp_thread *self, muster_omp_team *team, task_frame *running,
                             void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                             long arg_align, void **depend, int priority)
@@ -893,6 +906,45 @@ void muster_omp_tasks_drain(muster_omp_thread *self)
     muster_omp_tasks_set_hungry(tt, &hungry, false);
 }
 
+/* A stand-in for the dependences of an undeferred task or of taskwait
+ * depend, between wait_for_own_deps and leave_own_deps. */
+typedef struct stand_in_deps {
+    deferred_task record; /* fn NULL: successor_ready marks it ready */
+    muster_omp_dep_table *table;
+} stand_in_deps;
+
+/* Registers a stand-in with `depend` in the running task's table, as a
+ * task would be, and waits until its predecessors have finished (and it
+ * holds its mutexinoutset addresses), running the waiter's descendants
+ * meanwhile (the predecessors are among them).  Without a table nothing
+ * was deferred with dependences, so there is nothing to wait for.  A kind
+ * depend.h does not handle: waits for all deferred children instead. */
+static void wait_for_own_deps(muster_omp_team *team, task_frame *running, void **depend, stand_in_deps *s)
+{
+    task_node *node = frame_node(running);
+    if (team == NULL || team->size < 2 || team->tasks == NULL || node->deps == NULL)
+        return;
+    if (muster_omp_depend_count(depend) < 0) {
+        wait_children();
+        return;
+    }
+    s->record = (deferred_task){.team = team, .parent = node};
+    atomic_init(&s->record.stand_in_waiting, 1);
+    s->record.deps = muster_omp_deps_new(depend, &s->record, team);
+    s->table = node->deps;
+    if (!muster_omp_deps_register(s->table, s->record.deps))
+        wait_running_descendants(&s->record.stand_in_waiting, node);
+}
+
+/* The undeferred task has run: its successors may go. */
+static void leave_own_deps(stand_in_deps *s)
+{
+    if (s->table == NULL)
+        return;
+    muster_omp_deps_release(s->table, s->record.deps, successor_ready, NULL);
+    muster_omp_deps_free(s->record.deps);
+}
+
 /* Runs a task at once in the calling thread: if(0), final, throttled, or a
  * dependence or detach the deferred path does not handle yet. */
 static void run_at_once(muster_omp_team *team, bool final, void (*fn)(void *), void *data,
@@ -945,8 +997,9 @@ MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(v
         return;
     }
     muster_omp_task_count_deferred(false);
+    stand_in_deps waited = {0};
     if (depend != NULL)
-        wait_children(); /* its predecessors, if any, are among them */
+        wait_for_own_deps(team, running, depend, &waited);
     if (flags & TASK_FLAG_DETACH) {
         task_event *event = new_event();
         /* The event variable, and the task's firstprivate copy of it,
@@ -956,6 +1009,7 @@ MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(v
             *(void **)data = event;
     }
     run_at_once(team, final, fn, data, cpyfn, arg_size, arg_align);
+    leave_own_deps(&waited);
 }
 
 MUSTER_OMP_EXPORT void GOMP_taskwait(void)
@@ -969,8 +1023,10 @@ MUSTER_OMP_EXPORT void GOMP_taskwait(void)
  * of the tasks it names (more waiting than needed, never less). */
 MUSTER_OMP_EXPORT void GOMP_taskwait_depend(void **depend)
 {
-    (void)depend;
-    wait_children();
+    muster_omp_team *team = current_team();
+    stand_in_deps waited = {0};
+    wait_for_own_deps(team, running_task(), depend, &waited);
+    leave_own_deps(&waited);
 }
 
 /* Nothing else to run: the calling task just continues. */

@@ -359,6 +359,94 @@ static void test_many_detached(int threads)
     }
 }
 
+/* ---- dependences waited for precisely ---- */
+
+/* Waits up to 10 s for *flag; false when it never came. */
+static bool await_flag(atomic_int *flag)
+{
+    for (int i = 0; i < 100000 && !atomic_load(flag); i++)
+        usleep(100);
+    return atomic_load(flag) != 0;
+}
+
+/* An undeferred task with a dependence, and taskwait depend, wait for
+ * their own predecessors only: here a sibling with no dependences waits
+ * for them to have run (it would wait forever if they waited for all
+ * siblings).  The sibling is a taskloop's task, which is always queued. */
+static void test_undeferred_waits_for_own_deps(int threads)
+{
+    atomic_int undeferred_ran = 0, taskwait_passed = 0, sibling_saw = 0;
+    int x = 0, y = 0, seen_x = -1, seen_y = -1;
+#pragma omp parallel num_threads(threads) shared(undeferred_ran, taskwait_passed, sibling_saw, x, y, seen_x, seen_y)
+#pragma omp single
+    {
+#pragma omp taskloop nogroup num_tasks(1)
+        for (int i = 0; i < 1; i++)
+            atomic_store(&sibling_saw, await_flag(&undeferred_ran) && await_flag(&taskwait_passed));
+#pragma omp task depend(out : x) shared(x)
+        x = 1;
+#pragma omp task depend(in : x) shared(x, seen_x, undeferred_ran) if (0)
+        {
+            seen_x = x;
+            atomic_store(&undeferred_ran, 1);
+        }
+#pragma omp task depend(out : y) shared(y)
+        y = 2;
+#pragma omp taskwait depend(in : y)
+        seen_y = y;
+        atomic_store(&taskwait_passed, 1);
+    }
+    CHECK(atomic_load(&sibling_saw) == 1, "%d threads: an undeferred task or taskwait depend waited for an "
+          "unrelated sibling", threads);
+    CHECK(seen_x == 1 && seen_y == 2, "%d threads: they still waited for their predecessors (%d, %d)", threads,
+          seen_x, seen_y);
+}
+
+/* mutexinoutset members exclude each other but are not ordered: a member
+ * whose other predecessor is late does not hold back a later member.  The
+ * late predecessor waits for a detached task whose event a thread outside
+ * the team fulfils 30 ms on. */
+static void test_mutexinoutset_not_serialised(int threads)
+{
+    int c = 0, y = 0, z = 0, order[2] = {-1, -1};
+    atomic_int next = 0, inside = 0, overlaps = 0;
+    outside_fulfiller f;
+    start_outside_fulfiller(&f);
+    omp_event_handle_t event;
+#pragma omp parallel num_threads(threads) shared(c, y, z, order, next, inside, overlaps, f, event)
+#pragma omp single
+    {
+#pragma omp task detach(event) depend(out : z) shared(f, z)
+        {
+            z = 1;
+            atomic_store(&f.published, (uintptr_t)event);
+        }
+#pragma omp task depend(in : z) depend(out : y) shared(y, z)
+        y = z;
+#pragma omp task depend(in : y) depend(mutexinoutset : c) shared(c, order, next, inside, overlaps)
+        {
+            overlaps += atomic_fetch_add(&inside, 1) != 0;
+            order[atomic_fetch_add(&next, 1)] = 1;
+            c += 10;
+            atomic_fetch_sub(&inside, 1);
+        }
+#pragma omp task depend(mutexinoutset : c) shared(c, order, next, inside, overlaps)
+        {
+            overlaps += atomic_fetch_add(&inside, 1) != 0;
+            order[atomic_fetch_add(&next, 1)] = 2;
+            usleep(2000);
+            c += 1;
+            atomic_fetch_sub(&inside, 1);
+        }
+#pragma omp task depend(in : c) shared(c, order)
+        order[1] = order[1] * 100 + c;
+    }
+    pthread_join(f.thread, NULL);
+    CHECK(atomic_load(&overlaps) == 0, "%d threads: mutexinoutset members overlapped", threads);
+    CHECK(order[0] == 2 && order[1] == 111, "%d threads: order %d, then %d: the free member should go first and "
+          "the reader after both (expected 2, 111)", threads, order[0], order[1]);
+}
+
 /* ---- taskgroups ---- */
 
 static void test_taskgroups(int threads)
@@ -573,8 +661,11 @@ int main(void)
     for (int i = 0; i < TEAM_SIZES; i++) {
         test_barriers_wait_for_fulfilment(team_sizes[i], false);
         test_barriers_wait_for_fulfilment(team_sizes[i], true);
-        if (team_sizes[i] > 1)
+        if (team_sizes[i] > 1) {
             test_successor_waits_for_fulfilment(team_sizes[i]);
+            test_undeferred_waits_for_own_deps(team_sizes[i]);
+            test_mutexinoutset_not_serialised(team_sizes[i]);
+        }
         test_many_detached(team_sizes[i]);
         test_tasks_run(team_sizes[i]);
         test_taskgroups(team_sizes[i]);

@@ -114,6 +114,64 @@ static void test_task_found_while_awake_members_block(int threads)
               atomic_load(&ran_on));
 }
 
+/* Random mutexinoutset tasks, each naming 1 to 3 of 4 addresses, some
+ * also reading or writing one: no two tasks that share a mutexinoutset
+ * address overlap, none is lost, and no set of tasks each holding one
+ * address while waiting for another deadlocks. */
+static void test_mutexinoutset_stress(int threads)
+{
+    enum { ADDRS = 4, TASKS = 200 };
+    for (unsigned e = 0; e < scaled(10) + 1; e++) {
+        int cell[ADDRS] = {0};
+        atomic_int inside[ADDRS], overlaps = 0, ran = 0;
+        for (int a = 0; a < ADDRS; a++)
+            atomic_init(&inside[a], 0);
+        unsigned seed = e * 977u + (unsigned)threads;
+#pragma omp parallel num_threads(threads) shared(cell, inside, overlaps, ran)
+#pragma omp single
+        for (int t = 0; t < TASKS; t++) {
+            int mask = 1 + (int)(rand_r(&seed) % ((1u << ADDRS) - 1)); /* which addresses, mutexinoutset */
+            if (__builtin_popcount((unsigned)mask) > 3)
+                mask &= ~1;
+            int a0 = __builtin_ctz((unsigned)mask), a1 = a0, a2 = a0;
+            for (int a = a0 + 1; a < ADDRS; a++)
+                if (mask & (1 << a)) {
+                    if (a1 == a0)
+                        a1 = a;
+                    else
+                        a2 = a;
+                }
+            unsigned spin = rand_r(&seed) % 3000;
+            /* Naming an address twice is allowed: a1 and a2 may equal a0. */
+#pragma omp task depend(mutexinoutset : cell[a0], cell[a1], cell[a2]) firstprivate(mask, spin) \
+    shared(cell, inside, overlaps, ran)
+            {
+                for (int a = 0; a < ADDRS; a++)
+                    if (mask & (1 << a))
+                        overlaps += atomic_fetch_add(&inside[a], 1) != 0;
+                for (volatile unsigned k = 0; k < spin; k++)
+                    ;
+                for (int a = 0; a < ADDRS; a++)
+                    if (mask & (1 << a)) {
+                        cell[a]++;
+                        atomic_fetch_sub(&inside[a], 1);
+                    }
+                atomic_fetch_add(&ran, 1);
+            }
+            if (t % 50 == 49) {
+                /* A reader of everything: after every member so far. */
+                int at = t;
+#pragma omp task depend(in : cell[0], cell[1], cell[2], cell[3]) firstprivate(at) shared(ran, overlaps)
+                overlaps += atomic_load(&ran) != at + 1;
+            }
+        }
+        CHECK(atomic_load(&overlaps) == 0, "%d threads, episode %u: %d overlaps or early readers", threads, e,
+              atomic_load(&overlaps));
+        CHECK(atomic_load(&ran) == TASKS, "%d threads: %d of %d mutexinoutset tasks ran", threads,
+              atomic_load(&ran), TASKS);
+    }
+}
+
 /* ---- random task trees against a serial oracle ---- */
 
 typedef struct tree_params {
@@ -257,6 +315,7 @@ int main(void)
         test_random_trees(n);
         test_barrier_completes_tasks(n);
         test_many_tasks(n);
+        test_mutexinoutset_stress(n);
     }
     test_nested_parallel_in_tasks();
     test_task_found_while_awake_members_block(3);

@@ -947,8 +947,9 @@ static void leave_own_deps(stand_in_deps *s)
 
 /* Runs a task at once in the calling thread: if(0), final, throttled, or a
  * dependence or detach the deferred path does not handle yet. */
-static void run_at_once(muster_omp_team *team, bool final, void (*fn)(void *), void *data,
-                        void (*cpyfn)(void *, void *), long arg_size, long arg_align)
+static inline __attribute__((always_inline)) void run_at_once(muster_omp_team *team, bool final, void (*fn)(void *),
+                                                             void *data, void (*cpyfn)(void *, void *),
+                                                             long arg_size, long arg_align)
 {
     task_frame frame = {.parent = current_frame, .team = team, .final = final};
     current_frame = &frame;
@@ -957,6 +958,31 @@ static void run_at_once(muster_omp_team *team, bool final, void (*fn)(void *), v
     if (pending_events != NULL)
         orphan_children(&frame);
     node_release(frame.node); /* its deferred children may still hold it */
+}
+
+/* run_at_once for a task with depend or detach clauses: it waits for its
+ * own predecessors first, and a detachable one's event is kept for the
+ * waits that must see it fulfilled.  Out of line: the common undeferred
+ * task (if(0), final) pays nothing for these. */
+static __attribute__((noinline)) void run_at_once_with_clauses(muster_omp_team *team, task_frame *running, bool final,
+                                                               void (*fn)(void *), void *data,
+                                                               void (*cpyfn)(void *, void *), long arg_size,
+                                                               long arg_align, void **depend, unsigned flags,
+                                                               void *detach)
+{
+    stand_in_deps waited = {0};
+    if (depend != NULL)
+        wait_for_own_deps(team, running, depend, &waited);
+    if (flags & TASK_FLAG_DETACH) {
+        task_event *event = new_event();
+        /* The event variable, and the task's firstprivate copy of it,
+         * which gcc puts first in the argument block. */
+        *(void **)detach = event;
+        if (data != NULL)
+            *(void **)data = event;
+    }
+    run_at_once(team, final, fn, data, cpyfn, arg_size, arg_align);
+    leave_own_deps(&waited);
 }
 
 /* untied and mergeable change nothing here: a freedom and an option.  A
@@ -969,10 +995,17 @@ MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(v
 {
     muster_omp_thread *self = muster_omp_self();
     muster_omp_team *team = self->team;
-    if (task_cancelled(team, innermost_group()))
+    if (__builtin_expect(muster_omp_cancellation, 0) && task_cancelled(team, innermost_group()))
         return;
     task_frame *running = current_frame != NULL && current_frame->team == team ? current_frame : NULL;
     bool final = (flags & TASK_FLAG_FINAL) != 0 || (running != NULL && running->final);
+    if (!if_clause && depend == NULL && !(flags & TASK_FLAG_DETACH)) {
+        /* if(0) without other clauses (EPCC's CONDITIONAL TASK): straight
+         * to the call. */
+        muster_omp_task_count_deferred(false);
+        run_at_once(team, final, fn, data, cpyfn, arg_size, arg_align);
+        return;
+    }
     bool may_defer = if_clause && !final && !(flags & TASK_FLAG_DETACH) && team != NULL && team->size > 1;
     priority = (flags & TASK_FLAG_PRIORITY) ? effective_priority(priority) : 0;
     if (__builtin_expect(flags & TASK_FLAG_DETACH, 0) && if_clause && !final && team != NULL && team->size > 1 &&
@@ -997,19 +1030,10 @@ MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(v
         return;
     }
     muster_omp_task_count_deferred(false);
-    stand_in_deps waited = {0};
-    if (depend != NULL)
-        wait_for_own_deps(team, running, depend, &waited);
-    if (flags & TASK_FLAG_DETACH) {
-        task_event *event = new_event();
-        /* The event variable, and the task's firstprivate copy of it,
-         * which gcc puts first in the argument block. */
-        *(void **)detach = event;
-        if (data != NULL)
-            *(void **)data = event;
-    }
-    run_at_once(team, final, fn, data, cpyfn, arg_size, arg_align);
-    leave_own_deps(&waited);
+    if (__builtin_expect(depend != NULL || (flags & TASK_FLAG_DETACH), 0))
+        run_at_once_with_clauses(team, running, final, fn, data, cpyfn, arg_size, arg_align, depend, flags, detach);
+    else
+        run_at_once(team, final, fn, data, cpyfn, arg_size, arg_align);
 }
 
 MUSTER_OMP_EXPORT void GOMP_taskwait(void)

@@ -7,7 +7,11 @@ A median of many processes hides a bad mode that some processes fall into
 and stay in for their whole run (a team whose threads share a CPU while
 each barrier spins its budget): this check looks at every run.
 
-usage: check_outliers.py [--runs N] [--ratio R] -- COMMAND [ARGS...]
+usage: check_outliers.py [--runs N] [--ratio R] [--allow K] -- COMMAND [ARGS...]
+
+--allow K tolerates up to K outliers: a shared virtual machine now and then
+stalls a whole process for tens of milliseconds (the host takes the
+virtual CPU), which no runtime can help; a bad mode shows in many runs.
 
 COMMAND must print 'us=T' (the run's time in microseconds); it runs with
 the environment given, so `muster run --threads 2 -- outlier_prog` or a
@@ -46,6 +50,8 @@ def main(argv):
     parser.add_argument("--ratio", type=float, default=20.0,
                         help="a run above this many times the median fails the check (default 20)")
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds one run may take (default 20)")
+    parser.add_argument("--allow", type=int, default=0,
+                        help="outliers tolerated, for stalls of the host (default 0)")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND [ARGS...]")
     args = parser.parse_args(argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -53,6 +59,8 @@ def main(argv):
         parser.error("no command to run (put it after --)")
     if args.runs < 10:
         parser.error(f"--runs {args.runs}: at least 10 runs are needed for a median to judge by")
+    if args.allow < 0 or args.allow >= args.runs // 10:
+        parser.error(f"--allow {args.allow}: must be from 0 to a tenth of the runs")
     if args.ratio <= 1:
         parser.error(f"--ratio {args.ratio}: must be above 1")
 
@@ -76,8 +84,11 @@ def main(argv):
           f"above {args.ratio:g}x (the limit, {limit:.0f} us): {len(outliers)}")
     for k, t in outliers:
         print(f"  outlier: run {k} took {t:.0f} us, {t / median:.1f}x the median")
-    print(f"{1 if not outliers else 0} passed, {1 if outliers else 0} failed")
-    return 1 if outliers else 0
+    failed = len(outliers) > args.allow
+    if outliers and not failed:
+        print(f"{len(outliers)} outlier(s), within the {args.allow} allowed for stalls of the host")
+    print(f"{0 if failed else 1} passed, {1 if failed else 0} failed")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -989,9 +989,10 @@ static __attribute__((noinline)) void run_at_once_with_clauses(muster_omp_team *
  * priority above 0 queues the task in the team's priority queue.  `if`
  * false, a final ancestor and `detach` make the task run at once (see the
  * top of the file).  The common path reads the thread's state once. */
-MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
-                                 long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
-                                 void *detach)
+static __attribute__((noinline)) void task_with_clauses(void (*fn)(void *), void *data,
+                                                        void (*cpyfn)(void *, void *), long arg_size, long arg_align,
+                                                        bool if_clause, unsigned flags, void **depend, int priority,
+                                                        void *detach)
 {
     muster_omp_thread *self = muster_omp_self();
     muster_omp_team *team = self->team;
@@ -999,13 +1000,6 @@ MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(v
         return;
     task_frame *running = current_frame != NULL && current_frame->team == team ? current_frame : NULL;
     bool final = (flags & TASK_FLAG_FINAL) != 0 || (running != NULL && running->final);
-    if (!if_clause && depend == NULL && !(flags & TASK_FLAG_DETACH)) {
-        /* if(0) without other clauses (EPCC's CONDITIONAL TASK): straight
-         * to the call. */
-        muster_omp_task_count_deferred(false);
-        run_at_once(team, final, fn, data, cpyfn, arg_size, arg_align);
-        return;
-    }
     bool may_defer = if_clause && !final && !(flags & TASK_FLAG_DETACH) && team != NULL && team->size > 1;
     priority = (flags & TASK_FLAG_PRIORITY) ? effective_priority(priority) : 0;
     if (__builtin_expect(flags & TASK_FLAG_DETACH, 0) && if_clause && !final && team != NULL && team->size > 1 &&
@@ -1034,6 +1028,24 @@ MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(v
         run_at_once_with_clauses(team, running, final, fn, data, cpyfn, arg_size, arg_align, depend, flags, detach);
     else
         run_at_once(team, final, fn, data, cpyfn, arg_size, arg_align);
+}
+
+/* if(0) without other clauses (EPCC's CONDITIONAL TASK, and every task a
+ * cut-off turns undeferred) goes straight to the call, without the frame
+ * of the general path. */
+MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                                 long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
+                                 void *detach)
+{
+    if (if_clause || depend != NULL || (flags & TASK_FLAG_DETACH) || muster_omp_cancellation) {
+        task_with_clauses(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
+        return;
+    }
+    muster_omp_team *team = current_team();
+    task_frame *running = current_frame != NULL && current_frame->team == team ? current_frame : NULL;
+    bool final = (flags & TASK_FLAG_FINAL) != 0 || (running != NULL && running->final);
+    muster_omp_task_count_deferred(false);
+    run_at_once(team, final, fn, data, cpyfn, arg_size, arg_align);
 }
 
 MUSTER_OMP_EXPORT void GOMP_taskwait(void)

@@ -139,20 +139,15 @@ static void wake_for_work(muster_omp_team_tasks *tt)
     wake_sleepers(tt);
 }
 
-bool muster_omp_tasks_want(muster_omp_team_tasks *tt, unsigned id)
+bool muster_omp_tasks_want_slow(muster_omp_team_tasks *tt, unsigned id, bool hungry)
 {
     if (muster_deque_size(&tt->deques[id]) >= tt->queue_ahead)
         return false;
-    /* relaxed (both): hints.  A stale hungry count defers one task too
-     * many or too few; a member that stays hungry is seen at the next
-     * creation, and a queued task is found by the members' own look. */
-    if (tt->defer_always || atomic_load_explicit(&tt->hungry, memory_order_relaxed) > tt->spare_members)
+    if (hungry)
         return true;
-    if (!atomic_load_explicit(&tt->tasks_seen, memory_order_relaxed)) {
-        atomic_store_explicit(&tt->tasks_seen, true, memory_order_relaxed);
-        return true;
-    }
-    return false;
+    /* The team's first task. */
+    atomic_store_explicit(&tt->tasks_seen, true, memory_order_relaxed); /* relaxed: a hint, as in want */
+    return true;
 }
 
 void muster_omp_tasks_set_hungry(muster_omp_team_tasks *tt, bool *marked, bool hungry)

@@ -86,7 +86,19 @@ void muster_omp_team_tasks_destroy(muster_omp_team_tasks *tt);
  * it costs a call, and the order is the serial one (which decides the work
  * of a branch-and-bound search).  The team's first task is queued: the
  * others have had no chance yet to say they are hungry. */
-bool muster_omp_tasks_want(muster_omp_team_tasks *tt, unsigned id);
+bool muster_omp_tasks_want_slow(muster_omp_team_tasks *tt, unsigned id, bool hungry);
+static inline bool muster_omp_tasks_want(muster_omp_team_tasks *tt, unsigned id)
+{
+    /* relaxed (all): hints.  A stale hungry count defers one task too many
+     * or too few; a member that stays hungry is seen at the next creation,
+     * and a queued task is found by the members' own look.  The common
+     * case, everyone busy in a team that has had tasks, is two loads. */
+    bool hungry = tt->defer_always ||
+                  atomic_load_explicit(&tt->hungry, memory_order_relaxed) > tt->spare_members;
+    if (!hungry && atomic_load_explicit(&tt->tasks_seen, memory_order_relaxed))
+        return false;
+    return muster_omp_tasks_want_slow(tt, id, hungry);
+}
 /* A member starts (true) or stops (false) looking for work; *marked keeps
  * its state, so repeated calls write nothing. */
 void muster_omp_tasks_set_hungry(muster_omp_team_tasks *tt, bool *marked, bool hungry);

@@ -1030,20 +1030,28 @@ static __attribute__((noinline)) void task_with_clauses(void (*fn)(void *), void
         run_at_once(team, final, fn, data, cpyfn, arg_size, arg_align);
 }
 
-/* if(0) without other clauses (EPCC's CONDITIONAL TASK, and every task a
- * cut-off turns undeferred) goes straight to the call, without the frame
- * of the general path. */
+/* A task without depend, detach or priority clauses, cancellation off (the
+ * common task): queued when a member is hungry, else, like if(0) and final
+ * (EPCC's CONDITIONAL TASK, and every task a cut-off turns undeferred),
+ * straight to the call, without the frame of the general path. */
 MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                                  long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
                                  void *detach)
 {
-    if (if_clause || depend != NULL || (flags & TASK_FLAG_DETACH) || muster_omp_cancellation) {
+    if (depend != NULL || (flags & (TASK_FLAG_DETACH | TASK_FLAG_PRIORITY)) || muster_omp_cancellation) {
         task_with_clauses(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
         return;
     }
-    muster_omp_team *team = current_team();
+    muster_omp_thread *self = muster_omp_self();
+    muster_omp_team *team = self->team;
     task_frame *running = current_frame != NULL && current_frame->team == team ? current_frame : NULL;
     bool final = (flags & TASK_FLAG_FINAL) != 0 || (running != NULL && running->final);
+    if (if_clause && !final && team != NULL && team->size > 1 && team->tasks != NULL &&
+        muster_omp_tasks_want(team->tasks, self->id)) {
+        deferred_task *t = new_record(team, running, fn, data, cpyfn, arg_size, arg_align);
+        muster_omp_task_count_deferred(queue_record(self, t));
+        return;
+    }
     muster_omp_task_count_deferred(false);
     run_at_once(team, final, fn, data, cpyfn, arg_size, arg_align);
 }

@@ -120,6 +120,34 @@ static void test_working_wait_naps(void)
     CHECK(atomic_load(&s.result) == 0, "the working wait returned %d", atomic_load(&s.result));
 }
 
+/* nudge_some wakes at most the number asked for and leaves the flag as it
+ * was; the publish still wakes every sleeper. */
+static void test_nudge_some(void)
+{
+    muster_flag flag = 5;
+    CHECK(muster_flag_nudge_some(&flag, 1) == 0, "a nudge with nobody asleep woke someone");
+    sleeper a = {.flag = &flag, .target = 6, .waiter = passive(0)};
+    sleeper b = a;
+    pthread_t ta, tb;
+    pthread_create(&ta, NULL, sleeper_main, &a);
+    pthread_create(&tb, NULL, sleeper_main, &b);
+    until_announced(&flag);
+    int woken = 0;
+    for (int i = 0; i < 2000 && woken == 0; i++) {
+        usleep(1000);
+        woken = muster_flag_nudge_some(&flag, 1);
+    }
+    CHECK(woken == 1, "nudge_some(1) woke %d sleepers", woken);
+    CHECK((atomic_load(&flag) & ~MUSTER_FLAG_SLEEPING) == 5, "the nudge changed the flag's value");
+    usleep(5000);
+    CHECK(!atomic_load(&a.done) && !atomic_load(&b.done), "a nudged waiter returned before the publish");
+    muster_flag_publish(&flag, 6, true);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    CHECK(atomic_load(&a.result) == 0 && atomic_load(&b.result) == 0, "waits returned %d and %d",
+          atomic_load(&a.result), atomic_load(&b.result));
+}
+
 static void on_signal(int signo) { (void)signo; }
 
 static void test_eintr_does_not_end_a_wait(void)
@@ -600,6 +628,7 @@ int main(void)
     test_publish_without_sleepers_makes_no_wake();
     test_sleeper_is_woken();
     test_working_wait_naps();
+    test_nudge_some();
     test_eintr_does_not_end_a_wait();
     test_deadline(MUSTER_WAIT_ACTIVE);
     test_deadline(MUSTER_WAIT_PASSIVE);

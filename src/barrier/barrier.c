@@ -360,6 +360,17 @@ void muster_barrier_nudge(muster_barrier *b)
             muster_flag_nudge(muster_flag_at(b, muster_participant_flag(b, id, k)));
 }
 
+int muster_barrier_nudge_some(muster_barrier *b, int count)
+{
+    int woken = 0;
+    for (unsigned k = 0; k < b->shared_flags && woken < count; k++)
+        woken += muster_flag_nudge_some(muster_flag_at(b, muster_shared_flag(b, k)), count - woken);
+    for (unsigned id = 0; id < b->participants && woken < count; id++)
+        for (unsigned k = 0; k < b->flags_per_participant && woken < count; k++)
+            woken += muster_flag_nudge_some(muster_flag_at(b, muster_participant_flag(b, id, k)), count - woken);
+    return woken;
+}
+
 int muster_barrier_wait_timeout(muster_barrier *b, unsigned id, uint64_t timeout_ns)
 {
     uint64_t now = muster_now_ns();

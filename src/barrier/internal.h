@@ -205,5 +205,8 @@ extern const muster_barrier_ops muster_tuned_ops;
 int muster_barrier_wait_working(muster_barrier *b, unsigned id, const muster_wait_work *work);
 int muster_barrier_gather_working(muster_barrier *b, const muster_wait_work *work);
 void muster_barrier_nudge(muster_barrier *b);
+/* Wakes at most `count` of the barrier's sleepers (its flags in order);
+ * returns how many it woke. */
+int muster_barrier_nudge_some(muster_barrier *b, int count);
 
 #endif

@@ -136,7 +136,15 @@ static void wake_for_work(muster_omp_team_tasks *tt)
     uint32_t asleep = atomic_load(&tt->sleepers);
     if (asleep == 0 || asleep <= tt->spare_members)
         return;
-    wake_sleepers(tt);
+    /* One task needs one member: a sleeper at a barrier first (it may run
+     * any task), else one in the scheduler's own idle wait. */
+    count(&wake_count);
+    for (int k = 0; k < 2; k++)
+        if (tt->barriers[k] != NULL && (k == 0 || tt->barriers[k] != tt->barriers[0]) &&
+            muster_barrier_nudge_some(tt->barriers[k], 1) > 0)
+            return;
+    atomic_fetch_add(&tt->signal, 1);
+    muster_futex_wake(&tt->signal, 1);
 }
 
 bool muster_omp_tasks_want_slow(muster_omp_team_tasks *tt, unsigned id, bool hungry)

@@ -26,9 +26,10 @@ int muster_futex_wait(_Atomic uint32_t *word, uint32_t expected, uint64_t deadli
     return -1;
 }
 
-void muster_futex_wake(_Atomic uint32_t *word, int count)
+int muster_futex_wake(_Atomic uint32_t *word, int count)
 {
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, count, NULL, NULL, 0);
+    long woken = syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, count, NULL, NULL, 0);
+    return woken > 0 ? (int)woken : 0;
 }
 
 void muster_cpu_yield(void)

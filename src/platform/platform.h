@@ -46,8 +46,9 @@ static inline uint64_t muster_now_ns(void)
  * had already changed, and -1 with errno ETIMEDOUT or EINTR otherwise. */
 int muster_futex_wait(_Atomic uint32_t *word, uint32_t expected, uint64_t deadline_ns);
 
-/* Wakes up to `count` threads sleeping on word. */
-void muster_futex_wake(_Atomic uint32_t *word, int count);
+/* Wakes up to `count` threads sleeping on word; returns how many it woke
+ * (0 on error). */
+int muster_futex_wake(_Atomic uint32_t *word, int count);
 
 /* Anonymous zero-filled memory that no thread has touched yet, so each page
  * lands on the NUMA node of the first thread that writes it. */

@@ -275,6 +275,15 @@ void muster_flag_nudge(muster_flag *flag)
         muster_flag_wake_sleepers(flag);
 }
 
+int muster_flag_nudge_some(muster_flag *flag, int count)
+{
+    /* relaxed: as in muster_flag_nudge. */
+    if (!(atomic_load_explicit(flag, memory_order_relaxed) & MUSTER_FLAG_SLEEPING))
+        return 0;
+    atomic_fetch_add_explicit(&wake_count, 1, memory_order_relaxed);
+    return muster_futex_wake(flag, count);
+}
+
 void muster_flag_break(muster_flag *flag)
 {
     /* seq_cst is the default here and abort is rare: no reason to weaken it. */

@@ -156,6 +156,10 @@ static inline void muster_flag_publish(muster_flag *flag, uint32_t value, bool m
 /* Wakes the flag's sleepers without changing it, so that waiters with work
  * (muster_wait_work) look for it; no system call unless one sleeps. */
 void muster_flag_nudge(muster_flag *flag);
+/* Wakes at most `count` of the flag's sleepers, leaving it unchanged;
+ * returns how many it woke.  The others sleep on (a working waiter's nap
+ * bounds that). */
+int muster_flag_nudge_some(muster_flag *flag, int count);
 
 /* Marks flag BROKEN and wakes its sleepers: used by abort. */
 void muster_flag_break(muster_flag *flag);

@@ -18,6 +18,12 @@
 /* Entry points called directly, as libgomp_g.h declares them. */
 void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size, long arg_align,
                bool if_clause, unsigned flags, void **depend, int priority, void *detach);
+void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size, long arg_align,
+                   unsigned flags, unsigned long num_tasks, int priority, long start, long end, long step);
+void GOMP_taskwait(void);
+/* gomp-constants.h */
+#define FLAG_DETACH (1u << 13)
+#define FLAG_IF (1u << 10)
 
 static const int team_sizes[] = {1, 2, 3, 4, 8};
 #define TEAM_SIZES (int)(sizeof team_sizes / sizeof team_sizes[0])
@@ -141,6 +147,75 @@ static void test_cpyfn(void)
     CHECK(cpyfn_value == 41, "fn ran on cpyfn's copy (%d)", cpyfn_value);
     CHECK(cpyfn_address % 64 == 0, "the copy honours arg_align");
     CHECK(cpyfn_address != (uintptr_t)&original && original.value == 4, "the original is untouched");
+}
+
+/* cpyfn on every path that copies a task's arguments: run at once, a task
+ * record (queued through its dependence), a detachable record, and each
+ * task of a taskloop.  Each task must run on a copy that cpyfn made (and
+ * only cpyfn: the runtime must not also memcpy over it afterwards, except
+ * a taskloop's bounds), aligned as asked; cpyfn runs once per task. */
+typedef struct copied_arg {
+    /* First, as gcc lays them out: a taskloop's bounds, or a detachable
+     * task's event handle. */
+    long first[2];
+    _Alignas(64) int value;
+    int copies;
+} copied_arg;
+
+static atomic_int cpyfn_calls, copies_seen_bad, copies_ran;
+
+static void copy_counted(void *dst, void *src)
+{
+    copied_arg *to = dst, *from = src;
+    memcpy(to->first, from->first, sizeof to->first);
+    to->value = from->value;
+    to->copies = from->copies + 1;
+    atomic_fetch_add(&cpyfn_calls, 1);
+}
+
+static void check_copied(void *p)
+{
+    copied_arg *arg = p;
+    if (arg->copies != 1 || arg->value != 7 || (uintptr_t)p % 64 != 0)
+        atomic_fetch_add(&copies_seen_bad, 1);
+    atomic_fetch_add(&copies_ran, 1);
+}
+
+static void check_copied_and_fulfil(void *p)
+{
+    check_copied(p);
+    omp_fulfill_event((omp_event_handle_t)((copied_arg *)p)->first[0]);
+}
+
+static void cpyfn_paths(void *unused)
+{
+    (void)unused;
+    if (omp_get_thread_num() != 0)
+        return;
+    copied_arg original = {.value = 7};
+    int dep = 0;
+    void *depend[] = {(void *)1, (void *)1, &dep}; /* one address, out */
+    GOMP_task(check_copied, &original, copy_counted, sizeof original, 64, false, 0, NULL, 0, NULL); /* at once */
+    GOMP_task(check_copied, &original, copy_counted, sizeof original, 64, true, 0, depend, 0, NULL); /* record */
+    omp_event_handle_t event;
+    GOMP_task(check_copied_and_fulfil, &original, copy_counted, sizeof original, 64, true, FLAG_DETACH, NULL, 0,
+              &event); /* detachable record */
+    GOMP_taskwait();
+    GOMP_taskloop(check_copied, &original, copy_counted, sizeof original, 64, FLAG_IF, 5, 0, 0, 50, 1);
+}
+
+static void test_cpyfn_every_path(int threads)
+{
+    atomic_store(&cpyfn_calls, 0);
+    atomic_store(&copies_seen_bad, 0);
+    atomic_store(&copies_ran, 0);
+#pragma omp parallel num_threads(threads)
+    cpyfn_paths(NULL);
+    CHECK(atomic_load(&copies_ran) == 8, "%d threads: %d of 8 tasks ran", threads, atomic_load(&copies_ran));
+    CHECK(atomic_load(&cpyfn_calls) == 8, "%d threads: cpyfn ran %d times for 8 tasks", threads,
+          atomic_load(&cpyfn_calls));
+    CHECK(atomic_load(&copies_seen_bad) == 0, "%d threads: %d tasks ran on something other than one aligned "
+          "cpyfn copy", threads, atomic_load(&copies_seen_bad));
 }
 
 /* ---- detach ---- */
@@ -659,6 +734,7 @@ int main(void)
     test_taskloop_splits();
     test_taskloop_lastprivate();
     for (int i = 0; i < TEAM_SIZES; i++) {
+        test_cpyfn_every_path(team_sizes[i]);
         test_barriers_wait_for_fulfilment(team_sizes[i], false);
         test_barriers_wait_for_fulfilment(team_sizes[i], true);
         if (team_sizes[i] > 1) {

@@ -27,7 +27,7 @@
  * once under the table's lock (so no two members, each holding one
  * address, can wait for each other): while another member of one of its
  * sets runs, it is parked on that address and retried when that member
- * finishes.  Anything else unknown (inoutset) is not handled here: the
+ * finishes.  A depobj of another kind (none that gcc 12 emits) is not handled here: the
  * caller runs such a task at once after its creator's deferred children. */
 #ifndef MUSTER_OMP_DEPEND_H
 #define MUSTER_OMP_DEPEND_H

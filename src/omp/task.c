@@ -23,7 +23,7 @@
  * undeferred task (if(0), final) with dependences, and taskwait depend,
  * register a stand-in the same way and wait, running the waiter's
  * descendants, until the stand-in is ready: they wait for their own
- * predecessors only.  A kind depend.h does not handle (inoutset) makes the
+ * predecessors only.  A kind depend.h does not handle (no gcc 12 kind) makes the
  * task wait for all of its creator's deferred children and run at once
  * (more waiting than needed, never less).
  *
@@ -713,7 +713,7 @@ static void defer_detached(muster_omp_thread *self, muster_omp_team *team, task_
  * ready at once, it is queued if a member is hungry, else run here.  Not
  * throttled: it cannot run at once before its predecessors, and waiting
  * for them here would serialise the producer.  False when the clauses
- * include a kind handled only conservatively (inoutset). */
+ * include a kind handled only conservatively (a depobj kind gcc 12 does not emit). */
 static bool defer_with_deps(muster_omp_thread *self, muster_omp_team *team, task_frame *running,
                             void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                             long arg_align, void **depend, int priority)

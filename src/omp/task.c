@@ -460,6 +460,7 @@ struct deferred_task {
      * the low bit set (omp_fulfill_event tells it from a task_event). */
     bool detached;
     _Atomic uint32_t detach_outstanding;
+    _Atomic bool fulfilled; /* detach: a second omp_fulfill_event is an error */
     /* A stand-in (fn NULL) for an undeferred task or taskwait depend: 1
      * until its predecessors have finished, then 0 (see wait_for_own_deps). */
     _Atomic uint32_t stand_in_waiting;
@@ -582,6 +583,10 @@ static void run_deferred(deferred_task *t)
  * body has ended, in this thread (which may be outside the team). */
 static void fulfil_record(deferred_task *t)
 {
+    /* relaxed: only detects a second call made before the task completed
+     * (after that the record is gone, as libgomp's is). */
+    if (atomic_exchange_explicit(&t->fulfilled, true, memory_order_relaxed))
+        fatal("omp_fulfill_event: event already fulfilled");
     /* acq_rel: as in run_record_body. */
     if (atomic_fetch_sub_explicit(&t->detach_outstanding, 1, memory_order_acq_rel) != 1)
         return;
@@ -702,6 +707,7 @@ static void defer_detached(muster_omp_thread *self, muster_omp_team *team, task_
     t->priority = priority;
     t->detached = true;
     atomic_init(&t->detach_outstanding, 2); /* the body's end and the fulfilment */
+    atomic_init(&t->fulfilled, false);
     void *handle = (void *)((uintptr_t)t | 1);
     *(void **)detach = handle;
     *(void **)t->data = handle;

@@ -262,27 +262,43 @@ void *muster_omp_tasks_take_prioritized(muster_omp_team_tasks *tt, bool (*eligib
     return task;
 }
 
-void *muster_omp_tasks_steal(muster_omp_team_tasks *tt, unsigned id, unsigned *seed)
+/* A task from victim's deque (a few tries past lost races), or NULL. */
+static void *steal_from(muster_omp_team_tasks *tt, unsigned victim)
 {
-    unsigned n = tt->size;
+    for (int tries = 0; tries < 4; tries++) {
+        void *task;
+        muster_steal r = muster_deque_steal(&tt->deques[victim], &task);
+        if (r == MUSTER_STEAL_OK) {
+            count(&stolen_count);
+            return task;
+        }
+        if (r == MUSTER_STEAL_EMPTY)
+            break;
+    }
+    return NULL;
+}
+
+void *muster_omp_tasks_steal(muster_omp_team_tasks *tt, unsigned id, muster_omp_thief *thief)
+{
+    unsigned n = tt->size, last = thief->last_victim;
     if (n < 2)
         return NULL;
+    if (last < n && last != id) {
+        void *task = steal_from(tt, last);
+        if (task != NULL)
+            return task;
+    }
     /* A random first victim, then round the team once. */
-    *seed = *seed * 1103515245u + 12345u;
-    unsigned first = (*seed >> 16) % n;
+    thief->seed = thief->seed * 1103515245u + 12345u;
+    unsigned first = (thief->seed >> 16) % n;
     for (unsigned k = 0; k < n; k++) {
         unsigned victim = (first + k) % n;
-        if (victim == id)
+        if (victim == id || victim == last)
             continue;
-        for (int tries = 0; tries < 4; tries++) {
-            void *task;
-            muster_steal r = muster_deque_steal(&tt->deques[victim], &task);
-            if (r == MUSTER_STEAL_OK) {
-                count(&stolen_count);
-                return task;
-            }
-            if (r == MUSTER_STEAL_EMPTY)
-                break;
+        void *task = steal_from(tt, victim);
+        if (task != NULL) {
+            thief->last_victim = victim;
+            return task;
         }
     }
     return NULL;

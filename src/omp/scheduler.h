@@ -64,13 +64,27 @@ typedef struct muster_omp_team_tasks {
     struct muster_barrier *barriers[2];
 } muster_omp_team_tasks;
 
+/* A member's state as a thief: its random numbers, and the member it last
+ * stole from, which it tries first next time (a victim with work left
+ * often has more). */
+typedef struct muster_omp_thief {
+    unsigned seed;
+    unsigned last_victim; /* MUSTER_OMP_NO_VICTIM: none yet */
+} muster_omp_thief;
+#define MUSTER_OMP_NO_VICTIM 0xffffffffu
+
+static inline muster_omp_thief muster_omp_thief_for(unsigned id)
+{
+    return (muster_omp_thief){.seed = id * 2654435761u + 1u, .last_victim = MUSTER_OMP_NO_VICTIM};
+}
+
 /* What a member waiting at one of its team's barriers does meanwhile: run
  * one of the team's tasks (task.c). */
 typedef struct muster_omp_task_work {
     muster_wait_work work;
     muster_omp_team_tasks *tt;
     unsigned id;
-    unsigned seed;
+    muster_omp_thief thief;
     bool hungry; /* counted in tt->hungry; muster_omp_tasks_work_done clears it */
 } muster_omp_task_work;
 
@@ -133,8 +147,9 @@ bool muster_omp_tasks_push_prioritized(muster_omp_team_tasks *tt, void *task, in
 void *muster_omp_tasks_take_prioritized(muster_omp_team_tasks *tt, bool (*eligible)(void *task, const void *arg),
                                         const void *arg);
 /* A task stolen from another member (oldest first), or NULL when none was
- * found in one round over the team. */
-void *muster_omp_tasks_steal(muster_omp_team_tasks *tt, unsigned id, unsigned *seed);
+ * found in one round over the team: the thief's last victim first, then
+ * the others from a random one on, each once. */
+void *muster_omp_tasks_steal(muster_omp_team_tasks *tt, unsigned id, muster_omp_thief *thief);
 
 /* How a member waits while it has nothing to run: `idle_polls` looks, then
  * sleeps until a task is queued or finishes (or 10 ms pass: a safety net,

@@ -774,7 +774,8 @@ static void wait_running_descendants(_Atomic uint32_t *count, const task_node *w
     if (tt == NULL || atomic_load_explicit(count, memory_order_acquire) == 0)
         return;
     muster_omp_thread *self = muster_omp_self();
-    unsigned id = self->id, seed = id * 2654435761u + 7u;
+    unsigned id = self->id;
+    muster_omp_thief thief = muster_omp_thief_for(id);
     count_wait cw = {count};
     muster_omp_idle idle = {0};
     deferred_task *held = NULL; /* stolen, not ours to run, own deque full */
@@ -795,7 +796,7 @@ static void wait_running_descendants(_Atomic uint32_t *count, const task_node *w
             t = NULL;
         }
         if (t == NULL && held == NULL) {
-            t = muster_omp_tasks_steal(tt, id, &seed);
+            t = muster_omp_tasks_steal(tt, id, &thief);
             if (t != NULL && !descends_from(t->parent, waiter)) {
                 if (!pass_on(tt, id, t))
                     held = t;
@@ -845,7 +846,7 @@ static bool run_one_task(void *arg)
     if (t == NULL)
         t = muster_omp_tasks_take_own(w->tt, w->id);
     if (t == NULL)
-        t = muster_omp_tasks_steal(w->tt, w->id, &w->seed);
+        t = muster_omp_tasks_steal(w->tt, w->id, &w->thief);
     muster_omp_tasks_set_hungry(w->tt, &w->hungry, t == NULL);
     if (t == NULL)
         return false;
@@ -859,7 +860,7 @@ const muster_wait_work *muster_omp_tasks_work(muster_omp_thread *self, muster_om
     (void)self;
     if (team == NULL || team->size < 2 || team->tasks == NULL)
         return NULL;
-    *storage = (muster_omp_task_work){.tt = team->tasks, .id = id, .seed = id * 2654435761u + 1u};
+    *storage = (muster_omp_task_work){.tt = team->tasks, .id = id, .thief = muster_omp_thief_for(id)};
     /* A sleeping member looks again every MUSTER_OMP_TASK_NAP_NS: new work
      * wakes sleepers only while CPUs are idle (scheduler.c), so this is
      * what finds a task left for members that then blocked in their own
@@ -892,7 +893,7 @@ void muster_omp_tasks_drain(muster_omp_thread *self)
     /* acquire: once no task is left, every finished task's writes are seen. */
     if (atomic_load_explicit(&tt->pending, memory_order_acquire) == 0)
         return;
-    unsigned seed = self->id * 2654435761u + 1u;
+    muster_omp_thief thief = muster_omp_thief_for(self->id);
     muster_omp_idle idle = {0};
     bool hungry = false;
     while (atomic_load_explicit(&tt->pending, memory_order_acquire) != 0) {
@@ -900,7 +901,7 @@ void muster_omp_tasks_drain(muster_omp_thread *self)
         if (t == NULL)
             t = muster_omp_tasks_take_own(tt, self->id);
         if (t == NULL)
-            t = muster_omp_tasks_steal(tt, self->id, &seed);
+            t = muster_omp_tasks_steal(tt, self->id, &thief);
         muster_omp_tasks_set_hungry(tt, &hungry, t == NULL);
         if (t != NULL) {
             run_deferred(t);

@@ -12,6 +12,8 @@ usage: check_outliers.py [--runs N] [--ratio R] [--allow K] -- COMMAND [ARGS...]
 --allow K tolerates up to K outliers: a shared virtual machine now and then
 stalls a whole process for tens of milliseconds (the host takes the
 virtual CPU), which no runtime can help; a bad mode shows in many runs.
+--retry N runs a failed set again, up to N times: stalls come in bursts
+now and then, a bad mode in every set.
 
 COMMAND must print 'us=T' (the run's time in microseconds); it runs with
 the environment given, so `muster run --threads 2 -- outlier_prog` or a
@@ -52,6 +54,8 @@ def main(argv):
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds one run may take (default 20)")
     parser.add_argument("--allow", type=int, default=0,
                         help="outliers tolerated, for stalls of the host (default 0)")
+    parser.add_argument("--retry", type=int, default=0,
+                        help="sets run again after a failed one (default 0)")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND [ARGS...]")
     args = parser.parse_args(argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -63,7 +67,20 @@ def main(argv):
         parser.error(f"--allow {args.allow}: must be from 0 to a tenth of the runs")
     if args.ratio <= 1:
         parser.error(f"--ratio {args.ratio}: must be above 1")
+    if args.retry < 0 or args.retry > 3:
+        parser.error(f"--retry {args.retry}: must be from 0 to 3")
+    for attempt in range(args.retry + 1):
+        if attempt > 0:
+            print(f"set {attempt} failed; running set {attempt + 1} of at most {args.retry + 1}")
+        status = one_set(args, command)
+        if status == 0:
+            break
+    print(f"{1 if status == 0 else 0} passed, {0 if status == 0 else 1} failed")
+    return status
 
+
+def one_set(args, command):
+    """Runs one set of args.runs processes and judges it: 0 or 1."""
     times = []
     started = time.monotonic()
     for k in range(args.runs):
@@ -71,7 +88,6 @@ def main(argv):
             times.append(run_once(command, args.timeout))
         except RuntimeError as error:
             print(f"run {k + 1}: {error}")
-            print(f"0 passed, 1 failed")
             return 1
     median = statistics.median(times)
     limit = args.ratio * median
@@ -87,7 +103,6 @@ def main(argv):
     failed = len(outliers) > args.allow
     if outliers and not failed:
         print(f"{len(outliers)} outlier(s), within the {args.allow} allowed for stalls of the host")
-    print(f"{0 if failed else 1} passed, {1 if failed else 0} failed")
     return 1 if failed else 0
 
 

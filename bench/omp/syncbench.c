@@ -643,21 +643,26 @@ static verdict tasks_finished(loop_args *a, const char *name, uint64_t made, uin
     return NULL;
 }
 
+/* Makes up to n tasks of one delay each, deferrable or not, stopping
+ * early once time is up; returns how many it made. */
+static uint64_t make_tasks(const loop_args *a, uint64_t n, int deferrable)
+{
+    uint64_t j = 0;
+    for (; j < n; j++) {
+#pragma omp task if (deferrable)
+        task_body(a->delay_iters);
+        if (time_is_up(a, j))
+            n = j + 1;
+    }
+    return j;
+}
+
 /* PARALLEL TASK: every thread makes its tasks. */
 static verdict test_parallel_task(loop_args *a)
 {
     uint64_t made = 0;
 #pragma omp parallel reduction(+ : made)
-    {
-        uint64_t j = 0, mine = a->inner;
-        for (; j < mine; j++) {
-#pragma omp task
-            task_body(a->delay_iters);
-            if (time_is_up(a, j))
-                mine = j + 1;
-        }
-        made = j;
-    }
+    made = make_tasks(a, a->inner, 1);
     expect_ran((long)made);
     return tasks_finished(a, "PARALLEL_TASK", made, made);
 }
@@ -668,16 +673,7 @@ static verdict test_master_task(loop_args *a)
     uint64_t made = 0;
 #pragma omp parallel
 #pragma omp master
-    {
-        uint64_t j = 0, mine = a->inner * a->threads;
-        for (; j < mine; j++) {
-#pragma omp task
-            task_body(a->delay_iters);
-            if (time_is_up(a, j))
-                mine = j + 1;
-        }
-        made = j;
-    }
+    made = make_tasks(a, a->inner * a->threads, 1);
     expect_ran((long)made);
     return tasks_finished(a, "MASTER_TASK", made, made);
 }
@@ -715,16 +711,7 @@ static verdict test_conditional_task(loop_args *a)
 {
     uint64_t made = 0;
 #pragma omp parallel reduction(+ : made)
-    {
-        uint64_t j = 0, mine = a->inner;
-        for (; j < mine; j++) {
-#pragma omp task if (never_true)
-            task_body(a->delay_iters);
-            if (time_is_up(a, j))
-                mine = j + 1;
-        }
-        made = j;
-    }
+    made = make_tasks(a, a->inner, never_true);
     return tasks_finished(a, "CONDITIONAL_TASK", made, made);
 }
 

@@ -1,5 +1,6 @@
 /* The public API: resolves attributes, dispatches to the algorithm, and owns
  * what every algorithm shares — participant checks, deadlines, abort/reset. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -353,11 +354,7 @@ int muster_barrier_wait_working(muster_barrier *b, unsigned id, const muster_wai
 
 void muster_barrier_nudge(muster_barrier *b)
 {
-    for (unsigned k = 0; k < b->shared_flags; k++)
-        muster_flag_nudge(muster_flag_at(b, muster_shared_flag(b, k)));
-    for (unsigned id = 0; id < b->participants; id++)
-        for (unsigned k = 0; k < b->flags_per_participant; k++)
-            muster_flag_nudge(muster_flag_at(b, muster_participant_flag(b, id, k)));
+    (void)muster_barrier_nudge_some(b, INT_MAX);
 }
 
 int muster_barrier_nudge_some(muster_barrier *b, int count)

@@ -109,6 +109,17 @@ void muster_omp_team_tasks_destroy(muster_omp_team_tasks *tt)
  * of these are in C11's single total order, so either our load below sees
  * the sleeper or its look sees what we did: no lost wake-up.  (Not a fence:
  * ThreadSanitizer does not model fences, and gcc warns.) */
+/* Wakes at most `count` members asleep at the team's barriers (one
+ * barrier when fork/join and team barriers are the same); how many. */
+static int nudge_barriers(muster_omp_team_tasks *tt, int count)
+{
+    int woken = 0;
+    for (int k = 0; k < 2 && woken < count; k++)
+        if (tt->barriers[k] != NULL && (k == 0 || tt->barriers[k] != tt->barriers[0]))
+            woken += muster_barrier_nudge_some(tt->barriers[k], count - woken);
+    return woken;
+}
+
 static void wake_sleepers(muster_omp_team_tasks *tt)
 {
     if (atomic_load(&tt->sleepers) == 0)
@@ -116,9 +127,7 @@ static void wake_sleepers(muster_omp_team_tasks *tt)
     atomic_fetch_add(&tt->signal, 1);
     count(&wake_count);
     muster_futex_wake(&tt->signal, INT_MAX);
-    for (int k = 0; k < 2; k++)
-        if (tt->barriers[k] != NULL && (k == 0 || tt->barriers[k] != tt->barriers[0]))
-            muster_barrier_nudge(tt->barriers[k]);
+    nudge_barriers(tt, INT_MAX);
 }
 
 /* New work (a task queued): wakes the sleepers only when some CPU has no
@@ -139,10 +148,8 @@ static void wake_for_work(muster_omp_team_tasks *tt)
     /* One task needs one member: a sleeper at a barrier first (it may run
      * any task), else one in the scheduler's own idle wait. */
     count(&wake_count);
-    for (int k = 0; k < 2; k++)
-        if (tt->barriers[k] != NULL && (k == 0 || tt->barriers[k] != tt->barriers[0]) &&
-            muster_barrier_nudge_some(tt->barriers[k], 1) > 0)
-            return;
+    if (nudge_barriers(tt, 1) > 0)
+        return;
     atomic_fetch_add(&tt->signal, 1);
     muster_futex_wake(&tt->signal, 1);
 }

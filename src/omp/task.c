@@ -625,19 +625,6 @@ static deferred_task *new_record(muster_omp_team *team, task_frame *running, voi
     return t;
 }
 
-/* A record for a task the caller may queue, or NULL when it should run at
- * once (see muster_omp_tasks_want); the caller may still adjust the copy of
- * the arguments (taskloop's bounds) before queue_record. */
-static deferred_task *deferrable_record(muster_omp_thread *self, muster_omp_team *team, task_frame *running,
-                                        void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
-                                        long arg_size, long arg_align)
-{
-    muster_omp_team_tasks *tt = team->tasks;
-    if (tt == NULL || !muster_omp_tasks_want(tt, self->id))
-        return NULL;
-    return new_record(team, running, fn, data, cpyfn, arg_size, arg_align);
-}
-
 /* Queues the record for any member to run; when the deque is full or the
  * team throttled, runs it here at once instead, on the copy it already
  * holds (so a firstprivate copy is made and destroyed exactly once).
@@ -992,10 +979,30 @@ static __attribute__((noinline)) void run_at_once_with_clauses(muster_omp_team *
     leave_own_deps(&waited);
 }
 
-/* untied and mergeable change nothing here: a freedom and an option.  A
- * priority above 0 queues the task in the team's priority queue.  `if`
- * false, a final ancestor and `detach` make the task run at once (see the
- * top of the file).  The common path reads the thread's state once. */
+/* A task without depend, detach or a priority above 0: queued when a
+ * member is hungry (if(true), not final), else run at once.  untied and
+ * mergeable change nothing here: a freedom and an option. */
+static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *self, muster_omp_team *team,
+                                                            task_frame *running, bool final, bool if_clause,
+                                                            void (*fn)(void *), void *data,
+                                                            void (*cpyfn)(void *, void *), long arg_size,
+                                                            long arg_align)
+{
+    if (if_clause && !final && team != NULL && team->size > 1 && team->tasks != NULL &&
+        muster_omp_tasks_want(team->tasks, self->id)) {
+        deferred_task *t = new_record(team, running, fn, data, cpyfn, arg_size, arg_align);
+        muster_omp_task_count_deferred(queue_record(self, t));
+        return;
+    }
+    muster_omp_task_count_deferred(false);
+    run_at_once(team, final, fn, data, cpyfn, arg_size, arg_align);
+}
+
+/* The rest of GOMP_task: cancellation on, or depend, detach or priority
+ * clauses.  A detachable task, a prioritized one and one with dependences
+ * become task records when the team has a scheduler (if(true), not
+ * final); otherwise they run at once, a detachable one keeping its event
+ * and one with dependences waiting for its own predecessors first. */
 static __attribute__((noinline)) void task_with_clauses(void (*fn)(void *), void *data,
                                                         void (*cpyfn)(void *, void *), long arg_size, long arg_align,
                                                         bool if_clause, unsigned flags, void **depend, int priority,
@@ -1007,40 +1014,35 @@ static __attribute__((noinline)) void task_with_clauses(void (*fn)(void *), void
         return;
     task_frame *running = current_frame != NULL && current_frame->team == team ? current_frame : NULL;
     bool final = (flags & TASK_FLAG_FINAL) != 0 || (running != NULL && running->final);
-    bool may_defer = if_clause && !final && !(flags & TASK_FLAG_DETACH) && team != NULL && team->size > 1;
+    bool detached = (flags & TASK_FLAG_DETACH) != 0;
     priority = (flags & TASK_FLAG_PRIORITY) ? effective_priority(priority) : 0;
-    if (__builtin_expect(flags & TASK_FLAG_DETACH, 0) && if_clause && !final && team != NULL && team->size > 1 &&
-        team->tasks != NULL && (depend == NULL || muster_omp_depend_count(depend) >= 0)) {
+    if (depend == NULL && !detached && priority == 0) {
+        plain_task(self, team, running, final, if_clause, fn, data, cpyfn, arg_size, arg_align);
+        return;
+    }
+    bool may_queue = if_clause && !final && team != NULL && team->size > 1 && team->tasks != NULL;
+    if (may_queue && detached && (depend == NULL || muster_omp_depend_count(depend) >= 0)) {
         defer_detached(self, team, running, fn, data, cpyfn, arg_size, arg_align, depend, priority, detach);
         muster_omp_task_count_deferred(true);
         return;
     }
-    if (may_defer && depend == NULL && __builtin_expect(priority > 0, 0) && team->tasks != NULL) {
+    if (may_queue && !detached && depend == NULL) {
         queue_prioritized(self, new_record(team, running, fn, data, cpyfn, arg_size, arg_align), priority);
         return;
     }
-    if (may_defer && depend == NULL) {
-        deferred_task *t = deferrable_record(self, team, running, fn, data, cpyfn, arg_size, arg_align);
-        if (t != NULL) {
-            muster_omp_task_count_deferred(queue_record(self, t));
-            return;
-        }
-    } else if (may_defer &&
-               defer_with_deps(self, team, running, fn, data, cpyfn, arg_size, arg_align, depend, priority)) {
+    if (may_queue && !detached &&
+        defer_with_deps(self, team, running, fn, data, cpyfn, arg_size, arg_align, depend, priority)) {
         muster_omp_task_count_deferred(true);
         return;
     }
     muster_omp_task_count_deferred(false);
-    if (__builtin_expect(depend != NULL || (flags & TASK_FLAG_DETACH), 0))
-        run_at_once_with_clauses(team, running, final, fn, data, cpyfn, arg_size, arg_align, depend, flags, detach);
-    else
-        run_at_once(team, final, fn, data, cpyfn, arg_size, arg_align);
+    run_at_once_with_clauses(team, running, final, fn, data, cpyfn, arg_size, arg_align, depend, flags, detach);
 }
 
-/* A task without depend, detach or priority clauses, cancellation off (the
- * common task): queued when a member is hungry, else, like if(0) and final
- * (EPCC's CONDITIONAL TASK, and every task a cut-off turns undeferred),
- * straight to the call, without the frame of the general path. */
+/* The common task (no depend, detach or priority clause; cancellation
+ * off) is decided here without the general path's frame; like if(0) and
+ * final ones (EPCC's CONDITIONAL TASK, and every task a cut-off turns
+ * undeferred), it goes straight to the call when nobody is hungry. */
 MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                                  long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
                                  void *detach)
@@ -1053,14 +1055,7 @@ MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(v
     muster_omp_team *team = self->team;
     task_frame *running = current_frame != NULL && current_frame->team == team ? current_frame : NULL;
     bool final = (flags & TASK_FLAG_FINAL) != 0 || (running != NULL && running->final);
-    if (if_clause && !final && team != NULL && team->size > 1 && team->tasks != NULL &&
-        muster_omp_tasks_want(team->tasks, self->id)) {
-        deferred_task *t = new_record(team, running, fn, data, cpyfn, arg_size, arg_align);
-        muster_omp_task_count_deferred(queue_record(self, t));
-        return;
-    }
-    muster_omp_task_count_deferred(false);
-    run_at_once(team, final, fn, data, cpyfn, arg_size, arg_align);
+    plain_task(self, team, running, final, if_clause, fn, data, cpyfn, arg_size, arg_align);
 }
 
 MUSTER_OMP_EXPORT void GOMP_taskwait(void)

@@ -30,9 +30,13 @@ _Static_assert(sizeof(block_header) == 16, "payloads stay 16-aligned");
 struct task_cache {
     free_block *local[CLASSES]; /* the owner's alone */
     unsigned kept[CLASSES];     /* blocks in local[] */
+    /* Statistics, written by the owner alone (a load and a store, no
+     * shared line on the hot path), read by muster_omp_task_memory_counters:
+     * blocks handed out again, and blocks others freed that came back. */
+    _Atomic uint64_t reused, returned;
     /* Pushed by other threads; taken whole by the owner.  On its own line:
      * thieves write it while the owner allocates. */
-    _Alignas(MUSTER_CACHE_LINE) _Atomic(free_block *) returned[CLASSES];
+    _Alignas(MUSTER_CACHE_LINE) _Atomic(free_block *) returned_blocks[CLASSES];
     task_cache *next; /* in all_caches */
     bool in_use;      /* owned by a live thread; under caches_lock */
 };
@@ -45,20 +49,29 @@ static pthread_key_t cache_key;
 static pthread_once_t cache_key_once = PTHREAD_ONCE_INIT;
 static _Thread_local task_cache *my_cache;
 
-/* relaxed (both): statistics. */
-static _Atomic uint64_t reused_count, returned_count;
+/* relaxed (all): statistics that order nothing. */
+static void add_to(_Atomic uint64_t *counter, uint64_t n)
+{
+    atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + n, memory_order_relaxed);
+}
 
 muster_omp_task_memory_counts muster_omp_task_memory_counters(void)
 {
-    return (muster_omp_task_memory_counts){atomic_load_explicit(&reused_count, memory_order_relaxed),
-                                           atomic_load_explicit(&returned_count, memory_order_relaxed)};
+    muster_omp_task_memory_counts sum = {0, 0};
+    pthread_mutex_lock(&caches_lock);
+    for (task_cache *c = all_caches; c != NULL; c = c->next) {
+        sum.reused += atomic_load_explicit(&c->reused, memory_order_relaxed);
+        sum.returned += atomic_load_explicit(&c->returned, memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&caches_lock);
+    return sum;
 }
 
 static free_block *take_returned(task_cache *c, size_t cls)
 {
     /* acquire: the blocks' last writes (their next links) by the threads
      * that pushed them are seen. */
-    return atomic_exchange_explicit(&c->returned[cls], NULL, memory_order_acquire);
+    return atomic_exchange_explicit(&c->returned_blocks[cls], NULL, memory_order_acquire);
 }
 
 static void free_list(free_block *b)
@@ -109,7 +122,9 @@ static task_cache *cache_of_this_thread(void)
         if (c != NULL) {
             *c = (task_cache){.next = all_caches};
             for (size_t cls = 0; cls < CLASSES; cls++)
-                atomic_init(&c->returned[cls], NULL);
+                atomic_init(&c->returned_blocks[cls], NULL);
+            atomic_init(&c->reused, 0);
+            atomic_init(&c->returned, 0);
             all_caches = c;
         }
     }
@@ -150,14 +165,17 @@ void *muster_omp_task_alloc(size_t bytes)
         /* The blocks others have freed since: all of them, into the
          * private list (they count towards the limit from now on). */
         b = take_returned(c, cls);
+        unsigned n = 0;
         for (free_block *x = b; x != NULL; x = x->next)
-            c->kept[cls]++;
+            n++;
+        c->kept[cls] += n;
+        add_to(&c->returned, n);
     }
     if (b == NULL)
         return new_block(c, cls, bytes);
     c->local[cls] = b->next;
     c->kept[cls]--;
-    atomic_fetch_add_explicit(&reused_count, 1, memory_order_relaxed); /* relaxed: statistics */
+    add_to(&c->reused, 1);
     return b;
 }
 
@@ -179,13 +197,12 @@ void muster_omp_task_free(void *p)
         owner->local[h->cls] = b;
         owner->kept[h->cls]++;
     } else {
-        atomic_fetch_add_explicit(&returned_count, 1, memory_order_relaxed); /* relaxed: statistics */
         /* relaxed load: the CAS re-reads; release on success: the owner's
          * acquire exchange then sees b->next. */
-        free_block *head = atomic_load_explicit(&owner->returned[h->cls], memory_order_relaxed);
+        free_block *head = atomic_load_explicit(&owner->returned_blocks[h->cls], memory_order_relaxed);
         do
             b->next = head;
-        while (!atomic_compare_exchange_weak_explicit(&owner->returned[h->cls], &head, b, memory_order_release,
+        while (!atomic_compare_exchange_weak_explicit(&owner->returned_blocks[h->cls], &head, b, memory_order_release,
                                                       memory_order_relaxed));
     }
 }

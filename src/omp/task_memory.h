@@ -28,7 +28,8 @@ void *muster_omp_task_alloc(size_t bytes);
 void muster_omp_task_free(void *p);
 
 /* Statistics for tests: blocks handed out from a cache (not malloc), and
- * blocks freed by a thread other than their owner. */
+ * blocks freed by a thread other than their owner that the owner has taken
+ * back (counted when it takes them). */
 typedef struct muster_omp_task_memory_counts {
     uint64_t reused, returned;
 } muster_omp_task_memory_counts;

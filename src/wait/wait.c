@@ -268,16 +268,14 @@ void muster_flag_wake_sleepers(muster_flag *flag)
 
 void muster_flag_nudge(muster_flag *flag)
 {
-    /* relaxed: only looks for the SLEEPING bit; the waker's seq_cst
-     * handshake on the work's sleepers count (muster_wait_work) is what
-     * orders what it published before this look. */
-    if (atomic_load_explicit(flag, memory_order_relaxed) & MUSTER_FLAG_SLEEPING)
-        muster_flag_wake_sleepers(flag);
+    (void)muster_flag_nudge_some(flag, INT_MAX);
 }
 
 int muster_flag_nudge_some(muster_flag *flag, int count)
 {
-    /* relaxed: as in muster_flag_nudge. */
+    /* relaxed: only looks for the SLEEPING bit; the waker's seq_cst
+     * handshake on the work's sleepers count (muster_wait_work) is what
+     * orders what it published before this look. */
     if (!(atomic_load_explicit(flag, memory_order_relaxed) & MUSTER_FLAG_SLEEPING))
         return 0;
     atomic_fetch_add_explicit(&wake_count, 1, memory_order_relaxed);

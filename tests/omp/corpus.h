@@ -159,6 +159,20 @@ static inline void corpus_delay(uint64_t *state, unsigned max_us)
 }
 
 /* The team size the program's parallel regions get by default. */
+/* Re-executes the program with name=value in its environment unless it is
+ * there already: runtimes read their settings when they load, so a
+ * program that needs one (OMP_CANCELLATION, OMP_MAX_TASK_PRIORITY) sets it
+ * this way, first thing in main. */
+__attribute__((unused)) static void corpus_reexec_with(char **argv, const char *name, const char *value)
+{
+    const char *set = getenv(name);
+    if (set != NULL && strcmp(set, value) == 0)
+        return;
+    setenv(name, value, 1);
+    execv("/proc/self/exe", argv);
+    FAIL("cannot re-execute /proc/self/exe with %s=%s: %s", name, value, strerror(errno));
+}
+
 static inline int corpus_threads(void)
 {
     int t = omp_get_max_threads();

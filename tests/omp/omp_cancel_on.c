@@ -27,16 +27,6 @@ static double now(void)
     return omp_get_wtime();
 }
 
-static void reexec_with_cancellation(char **argv)
-{
-    const char *set = getenv("OMP_CANCELLATION");
-    if (set != NULL && strcmp(set, "true") == 0)
-        return;
-    setenv("OMP_CANCELLATION", "true", 1);
-    execv("/proc/self/exe", argv);
-    FAIL("cannot re-execute /proc/self/exe with OMP_CANCELLATION=true: %s", strerror(errno));
-}
-
 /* cancel parallel with the others polling cancellation points. */
 static void parallel_points(int T, int episode)
 {
@@ -235,7 +225,7 @@ static void cancel_taskgroup(int T, int episode)
 int main(int argc, char **argv)
 {
     (void)argc;
-    reexec_with_cancellation(argv);
+    corpus_reexec_with(argv, "OMP_CANCELLATION", "true");
     corpus_begin("omp_cancel_on");
     int T = corpus_threads();
     CHECK_EQ(omp_get_cancellation(), 1, "omp_get_cancellation() with OMP_CANCELLATION=true");

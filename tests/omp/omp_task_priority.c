@@ -23,16 +23,6 @@
 #define TREE_EPISODES 12
 #define CHAIN 200
 
-static void reexec_with_priorities(char **argv)
-{
-    const char *set = getenv("OMP_MAX_TASK_PRIORITY");
-    if (set != NULL && strcmp(set, "10") == 0)
-        return;
-    setenv("OMP_MAX_TASK_PRIORITY", "10", 1);
-    execv("/proc/self/exe", argv);
-    FAIL("cannot re-execute /proc/self/exe with OMP_MAX_TASK_PRIORITY=10: %s", strerror(errno));
-}
-
 static void nap(void)
 {
     struct timespec ts = {0, 50000};
@@ -154,7 +144,7 @@ static long prioritized_taskloop(void)
 int main(int argc, char **argv)
 {
     (void)argc;
-    reexec_with_priorities(argv);
+    corpus_reexec_with(argv, "OMP_MAX_TASK_PRIORITY", "10");
     corpus_begin("omp_task_priority");
     int T = corpus_threads();
     CHECK_EQ(omp_get_max_task_priority(), 10, "omp_get_max_task_priority() with OMP_MAX_TASK_PRIORITY=10");

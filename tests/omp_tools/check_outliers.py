@@ -12,8 +12,9 @@ usage: check_outliers.py [--runs N] [--ratio R] [--allow K] -- COMMAND [ARGS...]
 --allow K tolerates up to K outliers: a shared virtual machine now and then
 stalls a whole process for tens of milliseconds (the host takes the
 virtual CPU), which no runtime can help; a bad mode shows in many runs.
---retry N runs a failed set again, up to N times: stalls come in bursts
-now and then, a bad mode in every set.
+--retry N runs a failed set again, up to N times, after a pause of
+--pause seconds: stalls of the host come in bursts that can outlast a set
+(seen: 13 outliers over two sets in 2.5 s), a bad mode is in every set.
 
 COMMAND must print 'us=T' (the run's time in microseconds); it runs with
 the environment given, so `muster run --threads 2 -- outlier_prog` or a
@@ -56,6 +57,8 @@ def main(argv):
                         help="outliers tolerated, for stalls of the host (default 0)")
     parser.add_argument("--retry", type=int, default=0,
                         help="sets run again after a failed one (default 0)")
+    parser.add_argument("--pause", type=float, default=5.0,
+                        help="seconds between a failed set and the next (default 5)")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND [ARGS...]")
     args = parser.parse_args(argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -71,7 +74,9 @@ def main(argv):
         parser.error(f"--retry {args.retry}: must be from 0 to 3")
     for attempt in range(args.retry + 1):
         if attempt > 0:
-            print(f"set {attempt} failed; running set {attempt + 1} of at most {args.retry + 1}")
+            print(f"set {attempt} failed; running set {attempt + 1} of at most {args.retry + 1} "
+                  f"after {args.pause:g} s")
+            time.sleep(args.pause)
         status = one_set(args, command)
         if status == 0:
             break

@@ -27,19 +27,6 @@
 #define MAX_COUNTS 16
 #define PROGRESS_EVERY_NS (15 * UINT64_C(1000000000)) /* when stderr is not a terminal */
 
-const char *const omp_construct_names[OMP_CONSTRUCT_COUNT] = {
-    "PARALLEL", "FOR",     "PARALLEL_FOR", "BARRIER", "SINGLE",
-    "CRITICAL", "LOCK",    "ORDERED",      "ATOMIC",  "REDUCTION",
-    "PARALLEL_TASK", "MASTER_TASK", "MASTER_TASK_BUSY_SLAVES", "CONDITIONAL_TASK",
-    "TASK_WAIT", "TASK_BARRIER", "NESTED_TASK", "NESTED_MASTER_TASK",
-};
-const char *const omp_construct_labels[OMP_CONSTRUCT_COUNT] = {
-    "PARALLEL", "FOR",     "PARALLEL FOR", "BARRIER", "SINGLE",
-    "CRITICAL", "LOCK",    "ORDERED",      "ATOMIC",  "REDUCTION",
-    "PARALLEL TASK", "MASTER TASK", "MASTER TASK BUSY", "CONDITIONAL TASK",
-    "TASK WAIT", "TASK BARRIER", "NESTED TASK", "NESTED MASTER TASK",
-};
-
 struct options {
     unsigned threads[MAX_COUNTS];
     size_t nthreads;

@@ -8,6 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const omp_construct_names[OMP_CONSTRUCT_COUNT] = {
+    "PARALLEL", "FOR",     "PARALLEL_FOR", "BARRIER", "SINGLE",
+    "CRITICAL", "LOCK",    "ORDERED",      "ATOMIC",  "REDUCTION",
+    "PARALLEL_TASK", "MASTER_TASK", "MASTER_TASK_BUSY_SLAVES", "CONDITIONAL_TASK",
+    "TASK_WAIT", "TASK_BARRIER", "NESTED_TASK", "NESTED_MASTER_TASK",
+};
+const char *const omp_construct_labels[OMP_CONSTRUCT_COUNT] = {
+    "PARALLEL", "FOR",     "PARALLEL FOR", "BARRIER", "SINGLE",
+    "CRITICAL", "LOCK",    "ORDERED",      "ATOMIC",  "REDUCTION",
+    "PARALLEL TASK", "MASTER TASK", "MASTER TASK BUSY", "CONDITIONAL TASK",
+    "TASK WAIT", "TASK BARRIER", "NESTED TASK", "NESTED MASTER TASK",
+};
+
 #define MIN_NAME_W 13 /* "PARALLEL FOR" and a blank */
 #define TIME_W 7    /* "12345.6" */
 #define OUTLIER_W 4 /* "12!" */
@@ -221,10 +234,29 @@ static void put_wrapped(FILE *out, const char *text)
     fputc('\n', out);
 }
 
+/* Whether some runtime's median overhead came out at or below zero: the
+ * construct cost less than the reference loop's own jitter. */
+static int has_unresolved_median(const omp_bench_run *run)
+{
+    for (size_t c = 0; c < OMP_CONSTRUCT_COUNT; c++)
+        for (size_t k = 0; k < run->ncounts; k++)
+            for (size_t rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
+                const omp_cell *x = omp_cell_at(run, c, k, rt);
+                if (run->construct[c] && x->status == CELL_OK && !(cell_stats(x).median > 0))
+                    return 1;
+            }
+    return 0;
+}
+
 static void put_notes(FILE *out, const omp_bench_run *run)
 {
     char text[OMP_MESSAGE_LEN + 128];
     int note = 0;
+    if (has_unresolved_median(run)) {
+        fputc('\n', out);
+        put_wrapped(out, "A median at or below 0 µs: the construct cost less than the reference loop's "
+                         "jitter (a longer --target-ms resolves it); no ratio is taken against it.");
+    }
     for (size_t c = 0; c < OMP_CONSTRUCT_COUNT; c++)
         for (size_t k = 0; k < run->ncounts; k++)
             for (size_t rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {

@@ -18,6 +18,9 @@
 #ifndef MUSTER_SYNCBENCH_BUILD_PATH
 #define MUSTER_SYNCBENCH_BUILD_PATH ""
 #endif
+#ifndef MUSTER_TASKBENCH_BUILD_PATH
+#define MUSTER_TASKBENCH_BUILD_PATH ""
+#endif
 
 #define SHIM_NAME "libgomp.so.1"
 

@@ -22,7 +22,11 @@
 #define MUSTER_TASKBENCH_BUILD_PATH ""
 #endif
 
-#define SHIM_NAME "libgomp.so.1"
+/* The names under which programs look for their OpenMP runtime: gcc's
+ * libgomp, LLVM's libomp (clang's DT_NEEDED) and its other names (Debian
+ * links libiomp5.so to it; other builds link against libomp.so). */
+static const char *const shim_names[] = {"libgomp.so.1", "libomp.so.5", "libomp.so", "libiomp5.so"};
+#define SHIM_COUNT (sizeof shim_names / sizeof shim_names[0])
 
 static const char *const runtime_names[OMP_RUNTIME_COUNT] = {"libgomp", "libomp", "muster"};
 
@@ -221,17 +225,28 @@ static int failure(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
-/* The build's shim: omp-shim/libgomp.so.1 beside the library (as named, or
- * where its links lead), if it leads to the library itself. */
+/* Whether every shim name in dir leads to real. */
+static int shim_complete(const char *dir, const char *real)
+{
+    for (size_t k = 0; k < SHIM_COUNT; k++) {
+        char link[PATH_MAX + 96];
+        snprintf(link, sizeof link, "%s/%s", dir, shim_names[k]);
+        if (!same_file(link, real))
+            return 0;
+    }
+    return 1;
+}
+
+/* The build's shim: omp-shim/ beside the library (as named, or where its
+ * links lead), if each of its names leads to the library itself. */
 static int build_shim(const char *library, const char *real, char *dir, size_t len)
 {
     const char *bases[] = {library, real};
     for (int i = 0; i < 2; i++) {
-        char copy[PATH_MAX], link[PATH_MAX + 96];
+        char copy[PATH_MAX];
         snprintf(copy, sizeof copy, "%s", bases[i]);
         snprintf(dir, len, "%s/omp-shim", dirname(copy));
-        snprintf(link, sizeof link, "%s/" SHIM_NAME, dir);
-        if (same_file(link, real))
+        if (shim_complete(dir, real))
             return 0;
     }
     return -1;
@@ -248,15 +263,15 @@ static int private_dir(const char *path, char *err, size_t errlen)
     return 0;
 }
 
-/* Points dir/libgomp.so.1 at real, replacing a link that leads elsewhere in
- * one rename so that a program starting meanwhile sees one or the other. */
-static int place_link(const char *dir, const char *real, char *err, size_t errlen)
+/* Points dir/name at real, replacing a link that leads elsewhere in one
+ * rename so that a program starting meanwhile sees one or the other. */
+static int place_link(const char *dir, const char *name, const char *real, char *err, size_t errlen)
 {
     char link[PATH_MAX + 96], temp[PATH_MAX + 128];
-    snprintf(link, sizeof link, "%s/" SHIM_NAME, dir);
+    snprintf(link, sizeof link, "%s/%s", dir, name);
     if (same_file(link, real))
         return 0;
-    snprintf(temp, sizeof temp, "%s/." SHIM_NAME ".%ld", dir, (long)getpid());
+    snprintf(temp, sizeof temp, "%s/.%s.%ld", dir, name, (long)getpid());
     unlink(temp);
     if (symlink(real, temp) != 0 || rename(temp, link) != 0) {
         unlink(temp);
@@ -281,7 +296,10 @@ static int private_shim(const char *real, char *dir, size_t len, char *err, size
     snprintf(dir, len, "%s/%lx-%lx", top, (unsigned long)st.st_dev, (unsigned long)st.st_ino);
     if (private_dir(top, err, errlen) != 0 || private_dir(dir, err, errlen) != 0)
         return -1;
-    return place_link(dir, real, err, errlen);
+    for (size_t k = 0; k < SHIM_COUNT; k++)
+        if (place_link(dir, shim_names[k], real, err, errlen) != 0)
+            return -1;
+    return 0;
 }
 
 /* VARIABLE=first[:old value]. */

@@ -17,8 +17,10 @@
  *   task.c       GOMP_task, taskwait, taskgroup, taskloop (scheduler.c, depend.c)
  *   target.c     offload entry points, run on the host; host teams
  *   cancel.c     cancellation (OMP_CANCELLATION) and the cancellable barrier
- * Names: muster_omp_* for everything internal; the exported GOMP_* and
- * omp_* keep their ABI names. */
+ *   kmp/         LLVM's __kmpc_* ABI (clang-built programs) on the same core:
+ *                kmp/kmp.h lists its files
+ * Names: muster_omp_* for everything internal; the exported GOMP_*,
+ * __kmpc_* and omp_* keep their ABI names. */
 #ifndef MUSTER_OMP_INTERNAL_H
 #define MUSTER_OMP_INTERNAL_H
 
@@ -183,6 +185,7 @@ struct muster_omp_team {
      * lapses at the construct's end barrier; 0: none. */
     _Atomic unsigned ws_cancelled;
     muster_omp_cancel_barrier *cancel_barrier; /* NULL in a team of one */
+    void *copyprivate_data;     /* __kmpc_copyprivate: the single's data, between its two barriers */
 };
 
 /* ---- pools (pool.c) ----

@@ -219,6 +219,7 @@ typedef struct nest_lock {
 
 static_assert(sizeof(omp_nest_lock_t) >= sizeof(nest_lock), "omp_nest_lock_t holds a nest lock");
 static_assert(_Alignof(omp_nest_lock_t) >= _Alignof(nest_lock), "omp_nest_lock_t is aligned for it");
+static_assert(sizeof(nest_lock) <= MUSTER_OMP_NEST_LOCK_SIZE, "mutex.h's size is the nest lock's");
 
 /* Unique per live thread: the address of a thread-local. */
 static _Thread_local char thread_identity;
@@ -248,18 +249,57 @@ static void take_ownership(nest_lock *lock)
     atomic_store_explicit(&lock->owner, self_identity(), memory_order_relaxed);
 }
 
-MUSTER_OMP_EXPORT void omp_init_nest_lock(omp_nest_lock_t *lock)
+void muster_omp_nest_lock_init(void *lock)
 {
-    nest_lock *n = as_nest_lock(lock);
+    nest_lock *n = lock;
     muster_omp_mutex_init(&n->mutex);
     n->count = 0;
     atomic_init(&n->owner, NULL);
 }
 
+void muster_omp_nest_lock_set(void *lock)
+{
+    nest_lock *n = lock;
+    if (owned_by_self(n)) {
+        n->count++;
+        return;
+    }
+    muster_omp_mutex_lock(&n->mutex);
+    take_ownership(n);
+}
+
+void muster_omp_nest_lock_unset(void *lock)
+{
+    nest_lock *n = lock;
+    if (--n->count != 0)
+        return;
+    /* relaxed: the unlock's release publishes it with everything else. */
+    atomic_store_explicit(&n->owner, NULL, memory_order_relaxed);
+    muster_omp_mutex_unlock(&n->mutex);
+}
+
+/* Returns the new nesting count, or 0 when another thread holds the lock. */
+int muster_omp_nest_lock_test(void *lock)
+{
+    nest_lock *n = lock;
+    if (owned_by_self(n))
+        return (int)++n->count;
+    if (!muster_omp_mutex_trylock(&n->mutex))
+        return 0;
+    take_ownership(n);
+    return 1;
+}
+
+/* gcc's omp_nest_lock_t holds the nest lock in place. */
+MUSTER_OMP_EXPORT void omp_init_nest_lock(omp_nest_lock_t *lock)
+{
+    muster_omp_nest_lock_init(as_nest_lock(lock));
+}
+
 MUSTER_OMP_EXPORT void omp_init_nest_lock_with_hint(omp_nest_lock_t *lock, omp_sync_hint_t hint)
 {
     (void)hint;
-    omp_init_nest_lock(lock);
+    muster_omp_nest_lock_init(as_nest_lock(lock));
 }
 
 MUSTER_OMP_EXPORT void omp_destroy_nest_lock(omp_nest_lock_t *lock)
@@ -269,33 +309,15 @@ MUSTER_OMP_EXPORT void omp_destroy_nest_lock(omp_nest_lock_t *lock)
 
 MUSTER_OMP_EXPORT void omp_set_nest_lock(omp_nest_lock_t *lock)
 {
-    nest_lock *n = as_nest_lock(lock);
-    if (owned_by_self(n)) {
-        n->count++;
-        return;
-    }
-    muster_omp_mutex_lock(&n->mutex);
-    take_ownership(n);
+    muster_omp_nest_lock_set(as_nest_lock(lock));
 }
 
 MUSTER_OMP_EXPORT void omp_unset_nest_lock(omp_nest_lock_t *lock)
 {
-    nest_lock *n = as_nest_lock(lock);
-    if (--n->count != 0)
-        return;
-    /* relaxed: the unlock's release publishes it with everything else. */
-    atomic_store_explicit(&n->owner, NULL, memory_order_relaxed);
-    muster_omp_mutex_unlock(&n->mutex);
+    muster_omp_nest_lock_unset(as_nest_lock(lock));
 }
 
-/* Returns the new nesting count, or 0 when another thread holds the lock. */
 MUSTER_OMP_EXPORT int omp_test_nest_lock(omp_nest_lock_t *lock)
 {
-    nest_lock *n = as_nest_lock(lock);
-    if (owned_by_self(n))
-        return (int)++n->count;
-    if (!muster_omp_mutex_trylock(&n->mutex))
-        return 0;
-    take_ownership(n);
-    return 1;
+    return muster_omp_nest_lock_test(as_nest_lock(lock));
 }

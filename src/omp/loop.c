@@ -63,14 +63,16 @@ static uint64_t chunk_count(const muster_ws_loop *l)
     return l->n == 0 || l->chunk == 0 ? 0 : (l->n - 1u) / l->chunk + 1u;
 }
 
-/* The block [first, last) that an unchunked static schedule gives thread
- * id: the first n % T threads get one iteration more (gcc's own split, so a
- * loop gcc schedules inline and one scheduled here agree). */
-static void static_block(const muster_ws_loop *l, unsigned id, uint64_t *first, uint64_t *last)
+void muster_ws_static_block(uint64_t n, unsigned nthreads, unsigned id, uint64_t *first, uint64_t *last)
 {
-    uint64_t T = l->nthreads, q = l->n / T, r = l->n % T;
+    uint64_t T = nthreads, q = n / T, r = n % T;
     *first = id < r ? id * (q + 1u) : r * (q + 1u) + (id - r) * q;
     *last = *first + q + (id < r ? 1u : 0u);
+}
+
+static void static_block(const muster_ws_loop *l, unsigned id, uint64_t *first, uint64_t *last)
+{
+    muster_ws_static_block(l->n, l->nthreads, id, first, last);
 }
 
 /* Static: computed from the loop and the thread number alone. */
@@ -185,12 +187,16 @@ static void pass_turn(muster_omp_thread *self, muster_ws_member *m)
     m->holds_turn = false;
 }
 
-MUSTER_OMP_EXPORT void GOMP_ordered_start(void)
+void muster_ws_ordered_start(muster_omp_thread *self)
 {
-    muster_omp_thread *self = muster_omp_self();
     muster_ws_member *m = muster_ws_member_current(self);
     if (m != NULL && m->loop != NULL && m->holds_turn && !m->turn_reached)
         wait_for_turn(self, m);
+}
+
+MUSTER_OMP_EXPORT void GOMP_ordered_start(void)
+{
+    muster_ws_ordered_start(muster_omp_self());
 }
 
 /* The turn moves when the chunk ends (next chunk or loop end), not here: the

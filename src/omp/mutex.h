@@ -88,4 +88,13 @@ muster_omp_mutex_counts muster_omp_mutex_counters(void);
  * one CPU only; computed once. */
 uint64_t muster_omp_mutex_spin_polls(void);
 
+/* The nestable lock (lock.c) on memory of MUSTER_OMP_NEST_LOCK_SIZE bytes,
+ * pointer-aligned: gcc's omp_nest_lock_t holds it in place, clang's 8-byte
+ * one points to it (kmp/lock.c).  The owner is the calling thread. */
+#define MUSTER_OMP_NEST_LOCK_SIZE 16
+void muster_omp_nest_lock_init(void *lock);
+void muster_omp_nest_lock_set(void *lock);
+void muster_omp_nest_lock_unset(void *lock);
+int muster_omp_nest_lock_test(void *lock); /* the new nesting count, 0 when another thread holds it */
+
 #endif

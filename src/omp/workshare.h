@@ -192,6 +192,16 @@ bool muster_ws_loop_next(muster_omp_thread *self, uint64_t *first, uint64_t *las
 /* The caller's current loop (NULL when none). */
 const muster_ws_loop *muster_ws_loop_current(muster_omp_thread *self);
 
+/* The block [*first, *last) of n iterations that an unchunked static
+ * schedule gives thread id of nthreads: the first n % nthreads threads get
+ * one iteration more (gcc's own inline split, so a loop gcc schedules
+ * inline, one scheduled here and one clang's static_init asks for agree). */
+void muster_ws_static_block(uint64_t n, unsigned nthreads, unsigned id, uint64_t *first, uint64_t *last);
+
+/* ordered: waits until the caller's chunk has the turn (a no-op outside an
+ * ordered loop, or once reached). */
+void muster_ws_ordered_start(muster_omp_thread *self);
+
 /* Leaves the current loop; with barrier, then waits for the team. */
 void muster_ws_loop_close(muster_omp_thread *self, bool barrier);
 /* The end of a loop or sections in a cancellable region (gcc's *_end_cancel):

@@ -88,12 +88,14 @@ static const char *corpus_object_of(const void *addr)
 }
 
 /* Whether `path` names the library of runtime `expect` ("muster": a file
- * named libmuster-omp.so*, "libgomp": libgomp.so*). */
+ * named libmuster-omp.so*, "libgomp": libgomp.so*, "libomp": libomp.so*). */
 static int corpus_is_runtime(const char *path, const char *expect)
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    const char *prefix = strcmp(expect, "muster") == 0 ? "libmuster-omp.so" : "libgomp.so";
+    const char *prefix = strcmp(expect, "muster") == 0 ? "libmuster-omp.so"
+                         : strcmp(expect, "libomp") == 0 ? "libomp.so"
+                                                          : "libgomp.so";
     return strncmp(base, prefix, strlen(prefix)) == 0;
 }
 
@@ -105,8 +107,8 @@ static void corpus_check_symbol(const char *name, const void *addr)
     const char *expect = getenv("MUSTER_EXPECT_RUNTIME");
     if (expect == NULL || *expect == '\0')
         return;
-    if (strcmp(expect, "muster") != 0 && strcmp(expect, "libgomp") != 0)
-        FAIL("MUSTER_EXPECT_RUNTIME='%s': expected 'muster' or 'libgomp'", expect);
+    if (strcmp(expect, "muster") != 0 && strcmp(expect, "libgomp") != 0 && strcmp(expect, "libomp") != 0)
+        FAIL("MUSTER_EXPECT_RUNTIME='%s': expected 'muster', 'libgomp' or 'libomp'", expect);
     const char *by_addr = corpus_object_of(addr);
     if (!corpus_is_runtime(by_addr, expect))
         FAIL("%s resolves to %s, not to the %s runtime (MUSTER_EXPECT_RUNTIME=%s): is LD_PRELOAD in effect?",

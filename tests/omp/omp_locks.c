@@ -3,7 +3,8 @@
  * the lock and succeeds once it is free; nestable locks count their
  * nesting (omp_test_nest_lock returns the new depth to the owner, 0 to
  * others); locks initialised with omp_init_lock_with_hint (looked up with
- * dlsym: gcc 12's libgomp does not export it; omp_init_lock otherwise);
+ * dlsym: gcc 12's libgomp does not export it; omp_init_lock otherwise;
+ * called directly when built by clang);
  * init/destroy cycles. */
 #include "corpus.h"
 
@@ -54,8 +55,15 @@ int main(void)
 {
     corpus_begin("omp_locks");
     int T = corpus_threads();
+#ifdef __clang__
+    /* LLVM's libomp has them, and an unversioned dlsym would find gcc's
+     * (16-byte) nest lock in a runtime that serves both ABIs. */
+    init_hint_fn init_hint = omp_init_lock_with_hint;
+    init_nest_hint_fn init_nest_hint = omp_init_nest_lock_with_hint;
+#else
     init_hint_fn init_hint = (init_hint_fn)dlsym(RTLD_DEFAULT, "omp_init_lock_with_hint");
     init_nest_hint_fn init_nest_hint = (init_nest_hint_fn)dlsym(RTLD_DEFAULT, "omp_init_nest_lock_with_hint");
+#endif
 
     omp_lock_t lock;
     omp_init_lock(&lock);

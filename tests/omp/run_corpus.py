@@ -1,18 +1,24 @@
 #!/usr/bin/env python3
 """Runs the OpenMP corpus (tests/omp/omp_*.c) on libgomp and on libmuster-omp.
 
-    run_corpus.py run PROGRAM --runtime libgomp|muster|linked [--library LIB]
+    run_corpus.py run PROGRAM --runtime libgomp|libomp|muster|linked [--library LIB]
+                  [--reference libgomp|libomp] [--shim DIR]
                   [--threads 1,2,3,4,8] [--timeout SECONDS] [--no-reference]
     run_corpus.py symbols --library LIB PROGRAM...
     run_corpus.py detects-libgomp PROGRAM
 
 `run` runs PROGRAM once per thread count (OMP_NUM_THREADS) and wait policy:
   libgomp  plain (the binary's own libgomp): OMP_WAIT_POLICY=active, passive
+  libomp   plain, for a clang-built binary (its own LLVM libomp): the same
   muster   LD_PRELOAD=LIB: OMP_WAIT_POLICY=active, passive and
            MUSTER_WAIT_POLICY=hybrid; each thread count's summary line must
-           equal libgomp's (a reference run with OMP_WAIT_POLICY=passive);
-           and one run with LD_BIND_NOW=1 LD_DEBUG=bindings must show every
-           GOMP_*/omp_* reference of the program bound to LIB
+           equal the reference runtime's (--reference: libgomp, or libomp for
+           a clang-built binary; a run with OMP_WAIT_POLICY=passive); and one
+           run with LD_BIND_NOW=1 LD_DEBUG=bindings must show every
+           GOMP_*/__kmpc_*/omp_*/ompc_* reference of the program bound to
+           LIB.  --shim DIR goes first on LD_LIBRARY_PATH (muster run's
+           omp-shim: the program's own runtime is then never loaded, and an
+           entry point LIB lacks fails the run instead of reaching it)
   linked   the program is linked against LIB itself (sanitizer builds): the
            muster policies; summaries must agree across policies
 Every run gets a clean environment (no OMP_*, GOMP_*, KMP_*, MUSTER_*,
@@ -23,7 +29,7 @@ After two runs time out, the rest are skipped (reported as such).  Exit
 status: 0 when everything passed, 1 otherwise; the failures are listed last,
 each with runtime, thread count and policy.
 
-`symbols` checks that every GOMP_*/omp_* symbol (with its version) that the
+`symbols` checks that every GOMP_*/__kmpc_*/omp_*/ompc_* symbol (with its version) that the
 programs import (nm -D --undefined-only) is defined by LIB (nm -D
 --defined-only), so that nothing silently falls through to libgomp.
 
@@ -46,11 +52,16 @@ CLEAN_NAMES = ("LD_PRELOAD", "LD_BIND_NOW")
 
 POLICIES = {
     "libgomp": [("OMP_WAIT_POLICY", "active"), ("OMP_WAIT_POLICY", "passive")],
+    "libomp": [("OMP_WAIT_POLICY", "active"), ("OMP_WAIT_POLICY", "passive")],
     "muster": [("OMP_WAIT_POLICY", "active"), ("OMP_WAIT_POLICY", "passive"), ("MUSTER_WAIT_POLICY", "hybrid")],
 }
 POLICIES["linked"] = POLICIES["muster"]
 
 MAX_TIMEOUTS = 2
+
+# The runtime entry points a program imports: gcc's and LLVM's.
+ENTRY_PREFIXES = ("GOMP_", "__kmpc_", "omp_", "ompc_")
+PLAIN_RUNTIMES = ("libgomp", "libomp")
 
 
 def clean_env():
@@ -82,15 +93,18 @@ def kill_group(proc):
         pass
 
 
-def run_once(program, runtime, library, threads, policy, timeout, extra_env=None):
+def run_once(program, runtime, library, threads, policy, timeout, extra_env=None, shim=None):
     """Runs the program once; returns a Result."""
     env = clean_env()
     env["OMP_NUM_THREADS"] = str(threads)
-    env["MUSTER_EXPECT_RUNTIME"] = "libgomp" if runtime == "libgomp" else "muster"
+    env["MUSTER_EXPECT_RUNTIME"] = runtime if runtime in PLAIN_RUNTIMES else "muster"
     if policy is not None:
         env[policy[0]] = policy[1]
     if runtime == "muster":
         env["LD_PRELOAD"] = library
+        if shim:
+            old = env.get("LD_LIBRARY_PATH")
+            env["LD_LIBRARY_PATH"] = shim + (":" + old if old else "")
     if extra_env:
         env.update(extra_env)
     label = "%s threads=%d %s" % (runtime, threads, "%s=%s" % policy if policy else "")
@@ -127,8 +141,8 @@ def run_once(program, runtime, library, threads, policy, timeout, extra_env=None
 BINDING = re.compile(r"binding file (\S+) \[\d+\] to (\S+) \[\d+\]: normal symbol `([^']+)'")
 
 
-def check_bindings(program, library, timeout):
-    """One muster run with LD_DEBUG=bindings: every GOMP_/omp_ symbol the
+def check_bindings(program, library, timeout, shim):
+    """One muster run with LD_DEBUG=bindings: every runtime symbol the
     program itself references must be bound to the library.  Returns a list
     of problems."""
     tmp = tempfile.mkdtemp(prefix="omp-bindings-")
@@ -137,7 +151,8 @@ def check_bindings(program, library, timeout):
         # LD_BIND_NOW binds everything at start-up, so the log is complete
         # even when the run itself fails or hangs (the other runs report
         # that): a short limit will do.
-        res = run_once(program, "muster", library, 2, ("OMP_WAIT_POLICY", "passive"), min(timeout, 10.0), extra)
+        res = run_once(program, "muster", library, 2, ("OMP_WAIT_POLICY", "passive"), min(timeout, 10.0), extra,
+                       shim)
         wrong, seen = set(), set()
         exe_names = {os.path.basename(program), "exe"}
         for f in os.listdir(tmp):
@@ -147,14 +162,14 @@ def check_bindings(program, library, timeout):
                     if not m or os.path.basename(m.group(1)) not in exe_names:
                         continue
                     sym = m.group(3)
-                    if not sym.startswith(("GOMP_", "omp_")):
+                    if not sym.startswith(ENTRY_PREFIXES):
                         continue
                     seen.add(sym)
                     if not os.path.basename(m.group(2)).startswith("libmuster-omp.so"):
                         wrong.add("%s -> %s" % (sym, m.group(2)))
         problems = ["bound outside libmuster-omp: %s" % w for w in sorted(wrong)]
         if not seen:
-            problems.append("LD_DEBUG=bindings showed no GOMP_*/omp_* binding of the program at all (%s)" % (
+            problems.append("LD_DEBUG=bindings showed no runtime binding of the program at all (%s)" % (
                 "run passed" if res.ok else res.detail.split("\n")[0]))
         return problems
     finally:
@@ -188,10 +203,11 @@ def cmd_run(args):
 
     for t in threads:
         if args.runtime == "muster" and args.reference:
-            ref = run_once(program, "libgomp", None, t, ("OMP_WAIT_POLICY", "passive"), args.timeout)
+            ref = run_once(program, args.reference, None, t, ("OMP_WAIT_POLICY", "passive"), args.timeout)
             if not ref.ok:
-                print("FAIL reference run on libgomp, threads=%d: %s" % (t, ref.detail), flush=True)
-                failures.append("reference libgomp threads=%d: %s (a corpus bug)" % (t, ref.detail.split("\n")[0]))
+                print("FAIL reference run on %s, threads=%d: %s" % (args.reference, t, ref.detail), flush=True)
+                failures.append("reference %s threads=%d: %s (a corpus bug)" % (args.reference, t,
+                                                                             ref.detail.split("\n")[0]))
                 continue
             reference[t] = ref.summary
         for policy in POLICIES[args.runtime]:
@@ -199,11 +215,11 @@ def cmd_run(args):
                 failures.append("%s threads=%d %s=%s: skipped after %d timeouts" % (args.runtime, t, policy[0],
                                                                                   policy[1], timeouts))
                 continue
-            res = run_once(program, args.runtime, args.library, t, policy, args.timeout)
+            res = run_once(program, args.runtime, args.library, t, policy, args.timeout, shim=args.shim)
             if res.ok and t in reference and res.summary != reference[t]:
                 res.ok = False
-                res.detail = "summary differs from libgomp's:\n    | %s\n    | %s (libgomp)" % (res.summary,
-                                                                                             reference[t])
+                res.detail = "summary differs from %s's:\n    | %s\n    | %s (%s)" % (
+                    args.reference, res.summary, reference[t], args.reference)
             if res.ok:
                 first = reference.setdefault(t, res.summary)
                 if res.summary != first:
@@ -211,7 +227,7 @@ def cmd_run(args):
                     res.detail = "summary differs between policies:\n    | %s\n    | %s" % (res.summary, first)
             record(res)
     if args.runtime == "muster" and timeouts < MAX_TIMEOUTS:
-        problems = check_bindings(program, args.library, args.timeout)
+        problems = check_bindings(program, args.library, args.timeout, args.shim)
         print("%-4s %-48s" % ("ok" if not problems else "FAIL", "muster symbol bindings (LD_DEBUG=bindings)"),
               flush=True)
         for p in problems:
@@ -222,7 +238,8 @@ def cmd_run(args):
         if missing:
             failures.append("%d imported entry point(s) not defined by %s (they %s): %s" % (
                 len(missing), os.path.basename(args.library),
-                "fall through to libgomp" if args.runtime == "muster" else "cannot be resolved", " ".join(missing)))
+                ("fall through to " + args.reference) if args.runtime == "muster" else "cannot be resolved",
+                " ".join(missing)))
     elapsed = time.monotonic() - started
     if failures:
         print("\n%s on %s: %d failure(s) in %d runs (%.1fs):" % (name, args.runtime, len(failures), runs, elapsed))
@@ -246,7 +263,7 @@ def dynamic_symbols(path, defined):
             continue
         sym = parts[-1]
         base = sym.split("@")[0]
-        if base.startswith(("GOMP_", "omp_")):
+        if base.startswith(ENTRY_PREFIXES):
             # name@VERSION (imported) or name@@VERSION (default definition)
             syms.add(sym.replace("@@", "@"))
     return syms
@@ -264,12 +281,12 @@ def cmd_symbols(args):
                 why = "wrong version" if sym.split("@")[0] in defined_names else "not defined"
                 missing.setdefault("%s (%s)" % (sym, why), []).append(os.path.basename(prog))
     if missing:
-        print("%d of the %d GOMP_*/omp_* symbols the corpus imports are missing from %s:" % (len(missing), len(total),
-                                                                                             args.library))
+        print("%d of the %d runtime symbols the corpus imports are missing from %s:" % (len(missing), len(total),
+                                                                                       args.library))
         for sym in sorted(missing):
             print("  %-60s used by %s" % (sym, ", ".join(sorted(missing[sym]))))
         return 1
-    print("all %d GOMP_*/omp_* symbols the %d corpus programs import are defined by %s" % (
+    print("all %d runtime symbols the %d corpus programs import are defined by %s" % (
         len(total), len(args.programs), args.library))
     return 0
 
@@ -294,8 +311,11 @@ def main():
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run")
     run.add_argument("program")
-    run.add_argument("--runtime", choices=("libgomp", "muster", "linked"), required=True)
+    run.add_argument("--runtime", choices=("libgomp", "libomp", "muster", "linked"), required=True)
     run.add_argument("--library", help="libmuster-omp.so")
+    run.add_argument("--reference", choices=PLAIN_RUNTIMES, default="libgomp",
+                     help="muster: the runtime whose summaries must be matched (libomp for clang-built programs)")
+    run.add_argument("--shim", help="muster: a directory put first on LD_LIBRARY_PATH (omp-shim)")
     run.add_argument("--threads", default="1,2,3,4,8")
     run.add_argument("--timeout", type=float, default=30.0, help="seconds per run")
     run.add_argument("--no-reference", dest="reference", action="store_false",

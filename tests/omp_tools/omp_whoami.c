@@ -1,4 +1,5 @@
-/* A tiny gcc -fopenmp program for the `muster run` tests: prints the
+/* A tiny gcc -fopenmp (or clang -fopenmp) program for the `muster run`
+ * tests: prints the
  * variables `muster run` sets, which file answers the OpenMP calls (dladdr),
  * every OpenMP runtime mapped into the process (/proc/self/maps), and the
  * team size of one parallel region; then exits with the status given as its
@@ -52,7 +53,11 @@ int main(int argc, char **argv)
                                             "MUSTER_BARRIER", "MUSTER_WAIT_POLICY"};
     for (size_t i = 0; i < sizeof variables / sizeof variables[0]; i++)
         print_variable(variables[i]);
+#ifdef __clang__
+    print_answering("__kmpc_fork_call"); /* clang's fork; the rest of LLVM's ABI follows it */
+#else
     print_answering("GOMP_parallel");
+#endif
     print_answering("omp_get_num_threads");
     print_mapped_runtimes();
     int team = 0;

@@ -1,0 +1,285 @@
+/* Identity, parallel regions, barrier, flush, master and masked for
+ * clang-built code.  __kmpc_fork_call forks a team through the same
+ * muster_omp_parallel as GOMP_parallel; each member calls the outlined body
+ * with its gtid, its thread number and the region's arguments. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "omp/kmp/kmp.h"
+
+/* The most arguments a region's body takes here; clang passes one per
+ * variable the region shares or copies in (NPB's largest: 11). */
+#define KMP_MAX_ARGS 32
+
+/* ---- identity ---- */
+
+static _Atomic kmp_int32 next_gtid;
+/* 0: not yet asked; else gtid + 1. */
+static _Thread_local kmp_int32 my_gtid_plus_one __attribute__((tls_model("initial-exec")));
+
+kmp_int32 muster_kmp_gtid(void)
+{
+    kmp_int32 g = my_gtid_plus_one;
+    if (__builtin_expect(g != 0, 1))
+        return g - 1;
+    /* relaxed: the counter only hands out distinct numbers. */
+    g = atomic_fetch_add_explicit(&next_gtid, 1, memory_order_relaxed);
+    my_gtid_plus_one = g + 1;
+    return g;
+}
+
+_Noreturn void muster_kmp_fatal(const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    fprintf(stderr, "libmuster-omp: ");
+    vfprintf(stderr, format, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    abort();
+}
+
+MUSTER_OMP_EXPORT kmp_int32 __kmpc_global_thread_num(ident_t *loc)
+{
+    (void)loc;
+    muster_omp_self(); /* a foreign thread gets its state now, as libomp registers it */
+    return muster_kmp_gtid();
+}
+
+/* ---- clauses pushed for the next fork (one-shot, per thread) ---- */
+
+typedef struct pushed_clauses {
+    unsigned num_threads; /* 0: none */
+    unsigned proc_bind;   /* 0: none; else omp_proc_bind_t */
+} pushed_clauses;
+
+static _Thread_local pushed_clauses pushed __attribute__((tls_model("initial-exec")));
+
+MUSTER_OMP_EXPORT void __kmpc_push_num_threads(ident_t *loc, kmp_int32 gtid, kmp_int32 num_threads)
+{
+    (void)loc, (void)gtid;
+    /* A num_threads clause below 1 is the program's error; libomp takes 1. */
+    pushed.num_threads = num_threads > 0 ? (unsigned)num_threads : 1u;
+}
+
+MUSTER_OMP_EXPORT void __kmpc_push_proc_bind(ident_t *loc, kmp_int32 gtid, kmp_int32 proc_bind)
+{
+    (void)loc, (void)gtid;
+    /* GOMP_parallel's flags carry a proc_bind clause in their low 3 bits,
+     * with omp_proc_bind_t's values (master 2, close 3, spread 4). */
+    pushed.proc_bind = proc_bind >= MUSTER_OMP_BIND_PRIMARY && proc_bind <= MUSTER_OMP_BIND_SPREAD
+                           ? (unsigned)proc_bind
+                           : 0u;
+}
+
+static pushed_clauses take_pushed(void)
+{
+    pushed_clauses p = pushed;
+    pushed = (pushed_clauses){0, 0};
+    return p;
+}
+
+/* ---- parallel regions ---- */
+
+typedef struct kmp_region {
+    kmpc_micro fn;
+    int argc;
+    void **args;
+} kmp_region;
+
+/* Calls fn(gtid, tid, a[0], ..., a[argc-1]) with its real arity: every
+ * argument is pointer-sized, so each case is ABI-exact on x86-64 and
+ * AArch64. */
+static void invoke_microtask(kmpc_micro fn, kmp_int32 *gtid, kmp_int32 *tid, int argc, void **a)
+{
+    switch (argc) {
+    case 0:
+        ((void (*)(kmp_int32 *, kmp_int32 *))fn)(gtid, tid);
+        return;
+    case 1:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *))fn)(gtid, tid, a[0]);
+        return;
+    case 2:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *))fn)(gtid, tid, a[0], a[1]);
+        return;
+    case 3:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2]);
+        return;
+    case 4:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3]);
+        return;
+    case 5:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4]);
+        return;
+    case 6:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5]);
+        return;
+    case 7:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
+        return;
+    case 8:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+        return;
+    case 9:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]);
+        return;
+    case 10:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9]);
+        return;
+    case 11:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10]);
+        return;
+    case 12:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11]);
+        return;
+    case 13:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12]);
+        return;
+    case 14:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13]);
+        return;
+    case 15:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14]);
+        return;
+    case 16:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15]);
+        return;
+    case 17:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16]);
+        return;
+    case 18:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17]);
+        return;
+    case 19:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18]);
+        return;
+    case 20:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19]);
+        return;
+    case 21:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20]);
+        return;
+    case 22:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21]);
+        return;
+    case 23:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22]);
+        return;
+    case 24:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23]);
+        return;
+    case 25:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24]);
+        return;
+    case 26:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24], a[25]);
+        return;
+    case 27:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24], a[25], a[26]);
+        return;
+    case 28:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24], a[25], a[26], a[27]);
+        return;
+    case 29:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24], a[25], a[26], a[27], a[28]);
+        return;
+    case 30:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24], a[25], a[26], a[27], a[28], a[29]);
+        return;
+    case 31:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24], a[25], a[26], a[27], a[28], a[29], a[30]);
+        return;
+    case 32:
+        ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24], a[25], a[26], a[27], a[28], a[29], a[30], a[31]);
+        return;
+    default:
+        muster_kmp_fatal("a parallel region with %d arguments (at most %d are supported)", argc, KMP_MAX_ARGS);
+    }
+}
+
+/* What every member of a clang-forked team runs.  A clause pushed in the
+ * body and left unused (clang drops an empty nested region but keeps its
+ * push_num_threads) ends with the member's implicit task: it must not
+ * size the thread's next region outside. */
+static void run_microtask(void *data)
+{
+    const kmp_region *r = data;
+    kmp_int32 gtid = muster_kmp_gtid();
+    kmp_int32 tid = (kmp_int32)muster_omp_self()->id;
+    invoke_microtask(r->fn, &gtid, &tid, r->argc, r->args);
+    pushed = (pushed_clauses){0, 0};
+}
+
+MUSTER_OMP_EXPORT void __kmpc_fork_call(ident_t *loc, kmp_int32 argc, kmpc_micro fn, ...)
+{
+    (void)loc;
+    if (argc < 0 || argc > KMP_MAX_ARGS)
+        muster_kmp_fatal("a parallel region with %d arguments (at most %d are supported)", (int)argc,
+                         KMP_MAX_ARGS);
+    void *args[KMP_MAX_ARGS];
+    va_list ap;
+    va_start(ap, fn);
+    for (int i = 0; i < argc; i++)
+        args[i] = va_arg(ap, void *);
+    va_end(ap);
+    pushed_clauses p = take_pushed();
+    kmp_region r = {fn, argc, args};
+    muster_omp_parallel(run_microtask, &r, p.num_threads, p.proc_bind, NULL, NULL);
+}
+
+/* if(false): the compiler runs the body itself between the two calls, in
+ * a team of one that still counts as a level. */
+static void no_body(void *data)
+{
+    (void)data;
+}
+
+MUSTER_OMP_EXPORT void __kmpc_serialized_parallel(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+    pushed_clauses p = take_pushed();
+    muster_omp_parallel_start(no_body, NULL, 1, p.proc_bind, NULL, NULL);
+}
+
+MUSTER_OMP_EXPORT void __kmpc_end_serialized_parallel(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+    muster_omp_parallel_end();
+}
+
+/* ---- barrier, flush, master, masked ---- */
+
+MUSTER_OMP_EXPORT void __kmpc_barrier(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+    muster_omp_team_barrier(muster_omp_self());
+}
+
+MUSTER_OMP_EXPORT void __kmpc_flush(ident_t *loc)
+{
+    (void)loc;
+    atomic_thread_fence(memory_order_seq_cst);
+}
+
+MUSTER_OMP_EXPORT kmp_int32 __kmpc_master(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+    return muster_omp_self()->id == 0;
+}
+
+MUSTER_OMP_EXPORT void __kmpc_end_master(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+}
+
+MUSTER_OMP_EXPORT kmp_int32 __kmpc_masked(ident_t *loc, kmp_int32 gtid, kmp_int32 filter)
+{
+    (void)loc, (void)gtid;
+    return filter >= 0 && muster_omp_self()->id == (unsigned)filter;
+}
+
+MUSTER_OMP_EXPORT void __kmpc_end_masked(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Checks libmuster-omp.so's dynamic symbols against its version script.
+
+    check_exports.py LIBRARY MAP
+
+- every name the map lists is defined, at the node that lists it (the
+  linker silently drops a listed name that nothing defines);
+- nothing else is exported but the @VERSION second names of omp_*;
+- every omp_* function at one of gcc's OMP_x nodes has a second name at
+  VERSION (what clang-built binaries ask for), except omp_target_*, which
+  LLVM keeps in libomptarget;
+- the @VERSION nest-lock functions are not gcc's (LLVM's omp_nest_lock_t is
+  8 bytes, gcc's 16): their addresses differ from the OMP_3.0 ones.
+Exit status 0 when all hold; otherwise each problem is printed.
+"""
+import re
+import subprocess
+import sys
+
+NEST_LOCK = ("omp_init_nest_lock", "omp_init_nest_lock_with_hint", "omp_destroy_nest_lock", "omp_set_nest_lock",
+             "omp_unset_nest_lock", "omp_test_nest_lock")
+
+
+def read_map(path):
+    """{name: node} for every global name the version script lists."""
+    text = re.sub(r"/\*.*?\*/", "", open(path).read(), flags=re.S)
+    listed = {}
+    for node, body in re.findall(r"([A-Za-z0-9_.]+)\s*\{(.*?)\}", text, flags=re.S):
+        globals_part = body.split("local:")[0].replace("global:", "")
+        for name in re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\s*;", globals_part):
+            listed[name] = node
+    return listed
+
+
+def read_exports(path):
+    """[(name, version, is_default, address)] of the defined dynamic symbols."""
+    out = subprocess.run(["readelf", "--dyn-syms", "-W", path], check=True, stdout=subprocess.PIPE,
+                         text=True).stdout
+    syms = []
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) < 8 or parts[6] == "UND" or parts[4] not in ("GLOBAL", "WEAK"):
+            continue
+        m = re.match(r"([^@]+)(@@?)(.+)$", parts[7])
+        if not m:
+            continue  # unversioned: not ours (the version script versions everything)
+        syms.append((m.group(1), m.group(3), m.group(2) == "@@", parts[1]))
+    return syms
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    library, map_path = sys.argv[1], sys.argv[2]
+    listed = read_map(map_path)
+    exports = read_exports(library)
+    problems = []
+    defaults = {(n, v) for n, v, d, _ in exports if d}
+    for name, node in sorted(listed.items()):
+        if (name, node) not in defaults:
+            problems.append("%s is listed at %s but not defined there" % (name, node))
+    by_version = {}
+    for name, version, is_default, address in exports:
+        if version.startswith(("libmuster", "GLIBC")):
+            continue
+        if is_default and listed.get(name) != version:
+            problems.append("%s@@%s is exported but not listed at that node" % (name, version))
+        if not is_default and not (version == "VERSION" and name.startswith("omp_")):
+            problems.append("%s@%s: an unexpected second name" % (name, version))
+        by_version.setdefault(name, {})[version] = address
+    gomp_omp = sorted(n for n, node in listed.items() if n.startswith("omp_") and node.startswith("OMP_"))
+    for name in gomp_omp:
+        if name.startswith("omp_target_"):
+            continue
+        if "VERSION" not in by_version.get(name, {}):
+            problems.append("%s has no second name at VERSION (a clang-built binary cannot bind to it)" % name)
+    for name in NEST_LOCK:
+        versions = by_version.get(name, {})
+        gcc_node = [a for v, a in versions.items() if v.startswith("OMP_")]
+        if "VERSION" in versions and gcc_node and versions["VERSION"] in gcc_node:
+            problems.append("%s@VERSION is gcc's 16-byte nest lock (same address): it overruns LLVM's" % name)
+    if problems:
+        print("%d problem(s) in %s's exports:" % (len(problems), library))
+        for p in problems:
+            print("  " + p)
+        return 1
+    print("exports ok: %d names listed, %d omp_* with a VERSION twin, %d symbols exported" % (
+        len(listed), len([n for n in gomp_omp if not n.startswith("omp_target_")]), len(exports)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

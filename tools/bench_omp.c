@@ -27,6 +27,9 @@
 #define MAX_COUNTS 16
 #define PROGRESS_EVERY_NS (15 * UINT64_C(1000000000)) /* when stderr is not a terminal */
 
+enum { OMP_COMPILER_GCC, OMP_COMPILER_CLANG, OMP_COMPILER_COUNT };
+static const char *const compiler_names[OMP_COMPILER_COUNT] = {"gcc", "clang"};
+
 struct options {
     unsigned threads[MAX_COUNTS];
     size_t nthreads;
@@ -35,6 +38,7 @@ struct options {
     unsigned long reps;
     double target_ms, timeout_s, delay_ns;
     int json;
+    int compiler[OMP_COMPILER_COUNT]; /* asked for (default: -1, decided by what is built) */
 };
 
 static void usage(FILE *out)
@@ -43,7 +47,9 @@ static void usage(FILE *out)
 "usage: muster bench omp [options]\n"
 "\n"
 "The overhead of OpenMP constructs on three runtimes under one unchanged gcc -fopenmp\n"
-"program, syncbench (EPCC method: the construct INNER times with a ~0.1 us busy delay\n"
+"program, syncbench, and on libomp and muster under the same program built by clang\n"
+"-fopenmp (LLVM's __kmpc ABI; libgomp cannot run it).  syncbench follows EPCC's\n"
+"method (the construct INNER times with a ~0.1 us busy delay\n"
 "inside, then a reference loop of as many delays on one thread; overhead = (test -\n"
 "reference) / constructs executed).  The runtimes: libgomp (the program's own), LLVM\n"
 "libomp (preloaded) and libmuster-omp (preloaded, as 'muster run' does).  Each sample is\n"
@@ -68,18 +74,22 @@ static void usage(FILE *out)
 "                     task-wait, task-barrier, nested-task, nested-master-task;\n"
 "                     'sync' for the first ten, 'tasks' for the last eight\n"
 "  --runtimes LIST    libgomp, libomp, muster, comma-separated (default all)\n"
+"  --compilers LIST   gcc, clang: whose syncbench to run, one table each (default both\n"
+"                     when the clang-built one exists, else gcc)\n"
 "  --reps N           rounds, i.e. samples per cell (default 5); also --repetitions\n"
 "  --target-ms MS     length of one sample's test loop (default 10)\n"
 "  --delay-ns NS      the delay inside each construct (default 100; calibrated once, the\n"
 "                     same number of delay steps is given to every runtime)\n"
 "  --timeout S        seconds before one syncbench process is killed (default 20); a\n"
 "                     cell that errs or does not finish is not tried again\n"
-"  --json             one JSON object on stdout instead of the table\n"
+"  --json             one JSON object on stdout instead of the table (with two compilers,\n"
+"                     {\"runs\": [gcc's object, clang's object]})\n"
 "  --help             this text\n"
 "\n"
 "Files: libmuster-omp.so is $MUSTER_OMP_LIBRARY, else the build tree's, else installed\n"
 "beside muster; libomp is $MUSTER_LIBOMP, else /usr/lib/*-linux-gnu/libomp.so.5 or\n"
-"/usr/lib/llvm-*/lib/libomp.so.5; syncbench is $MUSTER_SYNCBENCH, else the build tree's.\n"
+"/usr/lib/llvm-*/lib/libomp.so.5; syncbench is $MUSTER_SYNCBENCH, else the build tree's;\n"
+"clang's is $MUSTER_SYNCBENCH_CLANG, else the build tree's syncbench-clang.\n"
 "A runtime that is not found is left out with a message; the others still run.  The\n"
 "environment passes through: OMP_WAIT_POLICY, GOMP_SPINCOUNT, KMP_BLOCKTIME,\n"
 "MUSTER_BARRIER and MUSTER_WAIT_POLICY apply to the runtimes that read them.\n"
@@ -172,11 +182,29 @@ static int set_runtimes(const char *v, void *o)
     return cli_for_each_item(PROG, "--runtimes", v, add_runtime, o);
 }
 
+static int add_compiler(const char *name, void *ctx)
+{
+    struct options *o = ctx;
+    for (int k = 0; k < OMP_COMPILER_COUNT; k++)
+        if (strcmp(name, compiler_names[k]) == 0) {
+            o->compiler[k] = 1;
+            return 0;
+        }
+    return cli_usage_error(PROG, "--compilers: unknown compiler '%s' (gcc, clang)", name);
+}
+
+static int set_compilers(const char *v, void *o)
+{
+    memset(((struct options *)o)->compiler, 0, sizeof ((struct options *)o)->compiler);
+    return cli_for_each_item(PROG, "--compilers", v, add_compiler, o);
+}
+
 #define NUMBER(name, kind, field, min, max) {name, kind, offsetof(struct options, field), min, max, NULL}
 static const cli_option valued_options[] = {
     {"--threads", CLI_VALUE_CUSTOM, 0, 0, 0, set_threads},
     {"--constructs", CLI_VALUE_CUSTOM, 0, 0, 0, set_constructs},
     {"--runtimes", CLI_VALUE_CUSTOM, 0, 0, 0, set_runtimes},
+    {"--compilers", CLI_VALUE_CUSTOM, 0, 0, 0, set_compilers},
     NUMBER("--reps", CLI_VALUE_ULONG, reps, 1, 1000),
     NUMBER("--repetitions", CLI_VALUE_ULONG, reps, 1, 1000),
     NUMBER("--target-ms", CLI_VALUE_DOUBLE, target_ms, 0, 60000),
@@ -195,6 +223,8 @@ static int parse_options(int argc, char **argv, struct options *o)
         o->construct[c] = 1;
     for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
         o->runtime[rt] = 1;
+    for (int k = 0; k < OMP_COMPILER_COUNT; k++)
+        o->compiler[k] = -1;
     return cli_parse_args(PROG, argc, argv, valued_options, sizeof valued_options / sizeof valued_options[0],
                           o, usage);
 }
@@ -409,17 +439,32 @@ static void free_cells(omp_bench_run *run)
     free(run->cells);
 }
 
-static int run_benchmark(const struct options *o, const char *syncbench)
+/* The clang-built program calls LLVM's __kmpc_* entry points, which
+ * libgomp does not have. */
+static void leave_out_libgomp(omp_bench_run *run)
+{
+    if (!run->runtime[OMP_RUNTIME_LIBGOMP])
+        return;
+    run->runtime[OMP_RUNTIME_LIBGOMP] = 0;
+    snprintf(run->runtime_missing[OMP_RUNTIME_LIBGOMP], sizeof run->runtime_missing[OMP_RUNTIME_LIBGOMP],
+             "cannot run a clang-built program (it has no __kmpc entry points): left out");
+}
+
+static int run_benchmark(const struct options *o, const char *syncbench, const char *compiler)
 {
     static int cpu[CPU_SETSIZE];
     static char library[OMP_RUNTIME_COUNT][4096];
     static omp_bench_run run;
     run = (omp_bench_run){.threads = o->threads, .ncounts = o->nthreads, .reps = (unsigned)o->reps,
-                          .target_ms = o->target_ms, .timeout_s = o->timeout_s, .syncbench = syncbench};
+                          .target_ms = o->target_ms, .timeout_s = o->timeout_s, .syncbench = syncbench,
+                          .compiler = compiler};
     memcpy(run.construct, o->construct, sizeof run.construct);
     memcpy(run.runtime, o->runtime, sizeof run.runtime);
+    if (strcmp(compiler, "clang") == 0)
+        leave_out_libgomp(&run);
     if (find_runtimes(&run, library) == 0) {
-        fprintf(stderr, "%s: none of the runtimes asked for was found\n", PROG);
+        fprintf(stderr, "%s: none of the runtimes asked for was found%s\n", PROG,
+                strcmp(compiler, "clang") == 0 ? " that can run the clang-built syncbench" : "");
         return CLI_FAILED;
     }
     if (read_cpus(&run, cpu) != 0 || alloc_cells(&run) != 0) {
@@ -435,8 +480,37 @@ static int run_benchmark(const struct options *o, const char *syncbench)
         omp_report_json(stdout, &run);
     else
         omp_report_table(stdout, &run);
+    fflush(stdout);
     free_cells(&run);
     return CLI_OK;
+}
+
+/* Which syncbench programs to run: those asked for (each must exist), or by
+ * default gcc's and, when built (and libomp or muster is asked for),
+ * clang's.  Returns how many, or -1. */
+static int choose_programs(struct options *o, omp_found found[OMP_COMPILER_COUNT])
+{
+    int asked = 0, chosen = 0;
+    for (int k = 0; k < OMP_COMPILER_COUNT; k++)
+        asked += o->compiler[k] == 1;
+    for (int k = 0; k < OMP_COMPILER_COUNT; k++) {
+        int ok = (k == OMP_COMPILER_GCC ? omp_find_syncbench(&found[k]) : omp_find_syncbench_clang(&found[k])) == 0;
+        /* By default clang's only when a runtime that can run it is asked for. */
+        int wanted = asked ? o->compiler[k] == 1
+                           : k == OMP_COMPILER_GCC ||
+                                 (ok && (o->runtime[OMP_RUNTIME_LIBOMP] || o->runtime[OMP_RUNTIME_MUSTER]));
+        if (wanted && !ok) {
+            fprintf(stderr, "%s: %s not found (looked at %s); %s\n", PROG,
+                    k == OMP_COMPILER_GCC ? "syncbench" : "syncbench-clang", found[k].looked,
+                    k == OMP_COMPILER_GCC ? "build it with 'make syncbench' (needs gcc -fopenmp) or set MUSTER_SYNCBENCH"
+                                          : "build it with 'make syncbench_clang' (needs clang-14 and libomp-dev) "
+                                            "or set MUSTER_SYNCBENCH_CLANG");
+            return -1;
+        }
+        o->compiler[k] = wanted;
+        chosen += wanted;
+    }
+    return chosen;
 }
 
 int bench_omp_main(int argc, char **argv)
@@ -445,11 +519,24 @@ int bench_omp_main(int argc, char **argv)
     int rc = parse_options(argc, argv, &o);
     if (rc >= 0)
         return rc;
-    omp_found sb;
-    if (omp_find_syncbench(&sb) != 0) {
-        fprintf(stderr, "%s: syncbench not found (looked at %s); build it with 'make syncbench' "
-                        "(needs gcc -fopenmp) or set MUSTER_SYNCBENCH\n", PROG, sb.looked);
+    static omp_found found[OMP_COMPILER_COUNT];
+    int programs = choose_programs(&o, found);
+    if (programs <= 0)
         return CLI_FAILED;
+    if (o.json && programs > 1)
+        printf("{\"runs\": [\n");
+    int done = 0;
+    for (int k = 0; k < OMP_COMPILER_COUNT; k++) {
+        if (!o.compiler[k])
+            continue;
+        if (done > 0)
+            fputs(o.json ? ",\n" : "\n", stdout);
+        rc = run_benchmark(&o, found[k].path, compiler_names[k]);
+        if (rc != CLI_OK)
+            return rc;
+        done++;
     }
-    return run_benchmark(&o, sb.path);
+    if (o.json && programs > 1)
+        printf("]}\n");
+    return CLI_OK;
 }

@@ -100,7 +100,7 @@ static double muster_ratio(const omp_bench_run *run, size_t c, size_t k)
         if (x->status == CELL_OK && (isnan(best) || cell_stats(x).median < best))
             best = cell_stats(x).median;
     }
-    if (m->status != CELL_OK || !(best > 0))
+    if (m->status != CELL_OK || !(best > 0) || !(cell_stats(m).median > 0))
         return NAN;
     return cell_stats(m).median / best;
 }
@@ -190,8 +190,9 @@ static void put_title(FILE *out, const omp_bench_run *run)
     char cpus[256];
     const char *wait = getenv("OMP_WAIT_POLICY");
     cli_format_cpu_list(cpus, sizeof cpus, run->cpu_list, run->cpus_available);
-    fprintf(out, "muster bench omp: overhead per OpenMP construct (EPCC syncbench), µs: median and "
-                 "worst of %u round%s\n", run->reps, run->reps == 1 ? "" : "s");
+    fprintf(out, "muster bench omp: overhead per OpenMP construct (EPCC syncbench, built by %s), µs: "
+                 "median and worst of %u round%s\n", run->compiler ? run->compiler : "gcc", run->reps,
+            run->reps == 1 ? "" : "s");
     fprintf(out, "%u of %ld CPUs available (%s); delay %.3f µs; test loop %g ms; OMP_WAIT_POLICY %s\n",
             run->cpus_available, run->cpus_online, cpus, run->delay_ns / 1000.0, run->target_ms,
             wait ? wait : "unset");
@@ -331,7 +332,9 @@ static void json_header(FILE *out, const omp_bench_run *run)
 {
     fputs("{\n  ", out);
     report_json_machine(out, run->cpus_online, run->cpus_available, run->cpu_list);
-    fputs(",\n  \"settings\": {\"method\": \"epcc-syncbench\", \"threads\": [", out);
+    fputs(",\n  \"settings\": {\"method\": \"epcc-syncbench\", \"compiler\": ", out);
+    report_json_string(out, run->compiler ? run->compiler : "gcc");
+    fputs(", \"threads\": [", out);
     for (size_t k = 0; k < run->ncounts; k++)
         fprintf(out, "%s%u", k ? ", " : "", run->threads[k]);
     fprintf(out, "], \"reps\": %u", run->reps);

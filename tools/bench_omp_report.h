@@ -42,6 +42,7 @@ typedef struct omp_bench_run {
     double target_ms, timeout_s, delay_ns;
     unsigned delay_iters;
     const char *syncbench;
+    const char *compiler;  /* "gcc" or "clang": who built syncbench */
     /* machine */
     long cpus_online;
     unsigned cpus_available;

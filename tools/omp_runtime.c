@@ -18,6 +18,9 @@
 #ifndef MUSTER_SYNCBENCH_BUILD_PATH
 #define MUSTER_SYNCBENCH_BUILD_PATH ""
 #endif
+#ifndef MUSTER_SYNCBENCH_CLANG_BUILD_PATH
+#define MUSTER_SYNCBENCH_CLANG_BUILD_PATH ""
+#endif
 #ifndef MUSTER_TASKBENCH_BUILD_PATH
 #define MUSTER_TASKBENCH_BUILD_PATH ""
 #endif
@@ -199,6 +202,12 @@ int omp_find_syncbench(omp_found *f)
 {
     static const char *const installed[] = {"../libexec/muster/syncbench", "syncbench", NULL};
     return find_built(f, "MUSTER_SYNCBENCH", MUSTER_SYNCBENCH_BUILD_PATH, installed);
+}
+
+int omp_find_syncbench_clang(omp_found *f)
+{
+    static const char *const installed[] = {"../libexec/muster/syncbench-clang", "syncbench-clang", NULL};
+    return find_built(f, "MUSTER_SYNCBENCH_CLANG", MUSTER_SYNCBENCH_CLANG_BUILD_PATH, installed);
 }
 
 int omp_find_taskbench(omp_found *f)

@@ -42,6 +42,9 @@ int omp_find_runtimes(const char *prog, int wanted[OMP_RUNTIME_COUNT], char libr
 /* The syncbench program: env MUSTER_SYNCBENCH, else the build tree's, else
  * installed next to the muster executable. */
 int omp_find_syncbench(omp_found *f);
+/* The same program built by clang (LLVM's __kmpc ABI): env
+ * MUSTER_SYNCBENCH_CLANG, else the build tree's, else installed. */
+int omp_find_syncbench_clang(omp_found *f);
 /* The taskbench program (bench/omp/taskbench.c): env MUSTER_TASKBENCH, else
  * the build tree's, else installed next to the muster executable. */
 int omp_find_taskbench(omp_found *f);

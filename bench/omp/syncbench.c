@@ -1066,11 +1066,16 @@ static int measure(const construct *c, const options *o)
     return 0;
 }
 
-/* The file the GOMP entry points come from: the runtime really measured. */
+/* The file the compiler's entry points come from (gcc's GOMP_*, or LLVM's
+ * __kmpc_* when built by clang): the runtime really measured. */
 static const char *answering_runtime(void)
 {
     Dl_info info;
+#ifdef __clang__
+    void *entry = dlsym(RTLD_DEFAULT, "__kmpc_fork_call");
+#else
     void *entry = dlsym(RTLD_DEFAULT, "GOMP_parallel");
+#endif
     if (entry && dladdr(entry, &info) && info.dli_fname)
         return info.dli_fname;
     return "unknown";

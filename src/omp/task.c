@@ -1043,9 +1043,10 @@ static __attribute__((noinline)) void task_with_clauses(void (*fn)(void *), void
  * off) is decided here without the general path's frame; like if(0) and
  * final ones (EPCC's CONDITIONAL TASK, and every task a cut-off turns
  * undeferred), it goes straight to the call when nobody is hungry. */
-MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
-                                 long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
-                                 void *detach)
+static inline __attribute__((always_inline)) void submit_task(void (*fn)(void *), void *data,
+                                                             void (*cpyfn)(void *, void *), long arg_size,
+                                                             long arg_align, bool if_clause, unsigned flags,
+                                                             void **depend, int priority, void *detach)
 {
     if (depend != NULL || (flags & (TASK_FLAG_DETACH | TASK_FLAG_PRIORITY)) || muster_omp_cancellation) {
         task_with_clauses(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
@@ -1058,16 +1059,59 @@ MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(v
     plain_task(self, team, running, final, if_clause, fn, data, cpyfn, arg_size, arg_align);
 }
 
-MUSTER_OMP_EXPORT void GOMP_taskwait(void)
+MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                                 long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
+                                 void *detach)
+{
+    submit_task(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
+}
+
+void muster_omp_task_submit(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                            long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
+                            void *detach)
+{
+    submit_task(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
+}
+
+/* ---- undeferred tasks whose body the compiler runs (LLVM's if(0)) ---- */
+
+_Static_assert(sizeof(task_frame) <= MUSTER_OMP_UNDEFERRED_FRAME_SIZE, "task.h's frame size holds a frame");
+
+void muster_omp_undeferred_begin(void *storage, bool final)
+{
+    task_frame *frame = storage;
+    task_frame *running = running_task();
+    *frame = (task_frame){.parent = current_frame, .team = current_team(),
+                          .final = final || (running != NULL && running->final)};
+    current_frame = frame;
+}
+
+void muster_omp_undeferred_end(void *storage)
+{
+    task_frame *frame = storage;
+    if (current_frame != frame)
+        fatal("an undeferred task ended that is not the innermost one running");
+    current_frame = frame->parent;
+    if (pending_events != NULL)
+        orphan_children(frame);
+    node_release(frame->node); /* its deferred children may still hold it */
+}
+
+void muster_omp_taskwait(void)
 {
     wait_children();
     if (pending_events != NULL)
         settle_events(child_of, running_task(), true);
 }
 
-/* taskwait depend(...): waits for all the deferred children, a superset
- * of the tasks it names (more waiting than needed, never less). */
-MUSTER_OMP_EXPORT void GOMP_taskwait_depend(void **depend)
+MUSTER_OMP_EXPORT void GOMP_taskwait(void)
+{
+    muster_omp_taskwait();
+}
+
+/* taskwait depend(...): waits for the calling task's own predecessors
+ * among the addresses named, through a stand-in in the dependence table. */
+void muster_omp_taskwait_depend(void **depend)
 {
     muster_omp_team *team = current_team();
     stand_in_deps waited = {0};
@@ -1075,25 +1119,40 @@ MUSTER_OMP_EXPORT void GOMP_taskwait_depend(void **depend)
     leave_own_deps(&waited);
 }
 
+MUSTER_OMP_EXPORT void GOMP_taskwait_depend(void **depend)
+{
+    muster_omp_taskwait_depend(depend);
+}
+
 /* Nothing else to run: the calling task just continues. */
 MUSTER_OMP_EXPORT void GOMP_taskyield(void)
 {
 }
 
-MUSTER_OMP_EXPORT void GOMP_taskgroup_start(void)
+void muster_omp_taskgroup_start(void)
 {
     push_group(NULL);
 }
 
-MUSTER_OMP_EXPORT void GOMP_taskgroup_end(void)
+MUSTER_OMP_EXPORT void GOMP_taskgroup_start(void)
+{
+    muster_omp_taskgroup_start();
+}
+
+void muster_omp_taskgroup_end(void)
 {
     taskgroup *group = innermost_group();
     if (group == NULL)
-        fatal("GOMP_taskgroup_end without GOMP_taskgroup_start");
+        fatal("the end of a taskgroup that was not started");
     wait_running_descendants(&group->tasks, frame_node(running_task()));
     if (pending_events != NULL)
         settle_events(in_group, group, true);
     pop_group();
+}
+
+MUSTER_OMP_EXPORT void GOMP_taskgroup_end(void)
+{
+    muster_omp_taskgroup_end();
 }
 
 /* ---- task reductions ----

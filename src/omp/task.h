@@ -19,7 +19,28 @@
 #ifndef MUSTER_OMP_TASK_H
 #define MUSTER_OMP_TASK_H
 
+#include <stdbool.h>
 #include <stdint.h>
+
+/* ---- the task core, for both ABIs' entry points ----
+ * muster_omp_task_submit is GOMP_task: fn(arg) on a copy of data's
+ * arg_size bytes (cpyfn makes it when not NULL), with gcc's flags (final
+ * 2, priority 1 << 4, detach 1 << 13) and depend array (either form). */
+void muster_omp_task_submit(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                            long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
+                            void *detach);
+void muster_omp_taskwait(void);
+void muster_omp_taskwait_depend(void **depend);
+void muster_omp_taskgroup_start(void);
+void muster_omp_taskgroup_end(void);
+
+/* An undeferred task whose body the caller runs between the two calls
+ * (LLVM's __kmpc_omp_task_begin_if0 / complete_if0): the task's frame is
+ * kept in `storage`, MUSTER_OMP_UNDEFERRED_FRAME_SIZE bytes aligned for a
+ * pointer, until the end.  Tasks it creates are its children. */
+#define MUSTER_OMP_UNDEFERRED_FRAME_SIZE 48
+void muster_omp_undeferred_begin(void *storage, bool final);
+void muster_omp_undeferred_end(void *storage);
 
 /* Opens the taskgroup a worksharing construct with task reductions binds to. */
 void muster_omp_workshare_taskgroup_start(void);

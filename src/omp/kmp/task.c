@@ -1,0 +1,426 @@
+/* Explicit tasks for clang-built code, on the task core GOMP_task uses.
+ *
+ * clang allocates a task with __kmpc_omp_task_alloc (kmp_task_t, then its
+ * privates, then the shared-variable pointers, all in one block), fills it
+ * in and submits it with __kmpc_omp_task.  Here the block gets a header of
+ * ours in front, and the core is handed a pointer to it as the task's
+ * 8-byte argument: wherever and whenever the core runs it, run_task calls
+ * the compiler's entry, then its destructors, and frees the block.
+ *
+ * Untied tasks resubmit themselves from inside their first run (clang's
+ * part_id protocol: the first run only sets part_id and submits the task
+ * again).  That second submission runs at once, nested in the first:
+ * submitted through the core it would be the running task's child, and
+ * its parent's taskwait would not wait for it.
+ *
+ * Dependences arrive as LLVM's records {base_addr, len, flags}; they are
+ * rewritten into gcc's depend array, which the core reads. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "omp/kmp/kmp.h"
+#include "omp/task.h"
+
+/* kmp_task_t as clang 14 lays it out (x86-64 and AArch64). */
+typedef struct kmp_task kmp_task_t;
+typedef kmp_int32 (*kmp_routine_entry_t)(kmp_int32, kmp_task_t *);
+struct kmp_task {
+    void *shareds;
+    kmp_routine_entry_t routine;
+    kmp_int32 part_id;
+    union {
+        kmp_routine_entry_t destructors; /* KMP_TASK_DESTRUCTORS */
+        void *pad;
+    } data1;
+    union {
+        kmp_int32 priority; /* KMP_TASK_PRIORITY */
+        void *pad;
+    } data2;
+};
+
+/* The compiler's task flags (the low 16 bits of task_alloc's flags). */
+enum {
+    KMP_TASK_TIED = 0x1,
+    KMP_TASK_FINAL = 0x2,
+    KMP_TASK_DESTRUCTORS = 0x8,
+    KMP_TASK_PRIORITY = 0x20,
+    KMP_TASK_DETACHABLE = 0x40,
+};
+
+/* gcc's GOMP_task flags, which the core reads. */
+#define GOMP_FLAG_FINAL (1u << 1)
+#define GOMP_FLAG_PRIORITY (1u << 4)
+
+/* Ours, in front of the compiler's block. */
+typedef struct task_header {
+    size_t size;                 /* the compiler's block, kmp_task_t to the shareds' end */
+    kmp_int32 flags;
+    _Atomic kmp_int32 runs_left; /* submissions not yet run to their end */
+    bool running;                /* its entry is running (an untied resubmission runs nested) */
+    _Alignas(void *) unsigned char frame[MUSTER_OMP_UNDEFERRED_FRAME_SIZE]; /* if(0): the core's frame */
+} task_header;
+
+/* kmp_task_t is 16-byte aligned (libomp asserts it). */
+#define HEADER_SPACE ((sizeof(task_header) + 15u) & ~(size_t)15u)
+
+static task_header *header_of(kmp_task_t *task)
+{
+    return (task_header *)(void *)((char *)task - HEADER_SPACE);
+}
+
+static kmp_task_t *alloc_task(kmp_int32 flags, size_t sizeof_task, size_t sizeof_shareds,
+                              kmp_routine_entry_t entry)
+{
+    if (sizeof_task < sizeof(kmp_task_t))
+        sizeof_task = sizeof(kmp_task_t);
+    size_t task_part = (sizeof_task + sizeof(void *) - 1) & ~(sizeof(void *) - 1);
+    size_t size = task_part + sizeof_shareds;
+    char *block = aligned_alloc(16, (HEADER_SPACE + size + 15u) & ~(size_t)15u);
+    if (block == NULL)
+        muster_kmp_fatal("out of memory for a task (%zu bytes)", size);
+    task_header *h = (task_header *)(void *)block;
+    h->size = size;
+    h->flags = flags;
+    atomic_init(&h->runs_left, 0);
+    h->running = false;
+    kmp_task_t *task = (kmp_task_t *)(void *)(block + HEADER_SPACE);
+    memset(task, 0, sizeof *task);
+    task->shareds = sizeof_shareds ? (char *)task + task_part : NULL;
+    task->routine = entry;
+    return task;
+}
+
+static void free_task(kmp_task_t *task)
+{
+    free(header_of(task));
+}
+
+/* After the task's last run: C++ destructors of its firstprivates, then
+ * the block goes. */
+static void finish_task(kmp_task_t *task)
+{
+    if (header_of(task)->flags & KMP_TASK_DESTRUCTORS)
+        task->data1.destructors(muster_kmp_gtid(), task);
+    free_task(task);
+}
+
+/* One run of the compiler's entry. */
+static void run_entry(kmp_task_t *task)
+{
+    task_header *h = header_of(task);
+    bool outer = !h->running;
+    h->running = true;
+    task->routine(muster_kmp_gtid(), task);
+    if (outer)
+        h->running = false;
+    /* acq_rel: the last run's end frees what every run wrote. */
+    if (atomic_fetch_sub_explicit(&h->runs_left, 1, memory_order_acq_rel) == 1)
+        finish_task(task);
+}
+
+/* What the core runs: its argument is a copy of the task's address. */
+static void run_task(void *arg)
+{
+    kmp_task_t *task;
+    memcpy(&task, arg, sizeof task);
+    run_entry(task);
+}
+
+MUSTER_OMP_EXPORT kmp_task_t *__kmpc_omp_task_alloc(ident_t *loc, kmp_int32 gtid, kmp_int32 flags,
+                                                    size_t sizeof_task, size_t sizeof_shareds,
+                                                    kmp_routine_entry_t entry)
+{
+    (void)loc, (void)gtid;
+    if (flags & KMP_TASK_DETACHABLE)
+        muster_kmp_fatal("detachable tasks from clang-built code are not supported yet");
+    return alloc_task(flags, sizeof_task, sizeof_shareds, entry);
+}
+
+/* target nowait without an offload device: a task like any other. */
+MUSTER_OMP_EXPORT kmp_task_t *__kmpc_omp_target_task_alloc(ident_t *loc, kmp_int32 gtid, kmp_int32 flags,
+                                                           size_t sizeof_task, size_t sizeof_shareds,
+                                                           kmp_routine_entry_t entry, kmp_int64 device_id)
+{
+    (void)device_id;
+    return __kmpc_omp_task_alloc(loc, gtid, flags, sizeof_task, sizeof_shareds, entry);
+}
+
+static unsigned gomp_flags(const kmp_task_t *task, int *priority)
+{
+    kmp_int32 flags = header_of((kmp_task_t *)task)->flags;
+    unsigned g = 0;
+    if (flags & KMP_TASK_FINAL)
+        g |= GOMP_FLAG_FINAL;
+    *priority = 0;
+    if (flags & KMP_TASK_PRIORITY) {
+        g |= GOMP_FLAG_PRIORITY;
+        *priority = task->data2.priority;
+    }
+    return g;
+}
+
+static void submit(kmp_task_t *task, void **depend)
+{
+    task_header *h = header_of(task);
+    /* relaxed: the submitter owns the task until the core publishes it. */
+    atomic_fetch_add_explicit(&h->runs_left, 1, memory_order_relaxed);
+    if (h->running && depend == NULL) {
+        run_entry(task); /* an untied task's second part, see above */
+        return;
+    }
+    int priority;
+    unsigned flags = gomp_flags(task, &priority);
+    muster_omp_task_submit(run_task, &task, NULL, sizeof task, _Alignof(kmp_task_t *), true, flags, depend, priority,
+                           NULL);
+}
+
+MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_task(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
+{
+    (void)loc, (void)gtid;
+    submit(task, NULL);
+    return 0; /* TASK_CURRENT_NOT_QUEUED; clang ignores it */
+}
+
+/* ---- if(0): the compiler runs the entry itself between the two ---- */
+
+MUSTER_OMP_EXPORT void __kmpc_omp_task_begin_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
+{
+    (void)loc, (void)gtid;
+    task_header *h = header_of(task);
+    h->running = true;
+    muster_omp_undeferred_begin(h->frame, (h->flags & KMP_TASK_FINAL) != 0);
+}
+
+MUSTER_OMP_EXPORT void __kmpc_omp_task_complete_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
+{
+    (void)loc, (void)gtid;
+    muster_omp_undeferred_end(header_of(task)->frame);
+    finish_task(task);
+}
+
+/* ---- dependences ---- */
+
+/* LLVM's dependence record; flags: in 1, out 2 (inout 3), mutexinoutset 4,
+ * inoutset 8 (newer clang), omp_all_memory 0x80. */
+typedef struct kmp_depend_info {
+    intptr_t base_addr;
+    size_t len;
+    uint8_t flags;
+} kmp_depend_info_t;
+
+enum { KMP_DEP_IN = 0x1, KMP_DEP_OUT = 0x2, KMP_DEP_MTX = 0x4 };
+
+/* The kind a record becomes in gcc's array: 0 out (inout, and what gcc 12
+ * has no kind for: waiting more is correct), 1 mutexinoutset, 2 in. */
+static int gomp_kind(uint8_t flags)
+{
+    if (flags == KMP_DEP_IN)
+        return 2;
+    if (flags == KMP_DEP_MTX)
+        return 1;
+    return 0;
+}
+
+/* gcc's form {0, n, nout, nmutexinoutset, nin, addresses by kind} of the
+ * records of both lists, in `array` (5 + n slots). */
+static void to_gomp_depend(void **array, const kmp_depend_info_t *a, kmp_int32 na, const kmp_depend_info_t *b,
+                           kmp_int32 nb)
+{
+    size_t n = (size_t)na + (size_t)nb, count[3] = {0, 0, 0};
+    for (size_t i = 0; i < n; i++)
+        count[gomp_kind((i < (size_t)na ? a[i] : b[i - (size_t)na]).flags)]++;
+    array[0] = NULL;
+    array[1] = (void *)(uintptr_t)n;
+    array[2] = (void *)(uintptr_t)count[0];
+    array[3] = (void *)(uintptr_t)count[1];
+    array[4] = (void *)(uintptr_t)count[2];
+    size_t next[3] = {5, 5 + count[0], 5 + count[0] + count[1]};
+    for (size_t i = 0; i < n; i++) {
+        const kmp_depend_info_t *d = i < (size_t)na ? &a[i] : &b[i - (size_t)na];
+        array[next[gomp_kind(d->flags)]++] = (void *)d->base_addr;
+    }
+}
+
+/* Depend arrays of up to this many records live on the stack. */
+#define STACK_DEPS 64
+
+static void **depend_array(void **stack, const kmp_depend_info_t *a, kmp_int32 na, const kmp_depend_info_t *b,
+                           kmp_int32 nb)
+{
+    if (na < 0 || nb < 0)
+        muster_kmp_fatal("a negative dependence count (%d, %d)", (int)na, (int)nb);
+    size_t n = (size_t)na + (size_t)nb;
+    void **array = n <= STACK_DEPS ? stack : malloc((5 + n) * sizeof *array);
+    if (array == NULL)
+        muster_kmp_fatal("out of memory for %zu dependences", n);
+    to_gomp_depend(array, a, na, b, nb);
+    return array;
+}
+
+MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t *loc, kmp_int32 gtid, kmp_task_t *task,
+                                                      kmp_int32 ndeps, kmp_depend_info_t *deps,
+                                                      kmp_int32 ndeps_noalias, kmp_depend_info_t *noalias)
+{
+    (void)loc, (void)gtid;
+    if (ndeps + ndeps_noalias == 0)
+        return __kmpc_omp_task(loc, gtid, task);
+    void *stack[5 + STACK_DEPS];
+    void **depend = depend_array(stack, deps, ndeps, noalias, ndeps_noalias);
+    submit(task, depend);
+    if (depend != stack)
+        free(depend);
+    return 0;
+}
+
+/* Before an if(0) task with dependences, and for taskwait depend: waits
+ * for the calling task's own earlier siblings these name. */
+MUSTER_OMP_EXPORT void __kmpc_omp_wait_deps(ident_t *loc, kmp_int32 gtid, kmp_int32 ndeps, kmp_depend_info_t *deps,
+                                            kmp_int32 ndeps_noalias, kmp_depend_info_t *noalias)
+{
+    (void)loc, (void)gtid;
+    if (ndeps + ndeps_noalias == 0)
+        return;
+    void *stack[5 + STACK_DEPS];
+    void **depend = depend_array(stack, deps, ndeps, noalias, ndeps_noalias);
+    muster_omp_taskwait_depend(depend);
+    if (depend != stack)
+        free(depend);
+}
+
+/* ---- waiting ---- */
+
+MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_taskwait(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+    muster_omp_taskwait();
+    return 0;
+}
+
+MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_taskyield(ident_t *loc, kmp_int32 gtid, kmp_int32 end_part)
+{
+    (void)loc, (void)gtid, (void)end_part;
+    return 0;
+}
+
+MUSTER_OMP_EXPORT void __kmpc_taskgroup(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+    muster_omp_taskgroup_start();
+}
+
+MUSTER_OMP_EXPORT void __kmpc_end_taskgroup(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+    muster_omp_taskgroup_end();
+}
+
+/* ---- taskloop ----
+ * The pattern task's block holds the loop's bounds after kmp_task_t:
+ * lb, ub (inclusive) and st as 64-bit words, then liter (i32) and the
+ * reductions handle.  clang passes pointers to lb and ub in the block,
+ * and surrounds the call with its own taskgroup (nogroup 1). */
+typedef struct kmp_taskloop_fields {
+    kmp_uint64 lb, ub;
+    kmp_int64 st;
+    kmp_int32 liter;
+    void *reductions;
+} kmp_taskloop_fields;
+
+static kmp_taskloop_fields *loop_fields(kmp_task_t *task)
+{
+    return (kmp_taskloop_fields *)(void *)((char *)task + sizeof(kmp_task_t));
+}
+
+/* A copy of the pattern: the whole block, shareds pointer moved along. */
+static kmp_task_t *copy_task(kmp_task_t *pattern)
+{
+    task_header *h = header_of(pattern);
+    size_t task_part = pattern->shareds ? (size_t)((char *)pattern->shareds - (char *)pattern) : h->size;
+    size_t sizeof_shareds = h->size - task_part;
+    kmp_task_t *t = alloc_task(h->flags, task_part, sizeof_shareds, pattern->routine);
+    memcpy(t, pattern, h->size);
+    if (pattern->shareds)
+        t->shareds = (char *)t + task_part;
+    return t;
+}
+
+enum { KMP_TASKLOOP_DEFAULT = 0, KMP_TASKLOOP_GRAINSIZE = 1, KMP_TASKLOOP_NUM_TASKS = 2 };
+
+/* How many tasks the trip count is split into: a grainsize (at least that
+ * many iterations each, as OpenMP 5.1 says for the non-strict form), a
+ * number of tasks, or by default as many as the team has threads, times
+ * ten for balance but never below one iteration each. */
+static kmp_uint64 taskloop_pieces(kmp_uint64 trip, int sched, kmp_uint64 value)
+{
+    kmp_uint64 pieces;
+    if (sched == KMP_TASKLOOP_GRAINSIZE)
+        pieces = value == 0 ? trip : trip / value;
+    else if (sched == KMP_TASKLOOP_NUM_TASKS)
+        pieces = value;
+    else
+        pieces = 10u * (kmp_uint64)omp_get_num_threads();
+    if (pieces == 0)
+        pieces = 1;
+    return pieces < trip ? pieces : trip;
+}
+
+MUSTER_OMP_EXPORT void __kmpc_taskloop(ident_t *loc, kmp_int32 gtid, kmp_task_t *pattern, int if_val,
+                                       kmp_uint64 *lb, kmp_uint64 *ub, kmp_int64 st, int nogroup, int sched,
+                                       kmp_uint64 grainsize, void *task_dup)
+{
+    (void)loc, (void)gtid;
+    void (*dup)(kmp_task_t *, kmp_task_t *, kmp_int32) = (void (*)(kmp_task_t *, kmp_task_t *, kmp_int32))task_dup;
+    kmp_uint64 lower = *lb, upper = *ub;
+    kmp_uint64 trip = 0;
+    if (st > 0 && (kmp_int64)lower <= (kmp_int64)upper)
+        trip = (upper - lower) / (kmp_uint64)st + 1u;
+    else if (st < 0 && (kmp_int64)lower >= (kmp_int64)upper)
+        trip = (lower - upper) / (kmp_uint64)(-st) + 1u;
+    if (!nogroup)
+        muster_omp_taskgroup_start();
+    if (trip > 0) {
+        kmp_uint64 pieces = taskloop_pieces(trip, sched, grainsize);
+        kmp_uint64 each = trip / pieces, extra = trip % pieces, first = 0;
+        for (kmp_uint64 p = 0; p < pieces; p++) {
+            kmp_uint64 count = each + (p < extra ? 1u : 0u);
+            kmp_task_t *t = copy_task(pattern);
+            kmp_taskloop_fields *f = loop_fields(t);
+            f->lb = lower + first * (kmp_uint64)st;
+            f->ub = lower + (first + count - 1u) * (kmp_uint64)st;
+            first += count;
+            if (dup != NULL)
+                dup(t, pattern, p + 1 == pieces);
+            else
+                f->liter = p + 1 == pieces;
+            if (if_val) {
+                submit(t, NULL);
+            } else { /* if(0): each piece at once, undeferred */
+                task_header *h = header_of(t);
+                atomic_fetch_add_explicit(&h->runs_left, 1, memory_order_relaxed); /* relaxed: ours alone */
+                muster_omp_undeferred_begin(h->frame, (h->flags & KMP_TASK_FINAL) != 0);
+                h->running = true;
+                t->routine(muster_kmp_gtid(), t);
+                muster_omp_undeferred_end(h->frame);
+                finish_task(t);
+            }
+        }
+    }
+    if (!nogroup)
+        muster_omp_taskgroup_end();
+    free_task(pattern); /* the pattern never runs; its copies own their copies of the firstprivates */
+}
+
+/* ---- memory: the allocate clause, and depobj storage ---- */
+
+MUSTER_OMP_EXPORT void *__kmpc_alloc(int gtid, size_t size, omp_allocator_handle_t allocator)
+{
+    (void)gtid;
+    return omp_alloc(size, allocator);
+}
+
+MUSTER_OMP_EXPORT void __kmpc_free(int gtid, void *ptr, omp_allocator_handle_t allocator)
+{
+    (void)gtid;
+    omp_free(ptr, allocator);
+}

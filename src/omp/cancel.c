@@ -42,14 +42,12 @@ static void cancel_region(muster_omp_team *team)
         muster_flag_break(&team->cancel_barrier->release);
 }
 
-MUSTER_OMP_EXPORT bool GOMP_cancellation_point(int which);
-
-MUSTER_OMP_EXPORT bool GOMP_cancel(int which, bool do_cancel)
+bool muster_omp_cancel(int which, bool do_cancel)
 {
     if (!muster_omp_cancellation)
         return false;
     if (!do_cancel) /* cancel ... if(false): a cancellation point */
-        return GOMP_cancellation_point(which);
+        return muster_omp_cancellation_point(which);
     muster_omp_thread *self = muster_omp_self();
     muster_omp_team *team = self->team;
     if (which & (CANCEL_LOOP | CANCEL_SECTIONS)) {
@@ -69,7 +67,12 @@ MUSTER_OMP_EXPORT bool GOMP_cancel(int which, bool do_cancel)
     return true;
 }
 
-MUSTER_OMP_EXPORT bool GOMP_cancellation_point(int which)
+MUSTER_OMP_EXPORT bool GOMP_cancel(int which, bool do_cancel)
+{
+    return muster_omp_cancel(which, do_cancel);
+}
+
+bool muster_omp_cancellation_point(int which)
 {
     if (!muster_omp_cancellation)
         return false;
@@ -84,6 +87,11 @@ MUSTER_OMP_EXPORT bool GOMP_cancellation_point(int which)
     if ((which & CANCEL_TASKGROUP) && muster_omp_taskgroup_cancelled())
         return true;
     return muster_omp_team_cancelled(team);
+}
+
+MUSTER_OMP_EXPORT bool GOMP_cancellation_point(int which)
+{
+    return muster_omp_cancellation_point(which);
 }
 
 bool muster_omp_cancel_barrier_wait(muster_omp_thread *self)
@@ -137,14 +145,18 @@ void muster_omp_cancel_region_end(muster_omp_team *team)
     atomic_store_explicit(&team->cancelled, false, memory_order_relaxed);
 }
 
-MUSTER_OMP_EXPORT bool GOMP_barrier_cancel(void)
+bool muster_omp_barrier_cancel(muster_omp_thread *self)
 {
-    muster_omp_thread *self = muster_omp_self();
     if (!muster_omp_cancellation) {
         muster_omp_team_barrier(self);
         return false;
     }
     return muster_omp_cancel_barrier_wait(self);
+}
+
+MUSTER_OMP_EXPORT bool GOMP_barrier_cancel(void)
+{
+    return muster_omp_barrier_cancel(muster_omp_self());
 }
 
 MUSTER_OMP_EXPORT int omp_get_cancellation(void)

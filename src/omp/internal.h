@@ -229,6 +229,13 @@ extern bool muster_omp_cancellation;
 /* A cancellable barrier of self's team: true when the region is cancelled
  * (at once, or while waiting), false when every member arrived. */
 bool muster_omp_cancel_barrier_wait(muster_omp_thread *self);
+/* The entry points' core, `which` in gcc's bits (parallel 1, loop 2,
+ * sections 4, taskgroup 8): cancel (do_cancel false: a cancellation point),
+ * the cancellation point, and a barrier that is cancellable when
+ * OMP_CANCELLATION is on and the team's barrier otherwise.  True: cancelled. */
+bool muster_omp_cancel(int which, bool do_cancel);
+bool muster_omp_cancellation_point(int which);
+bool muster_omp_barrier_cancel(muster_omp_thread *self);
 /* After the join of a region (every member done), when cancellation is
  * on: the team and its cancellable barrier are ready for the next one. */
 void muster_omp_cancel_region_end(muster_omp_team *team);

@@ -210,6 +210,10 @@ MUSTER_OMP_EXPORT void __kmpc_for_static_fini(ident_t *loc, kmp_int32 gtid)
 static void dispatch_init(kmp_int32 sched, const kmp_bounds *b, int64_t chunk)
 {
     muster_omp_thread *self = muster_omp_self();
+    /* A loop left early (cancel for, then a plain barrier) is still open:
+     * leave its work share before entering the next. */
+    if (muster_ws_loop_current(self) != NULL)
+        muster_ws_loop_close(self, false);
     kmp_schedule s = decode_schedule(sched);
     unsigned kind = s.kind;
     uint64_t c = s.chunked && chunk > 0 ? (uint64_t)chunk : 0u;

@@ -1,5 +1,6 @@
-/* single, copyprivate, critical, the reduce protocol and ordered for
- * clang-built code, on the same work shares and futex mutex as gcc's. */
+/* single, copyprivate, critical, the reduce protocol, ordered and
+ * cancellation for clang-built code, on the same work shares, futex mutex
+ * and cancellation state as gcc's. */
 #include "omp/kmp/kmp.h"
 #include "omp/mutex.h"
 #include "omp/workshare.h"
@@ -146,4 +147,39 @@ MUSTER_OMP_EXPORT void __kmpc_ordered(ident_t *loc, kmp_int32 gtid)
 MUSTER_OMP_EXPORT void __kmpc_end_ordered(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
+}
+
+/* ---- cancellation ---- */
+
+/* LLVM's kinds: parallel 1, loop 2, sections 3, taskgroup 4; gcc's bits. */
+static int gomp_which(kmp_int32 kind)
+{
+    static const int which[] = {0, 1, 2, 4, 8};
+    if (kind < 1 || kind > 4)
+        muster_kmp_fatal("cancel of an unknown construct kind %d", (int)kind);
+    return which[kind];
+}
+
+MUSTER_OMP_EXPORT kmp_int32 __kmpc_cancel(ident_t *loc, kmp_int32 gtid, kmp_int32 kind)
+{
+    (void)loc, (void)gtid;
+    return muster_omp_cancel(gomp_which(kind), true);
+}
+
+MUSTER_OMP_EXPORT kmp_int32 __kmpc_cancellationpoint(ident_t *loc, kmp_int32 gtid, kmp_int32 kind)
+{
+    (void)loc, (void)gtid;
+    return muster_omp_cancellation_point(gomp_which(kind));
+}
+
+/* Every barrier of a region that holds a cancel construct.  A member that
+ * left a dispatched loop early (cancel for) never saw dispatch_next run
+ * out: it leaves the loop's work share here. */
+MUSTER_OMP_EXPORT kmp_int32 __kmpc_cancel_barrier(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+    muster_omp_thread *self = muster_omp_self();
+    if (muster_ws_loop_current(self) != NULL)
+        muster_ws_loop_close(self, false);
+    return muster_omp_barrier_cancel(self);
 }

@@ -303,17 +303,8 @@ MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_taskyield(ident_t *loc, kmp_int32 gtid, k
     return 0;
 }
 
-MUSTER_OMP_EXPORT void __kmpc_taskgroup(ident_t *loc, kmp_int32 gtid)
-{
-    (void)loc, (void)gtid;
-    muster_omp_taskgroup_start();
-}
-
-MUSTER_OMP_EXPORT void __kmpc_end_taskgroup(ident_t *loc, kmp_int32 gtid)
-{
-    (void)loc, (void)gtid;
-    muster_omp_taskgroup_end();
-}
+/* __kmpc_taskgroup and __kmpc_end_taskgroup are in taskred.c: a group's
+ * end folds its task reductions. */
 
 /* ---- taskloop ----
  * The pattern task's block holds the loop's bounds after kmp_task_t:

@@ -5,7 +5,8 @@
  * of a name that share an address, so the alias-and-.symver trick libomp
  * uses would lose the OMP_x name gcc binaries need.  The nest locks differ
  * in size between the two omp.h files and are in lock.c; omp_target_* live
- * in LLVM's libomptarget, not libomp, and have no second name.  Also the
+ * in LLVM's libomptarget, not libomp, and have no second name;
+ * omp_fulfill_event, whose handle differs, is in task.c.  Also the
  * four ompc_* names LLVM's omp.h maps the affinity functions to. */
 #include <omp.h>
 #include <stddef.h>
@@ -32,7 +33,6 @@ KMP_VOID_NAME(omp_destroy_lock, (omp_lock_t *a0), (a0))
 KMP_VOID_NAME(omp_display_affinity, (const char *a0), (a0))
 KMP_VOID_NAME(omp_display_env, (int a0), (a0))
 KMP_VOID_NAME(omp_free, (void *a0, omp_allocator_handle_t a1), (a0, a1))
-KMP_VOID_NAME(omp_fulfill_event, (omp_event_handle_t a0), (a0))
 KMP_NAME(int, omp_get_active_level, (void), ())
 KMP_NAME(size_t, omp_get_affinity_format, (char *a0, size_t a1), (a0, a1))
 KMP_NAME(int, omp_get_ancestor_thread_num, (int a0), (a0))

@@ -51,11 +51,20 @@ enum {
 /* gcc's GOMP_task flags, which the core reads. */
 #define GOMP_FLAG_FINAL (1u << 1)
 #define GOMP_FLAG_PRIORITY (1u << 4)
+#define GOMP_FLAG_DETACH (1u << 13)
+
+/* A detachable task's event, as the program holds it (omp_event_handle_t):
+ * the core's own handle, written when the task is submitted.  Freed by
+ * the fulfilment, which the program makes exactly once. */
+typedef struct kmp_event {
+    void *core;
+} kmp_event_t;
 
 /* Ours, in front of the compiler's block. */
 typedef struct task_header {
     size_t size;                 /* the compiler's block, kmp_task_t to the shareds' end */
     kmp_int32 flags;
+    kmp_event_t *event;          /* detachable: its event; NULL otherwise */
     _Atomic kmp_int32 runs_left; /* submissions not yet run to their end */
     bool running;                /* its entry is running (an untied resubmission runs nested) */
     _Alignas(void *) unsigned char frame[MUSTER_OMP_UNDEFERRED_FRAME_SIZE]; /* if(0): the core's frame */
@@ -82,6 +91,7 @@ static kmp_task_t *alloc_task(kmp_int32 flags, size_t sizeof_task, size_t sizeof
     task_header *h = (task_header *)(void *)block;
     h->size = size;
     h->flags = flags;
+    h->event = NULL;
     atomic_init(&h->runs_left, 0);
     h->running = false;
     kmp_task_t *task = (kmp_task_t *)(void *)(block + HEADER_SPACE);
@@ -132,8 +142,6 @@ MUSTER_OMP_EXPORT kmp_task_t *__kmpc_omp_task_alloc(ident_t *loc, kmp_int32 gtid
                                                     kmp_routine_entry_t entry)
 {
     (void)loc, (void)gtid;
-    if (flags & KMP_TASK_DETACHABLE)
-        muster_kmp_fatal("detachable tasks from clang-built code are not supported yet");
     return alloc_task(flags, sizeof_task, sizeof_shareds, entry);
 }
 
@@ -160,6 +168,21 @@ static unsigned gomp_flags(const kmp_task_t *task, int *priority)
     return g;
 }
 
+/* A detachable task's argument: the core writes its event handle into the
+ * first word of its copy (gcc keeps the event there), so the task's
+ * address goes second. */
+typedef struct detached_arg {
+    void *core_event;
+    kmp_task_t *task;
+} detached_arg;
+
+static void run_detached_task(void *arg)
+{
+    detached_arg a;
+    memcpy(&a, arg, sizeof a);
+    run_entry(a.task);
+}
+
 static void submit(kmp_task_t *task, void **depend)
 {
     task_header *h = header_of(task);
@@ -171,8 +194,41 @@ static void submit(kmp_task_t *task, void **depend)
     }
     int priority;
     unsigned flags = gomp_flags(task, &priority);
+    if (h->event != NULL) {
+        detached_arg a = {NULL, task};
+        muster_omp_task_submit(run_detached_task, &a, NULL, sizeof a, _Alignof(detached_arg), true,
+                               flags | GOMP_FLAG_DETACH, depend, priority, &h->event->core);
+        return;
+    }
     muster_omp_task_submit(run_task, &task, NULL, sizeof task, _Alignof(kmp_task_t *), true, flags, depend, priority,
                            NULL);
+}
+
+/* ---- detach ---- */
+
+MUSTER_OMP_EXPORT kmp_event_t *__kmpc_task_allow_completion_event(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
+{
+    (void)loc, (void)gtid;
+    task_header *h = header_of(task);
+    if (!(h->flags & KMP_TASK_DETACHABLE))
+        muster_kmp_fatal("a completion event for a task not allocated as detachable");
+    kmp_event_t *e = malloc(sizeof *e);
+    if (e == NULL)
+        muster_kmp_fatal("out of memory for a task's completion event");
+    e->core = NULL;
+    h->event = e;
+    return e;
+}
+
+/* omp_fulfill_event as clang-built code calls it (at VERSION): its handle
+ * is the kmp_event_t above. */
+__attribute__((symver("omp_fulfill_event@VERSION"))) MUSTER_OMP_EXPORT void muster_kmp_fulfill_event(kmp_event_t *e)
+{
+    if (e == NULL || e->core == NULL)
+        muster_kmp_fatal("omp_fulfill_event on an event whose task was never submitted");
+    void *core = e->core;
+    free(e);
+    omp_fulfill_event((omp_event_handle_t)(uintptr_t)core);
 }
 
 MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_task(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
@@ -188,6 +244,8 @@ MUSTER_OMP_EXPORT void __kmpc_omp_task_begin_if0(ident_t *loc, kmp_int32 gtid, k
 {
     (void)loc, (void)gtid;
     task_header *h = header_of(task);
+    if (h->event != NULL)
+        muster_kmp_fatal("an undeferred (if(0)) detachable task from clang-built code is not supported yet");
     h->running = true;
     muster_omp_undeferred_begin(h->frame, (h->flags & KMP_TASK_FINAL) != 0);
 }

@@ -268,6 +268,12 @@ void muster_omp_parallel_start(void (*fn)(void *), void *data, unsigned num_thre
                                muster_omp_setup_fn setup, void *setup_arg);
 void muster_omp_parallel_end(void);
 
+/* Host teams (target.c): runs fn(data) once per team of a league of
+ * num_teams (0: nteams-var, else 3), one after another on the calling
+ * thread, with omp_get_team_num and thread_limit (0: teams-thread-limit-var)
+ * set for each. */
+void muster_omp_host_teams(void (*fn)(void *), void *data, unsigned num_teams, unsigned thread_limit);
+
 /* ---- work shares (workshare.c) ---- */
 
 /* Called by the team's forker before the fork: sizes or resets the state

@@ -128,6 +128,11 @@ MUSTER_OMP_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned n
                                       unsigned flags)
 {
     (void)flags;
+    muster_omp_host_teams(fn, data, num_teams, thread_limit);
+}
+
+void muster_omp_host_teams(void (*fn)(void *), void *data, unsigned num_teams, unsigned thread_limit)
+{
     muster_omp_thread *self = muster_omp_self();
     unsigned saved_limit = self->icvs.thread_limit;
     if (thread_limit == 0)

@@ -52,6 +52,7 @@ MUSTER_OMP_EXPORT kmp_int32 __kmpc_global_thread_num(ident_t *loc)
 typedef struct pushed_clauses {
     unsigned num_threads; /* 0: none */
     unsigned proc_bind;   /* 0: none; else omp_proc_bind_t */
+    unsigned num_teams, thread_limit; /* for the next fork_teams; 0: none */
 } pushed_clauses;
 
 static _Thread_local pushed_clauses pushed __attribute__((tls_model("initial-exec")));
@@ -76,7 +77,7 @@ MUSTER_OMP_EXPORT void __kmpc_push_proc_bind(ident_t *loc, kmp_int32 gtid, kmp_i
 static pushed_clauses take_pushed(void)
 {
     pushed_clauses p = pushed;
-    pushed = (pushed_clauses){0, 0};
+    pushed = (pushed_clauses){0, 0, 0, 0};
     return p;
 }
 
@@ -208,7 +209,7 @@ static void run_microtask(void *data)
     kmp_int32 gtid = muster_kmp_gtid();
     kmp_int32 tid = (kmp_int32)muster_omp_self()->id;
     invoke_microtask(r->fn, &gtid, &tid, r->argc, r->args);
-    pushed = (pushed_clauses){0, 0};
+    pushed = (pushed_clauses){0, 0, 0, 0};
 }
 
 MUSTER_OMP_EXPORT void __kmpc_fork_call(ident_t *loc, kmp_int32 argc, kmpc_micro fn, ...)
@@ -246,6 +247,43 @@ MUSTER_OMP_EXPORT void __kmpc_end_serialized_parallel(ident_t *loc, kmp_int32 gt
 {
     (void)loc, (void)gtid;
     muster_omp_parallel_end();
+}
+
+/* ---- host teams ---- */
+
+MUSTER_OMP_EXPORT void __kmpc_push_num_teams(ident_t *loc, kmp_int32 gtid, kmp_int32 num_teams,
+                                             kmp_int32 thread_limit)
+{
+    (void)loc, (void)gtid;
+    pushed.num_teams = num_teams > 0 ? (unsigned)num_teams : 0u;
+    pushed.thread_limit = thread_limit > 0 ? (unsigned)thread_limit : 0u;
+}
+
+/* What each team's initial thread runs: the body with thread number 0. */
+static void run_teams_microtask(void *data)
+{
+    const kmp_region *r = data;
+    kmp_int32 gtid = muster_kmp_gtid(), tid = 0;
+    invoke_microtask(r->fn, &gtid, &tid, r->argc, r->args);
+}
+
+/* The league runs one team after another on this thread, as for gcc's
+ * GOMP_teams_reg; a reduction in the teams body then finds a team of one
+ * and needs no barrier across teams. */
+MUSTER_OMP_EXPORT void __kmpc_fork_teams(ident_t *loc, kmp_int32 argc, kmpc_micro fn, ...)
+{
+    (void)loc;
+    if (argc < 0 || argc > KMP_MAX_ARGS)
+        muster_kmp_fatal("a teams region with %d arguments (at most %d are supported)", (int)argc, KMP_MAX_ARGS);
+    void *args[KMP_MAX_ARGS];
+    va_list ap;
+    va_start(ap, fn);
+    for (int i = 0; i < argc; i++)
+        args[i] = va_arg(ap, void *);
+    va_end(ap);
+    pushed_clauses p = take_pushed();
+    kmp_region r = {fn, argc, args};
+    muster_omp_host_teams(run_teams_microtask, &r, p.num_teams, p.thread_limit);
 }
 
 /* ---- barrier, flush, master, masked ---- */

@@ -9,7 +9,9 @@
  *   parallel.c  identity (gtid), fork_call, push_*, serialized parallel,
  *               barrier, flush, master, masked
  *   sync.c      single, copyprivate, critical, the reduce protocol, ordered
- *   loop.c      for_static_init_*, dispatch_init/next/fini_*
+ *   loop.c      for_static_init_*, dispatch_init/next/fini_*, doacross
+ *   task.c      tasks, dependences, taskloop, detach, __kmpc_alloc
+ *   taskred.c   taskgroups and task reductions
  *   lock.c      LLVM's 8-byte omp_nest_lock_t for the @VERSION nest locks
  *   names.c     the omp_* functions' second names at version VERSION
  *

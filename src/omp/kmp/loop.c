@@ -7,10 +7,13 @@
  * so gcc- and clang-compiled static loops of one program agree); dispatched
  * loops (dynamic, guided, runtime, ordered) open a work share as
  * GOMP_loop_*_start does, and are left when dispatch_next runs out, as the
- * ABI has no end call.  Schedule values are libomp's sched_type. */
+ * ABI has no end call.  Schedule values are libomp's sched_type.  Also
+ * doacross loops (below). */
 #include <omp.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "omp/kmp/kmp.h"
 #include "omp/workshare.h"
@@ -277,3 +280,148 @@ KMP_DISPATCH(4, kmp_int32, kmp_int32, true)
 KMP_DISPATCH(4u, kmp_uint32, kmp_int32, false)
 KMP_DISPATCH(8, kmp_int64, kmp_int64, true)
 KMP_DISPATCH(8u, kmp_uint64, kmp_int64, false)
+
+/* ---- doacross: ordered(n) loops with depend(sink) / depend(source) ----
+ * One flag per iteration of the whole nest, flattened in lexicographic
+ * order (as libomp keeps one bit): post sets the iteration's flag, wait
+ * waits for it in the wait layer.  So any schedule works, static or
+ * dispatched.  The flags are shared by the team through a work share (the
+ * first member allocates them); the last member to finish frees them. */
+
+typedef struct kmp_dim {
+    kmp_int64 lo, up, st; /* inclusive bounds, step */
+} kmp_dim;
+
+typedef struct doacross {
+    int ndims;
+    _Atomic unsigned left; /* members yet to call doacross_fini */
+    kmp_dim *dims;
+    uint64_t *counts;      /* iterations per dimension */
+    muster_flag *done;     /* one per iteration of the nest */
+} doacross;
+
+/* The calling member's current doacross loop; NULL: none, or a team of
+ * one (its iterations run in order, so it never waits). */
+static _Thread_local doacross *current_doacross;
+
+static uint64_t dim_count(const kmp_dim *d)
+{
+    if (d->st > 0)
+        return d->up >= d->lo ? ((uint64_t)d->up - (uint64_t)d->lo) / (uint64_t)d->st + 1u : 0u;
+    if (d->st < 0)
+        return d->lo >= d->up ? ((uint64_t)d->lo - (uint64_t)d->up) / -(uint64_t)d->st + 1u : 0u;
+    return 0u;
+}
+
+static doacross *new_doacross(int ndims, const kmp_dim *dims, unsigned members)
+{
+    uint64_t total = 1;
+    for (int d = 0; d < ndims; d++)
+        if (__builtin_mul_overflow(total, dim_count(&dims[d]), &total) || total > (UINT64_C(1) << 40))
+            muster_kmp_fatal("a doacross loop nest with more than 2^40 iterations is not supported");
+    doacross *x = calloc(1, sizeof *x);
+    if (x != NULL) {
+        x->dims = malloc((size_t)ndims * sizeof *x->dims);
+        x->counts = malloc((size_t)ndims * sizeof *x->counts);
+        x->done = calloc(total ? total : 1, sizeof *x->done);
+    }
+    if (x == NULL || x->dims == NULL || x->counts == NULL || x->done == NULL)
+        muster_kmp_fatal("out of memory for a doacross loop of %llu iterations", (unsigned long long)total);
+    x->ndims = ndims;
+    memcpy(x->dims, dims, (size_t)ndims * sizeof *dims);
+    for (int d = 0; d < ndims; d++)
+        x->counts[d] = dim_count(&dims[d]);
+    atomic_init(&x->left, members);
+    return x;
+}
+
+static void free_doacross(doacross *x)
+{
+    free(x->dims);
+    free(x->counts);
+    free((void *)x->done);
+    free(x);
+}
+
+MUSTER_OMP_EXPORT void __kmpc_doacross_init(ident_t *loc, kmp_int32 gtid, kmp_int32 num_dims, const kmp_dim *dims)
+{
+    (void)loc, (void)gtid;
+    if (num_dims < 1)
+        muster_kmp_fatal("a doacross loop of %d dimensions", (int)num_dims);
+    muster_omp_thread *self = muster_omp_self();
+    unsigned members = muster_ws_team_size(self);
+    if (members == 1) {
+        current_doacross = NULL;
+        return;
+    }
+    /* A work share hands the first member's flags to the others (the
+     * slot's copy_data: no single is in this slot). */
+    muster_ws_member *m = muster_ws_member_begin(self);
+    doacross *x;
+    if (muster_ws_enter(self, m)) {
+        x = new_doacross(num_dims, dims, members);
+        m->slot->copy_data = x;
+        muster_ws_publish(self, m);
+    } else {
+        x = m->slot->copy_data;
+    }
+    muster_ws_leave(self, m);
+    current_doacross = x;
+}
+
+/* The flattened index of the iteration with values vec; false when it is
+ * outside the nest (a sink before the first iteration: nothing to wait for). */
+static bool flatten_values(const doacross *x, const kmp_int64 *vec, uint64_t *index)
+{
+    uint64_t f = 0;
+    for (int d = 0; d < x->ndims; d++) {
+        const kmp_dim *dim = &x->dims[d];
+        kmp_int64 v = vec[d];
+        uint64_t i;
+        if (dim->st > 0) {
+            if (v < dim->lo || v > dim->up)
+                return false;
+            i = ((uint64_t)v - (uint64_t)dim->lo) / (uint64_t)dim->st;
+        } else {
+            if (v > dim->lo || v < dim->up)
+                return false;
+            i = ((uint64_t)dim->lo - (uint64_t)v) / -(uint64_t)dim->st;
+        }
+        f = f * x->counts[d] + i;
+    }
+    *index = f;
+    return true;
+}
+
+MUSTER_OMP_EXPORT void __kmpc_doacross_wait(ident_t *loc, kmp_int32 gtid, const kmp_int64 *vec)
+{
+    (void)loc, (void)gtid;
+    doacross *x = current_doacross;
+    uint64_t i;
+    if (x == NULL || !flatten_values(x, vec, &i))
+        return;
+    muster_omp_thread *self = muster_omp_self();
+    /* acquire (in the wait layer): the posting iteration's writes are seen. */
+    muster_wait_reach(&x->done[i], 1u, muster_ws_waiter(self));
+}
+
+MUSTER_OMP_EXPORT void __kmpc_doacross_post(ident_t *loc, kmp_int32 gtid, const kmp_int64 *vec)
+{
+    (void)loc, (void)gtid;
+    doacross *x = current_doacross;
+    uint64_t i;
+    if (x == NULL || !flatten_values(x, vec, &i))
+        return;
+    /* release (in publish): the iteration's writes go with the flag. */
+    muster_flag_publish(&x->done[i], 1u, muster_ws_may_sleep(muster_omp_self()));
+}
+
+MUSTER_OMP_EXPORT void __kmpc_doacross_fini(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+    doacross *x = current_doacross;
+    current_doacross = NULL;
+    /* acq_rel: the last member out frees what every member used. */
+    if (x != NULL && atomic_fetch_sub_explicit(&x->left, 1, memory_order_acq_rel) == 1)
+        free_doacross(x);
+}

@@ -337,7 +337,8 @@ int omp_use_runtime(const char *library, char *err, size_t errlen)
     if (build_shim(library, real, dir, sizeof dir) != 0 &&
         private_shim(real, dir, sizeof dir, err, errlen) != 0)
         return -1;
-    if (prepend_env("LD_PRELOAD", real) != 0 || prepend_env("LD_LIBRARY_PATH", dir) != 0)
+    if (prepend_env("LD_PRELOAD", real) != 0 || prepend_env("LD_LIBRARY_PATH", dir) != 0 ||
+        setenv("LD_BIND_NOW", "1", 0) != 0)
         return failure(err, errlen, "cannot set the environment: %s", strerror(errno));
     return 0;
 }

@@ -51,11 +51,14 @@ int omp_find_taskbench(omp_found *f);
 
 /* Makes `library` the program's OpenMP runtime in this process's
  * environment, for an exec that follows: prepends it to LD_PRELOAD, and
- * prepends to LD_LIBRARY_PATH a directory whose libgomp.so.1 is a link to it,
- * so that the program's own DT_NEEDED libgomp.so.1 resolves to the same file
- * and the real libgomp is never mapped beside it.  The link is the build's
- * (omp-shim/ beside the library) when there is one, else one made in a
- * private directory of this user's.  Returns 0, or -1 with a message in err. */
+ * prepends to LD_LIBRARY_PATH a directory whose libgomp.so.1, libomp.so.5,
+ * libomp.so and libiomp5.so are links to it, so that the program's own
+ * DT_NEEDED runtime resolves to the same file and the real one is never
+ * mapped beside it.  The links are the build's (omp-shim/ beside the
+ * library) when there are, else made in a private directory of this
+ * user's.  Sets LD_BIND_NOW=1 (unless set): an entry point the library
+ * lacks then stops the program at load, naming it, not midway through.
+ * Returns 0, or -1 with a message in err. */
 int omp_use_runtime(const char *library, char *err, size_t errlen);
 
 #endif

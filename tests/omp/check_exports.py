@@ -8,7 +8,8 @@
 - nothing else is exported but the @VERSION second names of omp_*;
 - every omp_* function at one of gcc's OMP_x nodes has a second name at
   VERSION (what clang-built binaries ask for), except omp_target_*, which
-  LLVM keeps in libomptarget;
+  LLVM keeps in libomptarget; so has every GOMP_* (libomp exports them at
+  VERSION too: gcc code linked against libomp asks for those);
 - the @VERSION nest-lock functions are not gcc's (LLVM's omp_nest_lock_t is
   8 bytes, gcc's 16): their addresses differ from the OMP_3.0 ones.
 Exit status 0 when all hold; otherwise each problem is printed.
@@ -65,7 +66,7 @@ def main():
             continue
         if is_default and listed.get(name) != version:
             problems.append("%s@@%s is exported but not listed at that node" % (name, version))
-        if not is_default and not (version == "VERSION" and name.startswith("omp_")):
+        if not is_default and not (version == "VERSION" and name.startswith(("omp_", "GOMP_"))):
             problems.append("%s@%s: an unexpected second name" % (name, version))
         by_version.setdefault(name, {})[version] = address
     gomp_omp = sorted(n for n, node in listed.items() if n.startswith("omp_") and node.startswith("OMP_"))
@@ -74,6 +75,9 @@ def main():
             continue
         if "VERSION" not in by_version.get(name, {}):
             problems.append("%s has no second name at VERSION (a clang-built binary cannot bind to it)" % name)
+    for name in sorted(n for n, node in listed.items() if n.startswith("GOMP_")):
+        if "VERSION" not in by_version.get(name, {}):
+            problems.append("%s has no second name at VERSION (gcc code linked against libomp asks for it)" % name)
     for name in NEST_LOCK:
         versions = by_version.get(name, {})
         gcc_node = [a for v, a in versions.items() if v.startswith("OMP_")]

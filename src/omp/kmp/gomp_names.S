@@ -1,0 +1,169 @@
+/* gcc's GOMP_* entry points under a second name, NAME@VERSION: what a
+ * gcc-compiled object linked against LLVM's libomp (which exports GOMP_* at
+ * its VERSION node too) asks for, and what a program mixing gcc- and
+ * clang-built objects gets when both libraries are on its link line.
+ * Each is a tail jump to the GOMP_* definition; an address of its own,
+ * as names.c explains.  Every GOMP_* the version script exports is here
+ * (the test omp/exports checks that). */
+
+#if defined(__x86_64__)
+#define TAIL_JUMP(target) jmp target@PLT
+#elif defined(__aarch64__)
+#define TAIL_JUMP(target) b target
+#else
+#error "gomp_names.S: add this architecture's tail jump"
+#endif
+
+.macro FORWARD name
+    .globl muster_kmp_\name
+    .type muster_kmp_\name, %function
+    .p2align 4
+muster_kmp_\name:
+    TAIL_JUMP(\name)
+    .size muster_kmp_\name, . - muster_kmp_\name
+    .symver muster_kmp_\name, \name@VERSION
+.endm
+
+    .text
+FORWARD GOMP_alloc
+FORWARD GOMP_atomic_end
+FORWARD GOMP_atomic_start
+FORWARD GOMP_barrier
+FORWARD GOMP_barrier_cancel
+FORWARD GOMP_cancel
+FORWARD GOMP_cancellation_point
+FORWARD GOMP_critical_end
+FORWARD GOMP_critical_name_end
+FORWARD GOMP_critical_name_start
+FORWARD GOMP_critical_start
+FORWARD GOMP_doacross_post
+FORWARD GOMP_doacross_ull_post
+FORWARD GOMP_doacross_ull_wait
+FORWARD GOMP_doacross_wait
+FORWARD GOMP_error
+FORWARD GOMP_free
+FORWARD GOMP_loop_doacross_dynamic_start
+FORWARD GOMP_loop_doacross_guided_start
+FORWARD GOMP_loop_doacross_runtime_start
+FORWARD GOMP_loop_doacross_start
+FORWARD GOMP_loop_doacross_static_start
+FORWARD GOMP_loop_dynamic_next
+FORWARD GOMP_loop_dynamic_start
+FORWARD GOMP_loop_end
+FORWARD GOMP_loop_end_cancel
+FORWARD GOMP_loop_end_nowait
+FORWARD GOMP_loop_guided_next
+FORWARD GOMP_loop_guided_start
+FORWARD GOMP_loop_maybe_nonmonotonic_runtime_next
+FORWARD GOMP_loop_maybe_nonmonotonic_runtime_start
+FORWARD GOMP_loop_nonmonotonic_dynamic_next
+FORWARD GOMP_loop_nonmonotonic_dynamic_start
+FORWARD GOMP_loop_nonmonotonic_guided_next
+FORWARD GOMP_loop_nonmonotonic_guided_start
+FORWARD GOMP_loop_nonmonotonic_runtime_next
+FORWARD GOMP_loop_nonmonotonic_runtime_start
+FORWARD GOMP_loop_ordered_dynamic_next
+FORWARD GOMP_loop_ordered_dynamic_start
+FORWARD GOMP_loop_ordered_guided_next
+FORWARD GOMP_loop_ordered_guided_start
+FORWARD GOMP_loop_ordered_runtime_next
+FORWARD GOMP_loop_ordered_runtime_start
+FORWARD GOMP_loop_ordered_start
+FORWARD GOMP_loop_ordered_static_next
+FORWARD GOMP_loop_ordered_static_start
+FORWARD GOMP_loop_runtime_next
+FORWARD GOMP_loop_runtime_start
+FORWARD GOMP_loop_start
+FORWARD GOMP_loop_static_next
+FORWARD GOMP_loop_static_start
+FORWARD GOMP_loop_ull_doacross_dynamic_start
+FORWARD GOMP_loop_ull_doacross_guided_start
+FORWARD GOMP_loop_ull_doacross_runtime_start
+FORWARD GOMP_loop_ull_doacross_start
+FORWARD GOMP_loop_ull_doacross_static_start
+FORWARD GOMP_loop_ull_dynamic_next
+FORWARD GOMP_loop_ull_dynamic_start
+FORWARD GOMP_loop_ull_guided_next
+FORWARD GOMP_loop_ull_guided_start
+FORWARD GOMP_loop_ull_maybe_nonmonotonic_runtime_next
+FORWARD GOMP_loop_ull_maybe_nonmonotonic_runtime_start
+FORWARD GOMP_loop_ull_nonmonotonic_dynamic_next
+FORWARD GOMP_loop_ull_nonmonotonic_dynamic_start
+FORWARD GOMP_loop_ull_nonmonotonic_guided_next
+FORWARD GOMP_loop_ull_nonmonotonic_guided_start
+FORWARD GOMP_loop_ull_nonmonotonic_runtime_next
+FORWARD GOMP_loop_ull_nonmonotonic_runtime_start
+FORWARD GOMP_loop_ull_ordered_dynamic_next
+FORWARD GOMP_loop_ull_ordered_dynamic_start
+FORWARD GOMP_loop_ull_ordered_guided_next
+FORWARD GOMP_loop_ull_ordered_guided_start
+FORWARD GOMP_loop_ull_ordered_runtime_next
+FORWARD GOMP_loop_ull_ordered_runtime_start
+FORWARD GOMP_loop_ull_ordered_start
+FORWARD GOMP_loop_ull_ordered_static_next
+FORWARD GOMP_loop_ull_ordered_static_start
+FORWARD GOMP_loop_ull_runtime_next
+FORWARD GOMP_loop_ull_runtime_start
+FORWARD GOMP_loop_ull_start
+FORWARD GOMP_loop_ull_static_next
+FORWARD GOMP_loop_ull_static_start
+FORWARD GOMP_offload_register
+FORWARD GOMP_offload_register_ver
+FORWARD GOMP_offload_unregister
+FORWARD GOMP_offload_unregister_ver
+FORWARD GOMP_ordered_end
+FORWARD GOMP_ordered_start
+FORWARD GOMP_parallel
+FORWARD GOMP_parallel_end
+FORWARD GOMP_parallel_loop_dynamic
+FORWARD GOMP_parallel_loop_dynamic_start
+FORWARD GOMP_parallel_loop_guided
+FORWARD GOMP_parallel_loop_guided_start
+FORWARD GOMP_parallel_loop_maybe_nonmonotonic_runtime
+FORWARD GOMP_parallel_loop_nonmonotonic_dynamic
+FORWARD GOMP_parallel_loop_nonmonotonic_guided
+FORWARD GOMP_parallel_loop_nonmonotonic_runtime
+FORWARD GOMP_parallel_loop_runtime
+FORWARD GOMP_parallel_loop_runtime_start
+FORWARD GOMP_parallel_loop_static
+FORWARD GOMP_parallel_loop_static_start
+FORWARD GOMP_parallel_reductions
+FORWARD GOMP_parallel_sections
+FORWARD GOMP_parallel_sections_start
+FORWARD GOMP_parallel_start
+FORWARD GOMP_scope_start
+FORWARD GOMP_sections2_start
+FORWARD GOMP_sections_end
+FORWARD GOMP_sections_end_cancel
+FORWARD GOMP_sections_end_nowait
+FORWARD GOMP_sections_next
+FORWARD GOMP_sections_start
+FORWARD GOMP_single_copy_end
+FORWARD GOMP_single_copy_start
+FORWARD GOMP_single_start
+FORWARD GOMP_target
+FORWARD GOMP_target_data
+FORWARD GOMP_target_data_ext
+FORWARD GOMP_target_end_data
+FORWARD GOMP_target_enter_exit_data
+FORWARD GOMP_target_ext
+FORWARD GOMP_target_update
+FORWARD GOMP_target_update_ext
+FORWARD GOMP_task
+FORWARD GOMP_task_reduction_remap
+FORWARD GOMP_taskgroup_end
+FORWARD GOMP_taskgroup_reduction_register
+FORWARD GOMP_taskgroup_reduction_unregister
+FORWARD GOMP_taskgroup_start
+FORWARD GOMP_taskloop
+FORWARD GOMP_taskloop_ull
+FORWARD GOMP_taskwait
+FORWARD GOMP_taskwait_depend
+FORWARD GOMP_taskyield
+FORWARD GOMP_teams
+FORWARD GOMP_teams4
+FORWARD GOMP_teams_reg
+FORWARD GOMP_warning
+FORWARD GOMP_workshare_task_reduction_unregister
+
+    .section .note.GNU-stack, "", %progbits

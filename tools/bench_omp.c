@@ -27,9 +27,6 @@
 #define MAX_COUNTS 16
 #define PROGRESS_EVERY_NS (15 * UINT64_C(1000000000)) /* when stderr is not a terminal */
 
-enum { OMP_COMPILER_GCC, OMP_COMPILER_CLANG, OMP_COMPILER_COUNT };
-static const char *const compiler_names[OMP_COMPILER_COUNT] = {"gcc", "clang"};
-
 struct options {
     unsigned threads[MAX_COUNTS];
     size_t nthreads;
@@ -185,12 +182,11 @@ static int set_runtimes(const char *v, void *o)
 static int add_compiler(const char *name, void *ctx)
 {
     struct options *o = ctx;
-    for (int k = 0; k < OMP_COMPILER_COUNT; k++)
-        if (strcmp(name, compiler_names[k]) == 0) {
-            o->compiler[k] = 1;
-            return 0;
-        }
-    return cli_usage_error(PROG, "--compilers: unknown compiler '%s' (gcc, clang)", name);
+    int k = omp_compiler_parse(name);
+    if (k < 0)
+        return cli_usage_error(PROG, "--compilers: unknown compiler '%s' (gcc, clang)", name);
+    o->compiler[k] = 1;
+    return 0;
 }
 
 static int set_compilers(const char *v, void *o)
@@ -439,17 +435,6 @@ static void free_cells(omp_bench_run *run)
     free(run->cells);
 }
 
-/* The clang-built program calls LLVM's __kmpc_* entry points, which
- * libgomp does not have. */
-static void leave_out_libgomp(omp_bench_run *run)
-{
-    if (!run->runtime[OMP_RUNTIME_LIBGOMP])
-        return;
-    run->runtime[OMP_RUNTIME_LIBGOMP] = 0;
-    snprintf(run->runtime_missing[OMP_RUNTIME_LIBGOMP], sizeof run->runtime_missing[OMP_RUNTIME_LIBGOMP],
-             "cannot run a clang-built program (it has no __kmpc entry points): left out");
-}
-
 static int run_benchmark(const struct options *o, const char *syncbench, const char *compiler)
 {
     static int cpu[CPU_SETSIZE];
@@ -461,7 +446,7 @@ static int run_benchmark(const struct options *o, const char *syncbench, const c
     memcpy(run.construct, o->construct, sizeof run.construct);
     memcpy(run.runtime, o->runtime, sizeof run.runtime);
     if (strcmp(compiler, "clang") == 0)
-        leave_out_libgomp(&run);
+        omp_leave_out_libgomp(run.runtime, run.runtime_missing);
     if (find_runtimes(&run, library) == 0) {
         fprintf(stderr, "%s: none of the runtimes asked for was found%s\n", PROG,
                 strcmp(compiler, "clang") == 0 ? " that can run the clang-built syncbench" : "");
@@ -485,32 +470,9 @@ static int run_benchmark(const struct options *o, const char *syncbench, const c
     return CLI_OK;
 }
 
-/* Which syncbench programs to run: those asked for (each must exist), or by
- * default gcc's and, when built (and libomp or muster is asked for),
- * clang's.  Returns how many, or -1. */
-static int choose_programs(struct options *o, omp_found found[OMP_COMPILER_COUNT])
+static int find_syncbench(omp_compiler k, omp_found *f)
 {
-    int asked = 0, chosen = 0;
-    for (int k = 0; k < OMP_COMPILER_COUNT; k++)
-        asked += o->compiler[k] == 1;
-    for (int k = 0; k < OMP_COMPILER_COUNT; k++) {
-        int ok = (k == OMP_COMPILER_GCC ? omp_find_syncbench(&found[k]) : omp_find_syncbench_clang(&found[k])) == 0;
-        /* By default clang's only when a runtime that can run it is asked for. */
-        int wanted = asked ? o->compiler[k] == 1
-                           : k == OMP_COMPILER_GCC ||
-                                 (ok && (o->runtime[OMP_RUNTIME_LIBOMP] || o->runtime[OMP_RUNTIME_MUSTER]));
-        if (wanted && !ok) {
-            fprintf(stderr, "%s: %s not found (looked at %s); %s\n", PROG,
-                    k == OMP_COMPILER_GCC ? "syncbench" : "syncbench-clang", found[k].looked,
-                    k == OMP_COMPILER_GCC ? "build it with 'make syncbench' (needs gcc -fopenmp) or set MUSTER_SYNCBENCH"
-                                          : "build it with 'make syncbench_clang' (needs clang-14 and libomp-dev) "
-                                            "or set MUSTER_SYNCBENCH_CLANG");
-            return -1;
-        }
-        o->compiler[k] = wanted;
-        chosen += wanted;
-    }
-    return chosen;
+    return k == OMP_COMPILER_GCC ? omp_find_syncbench(f) : omp_find_syncbench_clang(f);
 }
 
 int bench_omp_main(int argc, char **argv)
@@ -520,7 +482,11 @@ int bench_omp_main(int argc, char **argv)
     if (rc >= 0)
         return rc;
     static omp_found found[OMP_COMPILER_COUNT];
-    int programs = choose_programs(&o, found);
+    static const char *const program[OMP_COMPILER_COUNT] = {"syncbench", "syncbench-clang"};
+    static const char *const hint[OMP_COMPILER_COUNT] = {
+        "build it with 'make syncbench' (needs gcc -fopenmp) or set MUSTER_SYNCBENCH",
+        "build it with 'make syncbench_clang' (needs clang-14 and libomp-dev) or set MUSTER_SYNCBENCH_CLANG"};
+    int programs = omp_choose_compilers(PROG, o.compiler, o.runtime, find_syncbench, found, program, hint);
     if (programs <= 0)
         return CLI_FAILED;
     if (o.json && programs > 1)
@@ -531,7 +497,7 @@ int bench_omp_main(int argc, char **argv)
             continue;
         if (done > 0)
             fputs(o.json ? ",\n" : "\n", stdout);
-        rc = run_benchmark(&o, found[k].path, compiler_names[k]);
+        rc = run_benchmark(&o, found[k].path, omp_compiler_names[k]);
         if (rc != CLI_OK)
             return rc;
         done++;

@@ -32,6 +32,7 @@ struct options {
     unsigned long reps;
     double scale, timeout_s;
     int json;
+    int compiler[OMP_COMPILER_COUNT]; /* 1 asked for; -1 everywhere: nothing asked */
 };
 
 static void usage(FILE *out)
@@ -41,7 +42,8 @@ static void usage(FILE *out)
 "\n"
 "Task-parallel workloads on three runtimes under one unchanged gcc -fopenmp program,\n"
 "taskbench: libgomp (the program's own), LLVM libomp and libmuster-omp (both preloaded,\n"
-"as 'muster run' does).  Every workload checks its own result against a serial one; a\n"
+"as 'muster run' does); and on libomp and muster under the same program built by clang\n"
+"(LLVM's __kmpc ABI).  Every workload checks its own result against a serial one; a\n"
 "run that gets it wrong is reported as an error.  Each run is one process; each round\n"
 "runs every workload at every team size on every runtime in turn.\n"
 "\n"
@@ -58,16 +60,20 @@ static void usage(FILE *out)
 "  --threads LIST     team sizes, comma-separated (default 1, the CPUs, 4x the CPUs)\n"
 "  --workloads LIST   comma-separated (default all)\n"
 "  --runtimes LIST    libgomp, libomp, muster, comma-separated (default all)\n"
+"  --compilers LIST   gcc, clang: whose taskbench to run, one table each (default both\n"
+"                     when the clang-built one exists, else gcc)\n"
 "  --reps N           rounds (default 5)\n"
 "  --scale S          problem size factor, 0.001 to 100 (default 1: ~50-300 ms a run\n"
 "                     on one thread of the development VM)\n"
 "  --timeout S        seconds before one run is killed (default 120); a cell that\n"
 "                     errs or does not finish is not tried again\n"
-"  --json             one JSON object on stdout instead of the tables\n"
+"  --json             one JSON object on stdout instead of the tables (with two\n"
+"                     compilers, {\"runs\": [gcc's object, clang's object]})\n"
 "  --help             this text\n"
 "\n"
 "Files: as 'muster bench omp' (MUSTER_OMP_LIBRARY, MUSTER_LIBOMP); taskbench is\n"
-"$MUSTER_TASKBENCH, else the build tree's.  Progress goes to stderr.  Exit status: 0\n"
+"$MUSTER_TASKBENCH, else the build tree's (clang's: $MUSTER_TASKBENCH_CLANG, else the\n"
+"build tree's taskbench-clang).  Progress goes to stderr.  Exit status: 0\n"
 "when the run completed (cells may still be errors), 1 when it could not run, 2 for a\n"
 "bad command line.\n");
 }
@@ -145,11 +151,28 @@ static int set_runtimes(const char *v, void *o)
     return cli_for_each_item(PROG, "--runtimes", v, add_runtime, o);
 }
 
+static int add_compiler(const char *name, void *ctx)
+{
+    struct options *o = ctx;
+    int k = omp_compiler_parse(name);
+    if (k < 0)
+        return cli_usage_error(PROG, "--compilers: unknown compiler '%s' (gcc, clang)", name);
+    o->compiler[k] = 1;
+    return 0;
+}
+
+static int set_compilers(const char *v, void *o)
+{
+    memset(((struct options *)o)->compiler, 0, sizeof ((struct options *)o)->compiler);
+    return cli_for_each_item(PROG, "--compilers", v, add_compiler, o);
+}
+
 #define NUMBER(name, kind, field, min, max) {name, kind, offsetof(struct options, field), min, max, NULL}
 static const cli_option valued_options[] = {
     {"--threads", CLI_VALUE_CUSTOM, 0, 0, 0, set_threads},
     {"--workloads", CLI_VALUE_CUSTOM, 0, 0, 0, set_workloads},
     {"--runtimes", CLI_VALUE_CUSTOM, 0, 0, 0, set_runtimes},
+    {"--compilers", CLI_VALUE_CUSTOM, 0, 0, 0, set_compilers},
     NUMBER("--reps", CLI_VALUE_ULONG, reps, 1, 1000),
     NUMBER("--scale", CLI_VALUE_DOUBLE, scale, 0.001, 100),
     NUMBER("--timeout", CLI_VALUE_DOUBLE, timeout_s, 0, 3600),
@@ -167,6 +190,8 @@ static int parse_options(int argc, char **argv, struct options *o, unsigned cpus
         o->workload[w] = 1;
     for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
         o->runtime[rt] = 1;
+    for (int k = 0; k < OMP_COMPILER_COUNT; k++)
+        o->compiler[k] = -1;
     return cli_parse_args(PROG, argc, argv, valued_options, sizeof valued_options / sizeof valued_options[0],
                           o, usage);
 }
@@ -335,29 +360,22 @@ static int alloc_cells(task_bench_run *run)
     return 0;
 }
 
-int bench_tasks_main(int argc, char **argv)
+static int run_benchmark(const struct options *o, const char *taskbench, const char *compiler, int *cpu,
+                         unsigned cpus)
 {
-    static int cpu[CPU_SETSIZE];
     static char library[OMP_RUNTIME_COUNT][4096];
     static task_bench_run run;
-    unsigned cpus = read_cpus(cpu);
-    struct options o;
-    int rc = parse_options(argc, argv, &o, cpus ? cpus : 1);
-    if (rc >= 0)
-        return rc;
-    omp_found tb;
-    if (omp_find_taskbench(&tb) != 0) {
-        fprintf(stderr, "%s: taskbench not found (looked at %s); build it, or set MUSTER_TASKBENCH\n", PROG,
-                tb.looked);
-        return CLI_FAILED;
-    }
-    run = (task_bench_run){.threads = o.threads, .ncounts = o.nthreads, .reps = (unsigned)o.reps,
-                           .scale = o.scale, .timeout_s = o.timeout_s, .taskbench = tb.path,
-                           .cpus_online = sysconf(_SC_NPROCESSORS_ONLN), .cpus_available = cpus, .cpu_list = cpu};
-    memcpy(run.workload, o.workload, sizeof run.workload);
-    memcpy(run.runtime, o.runtime, sizeof run.runtime);
+    run = (task_bench_run){.threads = o->threads, .ncounts = o->nthreads, .reps = (unsigned)o->reps,
+                           .scale = o->scale, .timeout_s = o->timeout_s, .taskbench = taskbench,
+                           .compiler = compiler, .cpus_online = sysconf(_SC_NPROCESSORS_ONLN),
+                           .cpus_available = cpus, .cpu_list = cpu};
+    memcpy(run.workload, o->workload, sizeof run.workload);
+    memcpy(run.runtime, o->runtime, sizeof run.runtime);
+    if (strcmp(compiler, "clang") == 0)
+        omp_leave_out_libgomp(run.runtime, run.runtime_missing);
     if (omp_find_runtimes(PROG, run.runtime, library, run.runtime_missing) == 0) {
-        fprintf(stderr, "%s: none of the runtimes asked for was found\n", PROG);
+        fprintf(stderr, "%s: none of the runtimes asked for was found%s\n", PROG,
+                strcmp(compiler, "clang") == 0 ? " that can run the clang-built taskbench" : "");
         return CLI_FAILED;
     }
     if (alloc_cells(&run) != 0) {
@@ -365,11 +383,51 @@ int bench_tasks_main(int argc, char **argv)
         return CLI_FAILED;
     }
     run_rounds(&run, library);
-    if (o.json)
+    if (o->json)
         task_report_json(stdout, &run);
     else
         task_report_table(stdout, &run);
+    fflush(stdout);
     free(run.cells[0].ms);
     free(run.cells);
+    return CLI_OK;
+}
+
+static int find_taskbench(omp_compiler k, omp_found *f)
+{
+    return k == OMP_COMPILER_GCC ? omp_find_taskbench(f) : omp_find_taskbench_clang(f);
+}
+
+int bench_tasks_main(int argc, char **argv)
+{
+    static int cpu[CPU_SETSIZE];
+    unsigned cpus = read_cpus(cpu);
+    struct options o;
+    int rc = parse_options(argc, argv, &o, cpus ? cpus : 1);
+    if (rc >= 0)
+        return rc;
+    static omp_found found[OMP_COMPILER_COUNT];
+    static const char *const program[OMP_COMPILER_COUNT] = {"taskbench", "taskbench-clang"};
+    static const char *const hint[OMP_COMPILER_COUNT] = {
+        "build it, or set MUSTER_TASKBENCH",
+        "build it with 'make taskbench_clang' (needs clang-14 and libomp-dev) or set MUSTER_TASKBENCH_CLANG"};
+    int programs = omp_choose_compilers(PROG, o.compiler, o.runtime, find_taskbench, found, program, hint);
+    if (programs <= 0)
+        return CLI_FAILED;
+    if (o.json && programs > 1)
+        printf("{\"runs\": [\n");
+    int done = 0;
+    for (int k = 0; k < OMP_COMPILER_COUNT; k++) {
+        if (!o.compiler[k])
+            continue;
+        if (done > 0)
+            fputs(o.json ? ",\n" : "\n", stdout);
+        rc = run_benchmark(&o, found[k].path, omp_compiler_names[k], cpu, cpus);
+        if (rc != CLI_OK)
+            return rc;
+        done++;
+    }
+    if (o.json && programs > 1)
+        printf("]}\n");
     return CLI_OK;
 }

@@ -35,6 +35,7 @@ typedef struct task_bench_run {
     unsigned reps;
     double scale, timeout_s;
     const char *taskbench;
+    const char *compiler; /* "gcc" or "clang": who built taskbench */
     long cpus_online;
     unsigned cpus_available;
     const int *cpu_list;

@@ -232,8 +232,9 @@ void task_report_table(FILE *out, const task_bench_run *run)
 {
     char cpus[256];
     cli_format_cpu_list(cpus, sizeof cpus, run->cpu_list, run->cpus_available);
-    fprintf(out, "muster bench tasks: task workloads, wall time in ms: median and worst of %u round%s, scale %g\n",
-            run->reps, run->reps == 1 ? "" : "s", run->scale);
+    fprintf(out, "muster bench tasks: task workloads (taskbench, built by %s), wall time in ms: median and worst "
+                 "of %u round%s, scale %g\n",
+            run->compiler ? run->compiler : "gcc", run->reps, run->reps == 1 ? "" : "s", run->scale);
     fprintf(out, "%u of %ld CPUs available (%s)\n", run->cpus_available, run->cpus_online, cpus);
     for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
         if (run->runtime[rt])
@@ -297,7 +298,9 @@ void task_report_json(FILE *out, const task_bench_run *run)
 {
     fputs("{\n  ", out);
     report_json_machine(out, run->cpus_online, run->cpus_available, run->cpu_list);
-    fprintf(out, ",\n  \"settings\": {\"method\": \"taskbench\", \"reps\": %u", run->reps);
+    fprintf(out, ",\n  \"settings\": {\"method\": \"taskbench\", \"compiler\": ");
+    report_json_string(out, run->compiler ? run->compiler : "gcc");
+    fprintf(out, ", \"reps\": %u", run->reps);
     json_number_field(out, "scale", run->scale);
     fputs(", \"threads\": [", out);
     for (size_t k = 0; k < run->ncounts; k++)

@@ -21,6 +21,9 @@
 #ifndef MUSTER_SYNCBENCH_CLANG_BUILD_PATH
 #define MUSTER_SYNCBENCH_CLANG_BUILD_PATH ""
 #endif
+#ifndef MUSTER_TASKBENCH_CLANG_BUILD_PATH
+#define MUSTER_TASKBENCH_CLANG_BUILD_PATH ""
+#endif
 #ifndef MUSTER_TASKBENCH_BUILD_PATH
 #define MUSTER_TASKBENCH_BUILD_PATH ""
 #endif
@@ -214,6 +217,56 @@ int omp_find_taskbench(omp_found *f)
 {
     static const char *const installed[] = {"../libexec/muster/taskbench", "taskbench", NULL};
     return find_built(f, "MUSTER_TASKBENCH", MUSTER_TASKBENCH_BUILD_PATH, installed);
+}
+
+int omp_find_taskbench_clang(omp_found *f)
+{
+    static const char *const installed[] = {"../libexec/muster/taskbench-clang", "taskbench-clang", NULL};
+    return find_built(f, "MUSTER_TASKBENCH_CLANG", MUSTER_TASKBENCH_CLANG_BUILD_PATH, installed);
+}
+
+/* ---- compilers ---------------------------------------------------------- */
+
+const char *const omp_compiler_names[OMP_COMPILER_COUNT] = {"gcc", "clang"};
+
+int omp_compiler_parse(const char *name)
+{
+    for (int k = 0; k < OMP_COMPILER_COUNT; k++)
+        if (strcmp(name, omp_compiler_names[k]) == 0)
+            return k;
+    return -1;
+}
+
+int omp_choose_compilers(const char *prog, int compiler[OMP_COMPILER_COUNT], const int runtime[OMP_RUNTIME_COUNT],
+                         int (*find)(omp_compiler k, omp_found *f), omp_found found[OMP_COMPILER_COUNT],
+                         const char *const program[OMP_COMPILER_COUNT], const char *const hint[OMP_COMPILER_COUNT])
+{
+    int asked = 0, chosen = 0;
+    for (int k = 0; k < OMP_COMPILER_COUNT; k++)
+        asked += compiler[k] == 1;
+    for (int k = 0; k < OMP_COMPILER_COUNT; k++) {
+        int ok = find((omp_compiler)k, &found[k]) == 0;
+        /* By default clang's only when a runtime that can run it is asked for. */
+        int wanted = asked ? compiler[k] == 1
+                           : k == OMP_COMPILER_GCC ||
+                                 (ok && (runtime[OMP_RUNTIME_LIBOMP] || runtime[OMP_RUNTIME_MUSTER]));
+        if (wanted && !ok) {
+            fprintf(stderr, "%s: %s not found (looked at %s); %s\n", prog, program[k], found[k].looked, hint[k]);
+            return -1;
+        }
+        compiler[k] = wanted;
+        chosen += wanted;
+    }
+    return chosen;
+}
+
+void omp_leave_out_libgomp(int runtime[OMP_RUNTIME_COUNT], char missing[OMP_RUNTIME_COUNT][2300])
+{
+    if (!runtime[OMP_RUNTIME_LIBGOMP])
+        return;
+    runtime[OMP_RUNTIME_LIBGOMP] = 0;
+    snprintf(missing[OMP_RUNTIME_LIBGOMP], 2300,
+             "cannot run a clang-built program (it has no __kmpc entry points): left out");
 }
 
 /* ---- the libgomp.so.1 link ---------------------------------------------- */

@@ -48,6 +48,31 @@ int omp_find_syncbench_clang(omp_found *f);
 /* The taskbench program (bench/omp/taskbench.c): env MUSTER_TASKBENCH, else
  * the build tree's, else installed next to the muster executable. */
 int omp_find_taskbench(omp_found *f);
+/* The same built by clang: env MUSTER_TASKBENCH_CLANG, else the build
+ * tree's, else installed. */
+int omp_find_taskbench_clang(omp_found *f);
+
+/* The compilers whose build of a benchmark program can be run: gcc's
+ * (libgomp's ABI: every runtime runs it) and clang's (LLVM's __kmpc ABI:
+ * libomp and muster). */
+typedef enum omp_compiler { OMP_COMPILER_GCC, OMP_COMPILER_CLANG, OMP_COMPILER_COUNT } omp_compiler;
+extern const char *const omp_compiler_names[OMP_COMPILER_COUNT];
+/* Index of "gcc" or "clang"; -1 for anything else. */
+int omp_compiler_parse(const char *name);
+
+/* Which builds of a benchmark program to run.  compiler[k] is 1 (asked
+ * for), 0 (not) or -1 everywhere (nothing asked: gcc's, and clang's when
+ * it is built and libomp or muster is wanted).  find(k, &found[k]) looks
+ * for build k; program[k] names it in messages, hint[k] says how to get
+ * it.  Leaves compiler[k] 1 for each to run; returns how many, or -1 with
+ * a message on stderr when one asked for is missing. */
+int omp_choose_compilers(const char *prog, int compiler[OMP_COMPILER_COUNT], const int runtime[OMP_RUNTIME_COUNT],
+                         int (*find)(omp_compiler k, omp_found *f), omp_found found[OMP_COMPILER_COUNT],
+                         const char *const program[OMP_COMPILER_COUNT], const char *const hint[OMP_COMPILER_COUNT]);
+
+/* For a clang-built program: libgomp cannot run it (no __kmpc entry
+ * points); it is left out with that reason. */
+void omp_leave_out_libgomp(int runtime[OMP_RUNTIME_COUNT], char missing[OMP_RUNTIME_COUNT][2300]);
 
 /* Makes `library` the program's OpenMP runtime in this process's
  * environment, for an exec that follows: prepends it to LD_PRELOAD, and

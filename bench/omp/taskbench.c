@@ -887,11 +887,16 @@ static const cli_option valued_options[] = {
     {"--scale", CLI_VALUE_DOUBLE, offsetof(options, scale), 0.001, 100, NULL},
 };
 
-/* The file the GOMP entry points come from: the runtime really measured. */
+/* The file the compiler's entry points come from (gcc's GOMP_*, or LLVM's
+ * __kmpc_* when built by clang): the runtime really measured. */
 static const char *answering_runtime(void)
 {
     Dl_info info;
+#ifdef __clang__
+    void *entry = dlsym(RTLD_DEFAULT, "__kmpc_fork_call");
+#else
     void *entry = dlsym(RTLD_DEFAULT, "GOMP_parallel");
+#endif
     if (entry && dladdr(entry, &info) && info.dli_fname)
         return info.dli_fname;
     return "unknown";

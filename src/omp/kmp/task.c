@@ -21,6 +21,7 @@
 
 #include "omp/kmp/kmp.h"
 #include "omp/task.h"
+#include "omp/task_memory.h"
 
 /* kmp_task_t as clang 14 lays it out (x86-64 and AArch64). */
 typedef struct kmp_task kmp_task_t;
@@ -85,7 +86,10 @@ static kmp_task_t *alloc_task(kmp_int32 flags, size_t sizeof_task, size_t sizeof
         sizeof_task = sizeof(kmp_task_t);
     size_t task_part = (sizeof_task + sizeof(void *) - 1) & ~(sizeof(void *) - 1);
     size_t size = task_part + sizeof_shareds;
-    char *block = aligned_alloc(16, (HEADER_SPACE + size + 15u) & ~(size_t)15u);
+    /* The per-thread task memory of the core: no malloc per task on the
+     * hot path, and a block freed by the thread that ran the task goes
+     * back to the one that made it. */
+    char *block = muster_omp_task_alloc(HEADER_SPACE + size);
     if (block == NULL)
         muster_kmp_fatal("out of memory for a task (%zu bytes)", size);
     task_header *h = (task_header *)(void *)block;
@@ -103,7 +107,7 @@ static kmp_task_t *alloc_task(kmp_int32 flags, size_t sizeof_task, size_t sizeof
 
 static void free_task(kmp_task_t *task)
 {
-    free(header_of(task));
+    muster_omp_task_free(header_of(task));
 }
 
 /* After the task's last run: C++ destructors of its firstprivates, then

@@ -1,6 +1,6 @@
-/* Cancellation: OMP_CANCELLATION, GOMP_cancel, GOMP_cancellation_point and
- * the cancellable barriers (GOMP_barrier_cancel here, the ends of loops
- * and sections in loop.c and sections.c).
+/* Cancellation: OMP_CANCELLATION, cancel and cancellation points, and the
+ * cancellable barriers (the region's, and the ends of loops and sections),
+ * for both ABIs' entry points (gomp/parallel.c, kmp/sync.c).
  *
  * Off by default, as in libgomp: then cancel and cancellation point return
  * false and a cancellable barrier is the team barrier.  On, with libgomp's
@@ -67,11 +67,6 @@ bool muster_omp_cancel(int which, bool do_cancel)
     return true;
 }
 
-MUSTER_OMP_EXPORT bool GOMP_cancel(int which, bool do_cancel)
-{
-    return muster_omp_cancel(which, do_cancel);
-}
-
 bool muster_omp_cancellation_point(int which)
 {
     if (!muster_omp_cancellation)
@@ -87,11 +82,6 @@ bool muster_omp_cancellation_point(int which)
     if ((which & CANCEL_TASKGROUP) && muster_omp_taskgroup_cancelled())
         return true;
     return muster_omp_team_cancelled(team);
-}
-
-MUSTER_OMP_EXPORT bool GOMP_cancellation_point(int which)
-{
-    return muster_omp_cancellation_point(which);
 }
 
 bool muster_omp_cancel_barrier_wait(muster_omp_thread *self)
@@ -152,11 +142,6 @@ bool muster_omp_barrier_cancel(muster_omp_thread *self)
         return false;
     }
     return muster_omp_cancel_barrier_wait(self);
-}
-
-MUSTER_OMP_EXPORT bool GOMP_barrier_cancel(void)
-{
-    return muster_omp_barrier_cancel(muster_omp_self());
 }
 
 MUSTER_OMP_EXPORT int omp_get_cancellation(void)

@@ -1,24 +1,32 @@
 /* libmuster-omp internals: what the files of src/omp/ share.  Not installed.
  *
- * libmuster-omp.so exports the libgomp ABI that gcc 12 emits (symbol
- * versions from libmuster-omp.map), so an unchanged `gcc -fopenmp` binary
- * runs on it under LD_PRELOAD.  Files:
+ * libmuster-omp.so exports the libgomp ABI that gcc 12 emits and the
+ * __kmpc ABI that clang 14 emits (symbol versions from libmuster-omp.map),
+ * so unchanged `gcc -fopenmp` and `clang -fopenmp` binaries run on it under
+ * LD_PRELOAD.  A core that does the work, and two layers of thin entry
+ * points that translate each compiler's calls into it:
+ *
+ * The core (src/omp/):
  *   pool.c       thread pools: workers that persist between regions, fork
  *                (a release) and join (an arrival) on a libmuster barrier
- *   parallel.c   GOMP_parallel*, GOMP_barrier, team queries (omp_get_thread_num ...)
+ *   parallel.c   regions (muster_omp_parallel*), the team barrier, team
+ *                queries (omp_get_thread_num ...)
  *   workshare.c  the work-share ring every worksharing construct enters
- *   loop.c, loop_ull.c   GOMP_loop_* (long and unsigned long long), ordered
- *   sections.c, single.c
+ *   loop.c       loops in index space: schedules, ordered, doacross streams
  *   lock.c       omp_*_lock, the futex mutex under critical and atomic
- *   critical.c   GOMP_critical*, GOMP_atomic_*
  *   env.c        OMP_* and MUSTER_* variables -> the global ICVs, OMP_DISPLAY_ENV
  *   affinity.c   OMP_PLACES, OMP_PROC_BIND: places and pinning
  *   api.c        the omp_* functions that read or set ICVs, wtime, wtick
- *   task.c       GOMP_task, taskwait, taskgroup, taskloop (scheduler.c, depend.c)
- *   target.c     offload entry points, run on the host; host teams
+ *   task.c       tasks, taskwait, taskgroups, detach, task reductions, taskloop
+ *                (scheduler.c, deque.c, priority.c, depend.c, task_memory.c);
+ *                GOMP_task, GOMP_taskloop and gcc's task-reduction entry
+ *                points still live here (see gomp/task.c)
+ *   target.c     gcc's offload entry points, run on the host; host teams
  *   cancel.c     cancellation (OMP_CANCELLATION) and the cancellable barrier
- *   kmp/         LLVM's __kmpc_* ABI (clang-built programs) on the same core:
- *                kmp/kmp.h lists its files
+ * gomp/          gcc's GOMP_* entry points: parallel.c (regions, barrier,
+ *                cancel), loop.c, loop_ull.c, sections.c, single.c,
+ *                critical.c (with the unnamed and atomic locks), task.c
+ * kmp/           LLVM's __kmpc_* entry points: kmp/kmp.h lists its files
  * Names: muster_omp_* for everything internal; the exported GOMP_*,
  * __kmpc_* and omp_* keep their ABI names. */
 #ifndef MUSTER_OMP_INTERNAL_H

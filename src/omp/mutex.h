@@ -18,7 +18,7 @@
  * through (the DragonFly lesson).
  *
  * Zero is the unlocked state, so zero-filled memory is an unlocked mutex
- * (critical.c relies on that for named critical sections). */
+ * (gomp/critical.c and kmp/sync.c rely on that for named critical sections). */
 #ifndef MUSTER_OMP_MUTEX_H
 #define MUSTER_OMP_MUTEX_H
 

@@ -269,28 +269,6 @@ void muster_omp_team_barrier(muster_omp_thread *self)
     }
 }
 
-/* ---- the libgomp entry points ---- */
-
-MUSTER_OMP_EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
-{
-    muster_omp_parallel(fn, data, num_threads, flags, NULL, NULL);
-}
-
-MUSTER_OMP_EXPORT void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
-{
-    muster_omp_parallel_start(fn, data, num_threads, 0, NULL, NULL);
-}
-
-MUSTER_OMP_EXPORT void GOMP_parallel_end(void)
-{
-    muster_omp_parallel_end();
-}
-
-MUSTER_OMP_EXPORT void GOMP_barrier(void)
-{
-    muster_omp_team_barrier(muster_omp_self());
-}
-
 /* ---- team queries ---- */
 
 MUSTER_OMP_EXPORT int omp_get_thread_num(void)

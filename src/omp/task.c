@@ -1104,11 +1104,6 @@ void muster_omp_taskwait(void)
         settle_events(child_of, running_task(), true);
 }
 
-MUSTER_OMP_EXPORT void GOMP_taskwait(void)
-{
-    muster_omp_taskwait();
-}
-
 /* taskwait depend(...): waits for the calling task's own predecessors
  * among the addresses named, through a stand-in in the dependence table. */
 void muster_omp_taskwait_depend(void **depend)
@@ -1119,24 +1114,9 @@ void muster_omp_taskwait_depend(void **depend)
     leave_own_deps(&waited);
 }
 
-MUSTER_OMP_EXPORT void GOMP_taskwait_depend(void **depend)
-{
-    muster_omp_taskwait_depend(depend);
-}
-
-/* Nothing else to run: the calling task just continues. */
-MUSTER_OMP_EXPORT void GOMP_taskyield(void)
-{
-}
-
 void muster_omp_taskgroup_start(void)
 {
     push_group(NULL);
-}
-
-MUSTER_OMP_EXPORT void GOMP_taskgroup_start(void)
-{
-    muster_omp_taskgroup_start();
 }
 
 void muster_omp_taskgroup_end(void)
@@ -1150,10 +1130,7 @@ void muster_omp_taskgroup_end(void)
     pop_group();
 }
 
-MUSTER_OMP_EXPORT void GOMP_taskgroup_end(void)
-{
-    muster_omp_taskgroup_end();
-}
+
 
 /* ---- task reductions ----
  *
@@ -1294,7 +1271,7 @@ MUSTER_OMP_EXPORT void GOMP_workshare_task_reduction_unregister(bool cancelled)
     muster_omp_thread *self = muster_omp_self();
     taskgroup *group = innermost_group();
     uintptr_t *data = group->reductions;
-    GOMP_taskgroup_end();
+    muster_omp_taskgroup_end();
     /* Every thread's descriptor shares thread 0's blocks: freed once. */
     if (self->id == 0)
         GOMP_taskgroup_reduction_unregister(data);

@@ -1,5 +1,5 @@
 /* Task reductions on worksharing constructs (task.c), for loop.c and
- * sections.c: what GOMP_loop_start, GOMP_loop_ull_start and
+ * gomp/sections.c: what GOMP_loop_start, GOMP_loop_ull_start and
  * GOMP_sections2_start do with a non-NULL `reductions` argument, as
  * libgomp's loop.c does:
  *

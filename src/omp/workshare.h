@@ -1,5 +1,6 @@
-/* The work-share machinery shared by loop.c, loop_ull.c, sections.c and
- * single.c.  Not installed.
+/* The work-share machinery shared by loop.c and the worksharing entry
+ * points of both ABIs (gomp/loop*.c, sections.c, single.c; kmp/loop.c,
+ * sync.c).  Not installed.
  *
  * Every worksharing construct a team meets is one work share, entered by
  * every member in the same order.  A team keeps a ring of MUSTER_WS_RING
@@ -82,7 +83,7 @@ typedef struct muster_ws_slot {
     uint64_t chunks_issued;   /* guarded by the ticket lock */
 
     /* Rarely used, so kept off the lines above. */
-    alignas(MUSTER_CACHE_LINE) void *copy_data; /* single copyprivate: the winner's data */
+    alignas(MUSTER_CACHE_LINE) void *copy_data; /* single copyprivate: the winner's data; kmp doacross: its flags */
     uintptr_t *task_reductions; /* reduction(task, ...): the initialiser's descriptor */
     void *mem;                /* GOMP_loop_start's `mem`: zeroed team memory */
     size_t mem_capacity;

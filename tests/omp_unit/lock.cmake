@@ -20,7 +20,7 @@ endfunction()
 muster_omp_lock_unit_test(test_omp_lock ${MUSTER_OMP_UNIT_DIR}/test_omp_lock.c
   ${PROJECT_SOURCE_DIR}/src/omp/lock.c)
 muster_omp_lock_unit_test(test_omp_critical ${MUSTER_OMP_UNIT_DIR}/test_omp_critical.c
-  ${PROJECT_SOURCE_DIR}/src/omp/critical.c ${PROJECT_SOURCE_DIR}/src/omp/lock.c)
+  ${PROJECT_SOURCE_DIR}/src/omp/gomp/critical.c ${PROJECT_SOURCE_DIR}/src/omp/lock.c)
 
 # muster_omp_lock_program_test(name source...): an OpenMP program (gcc -fopenmp
 # at compile time only) linked against libmuster-omp; muster_static only

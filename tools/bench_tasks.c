@@ -151,20 +151,9 @@ static int set_runtimes(const char *v, void *o)
     return cli_for_each_item(PROG, "--runtimes", v, add_runtime, o);
 }
 
-static int add_compiler(const char *name, void *ctx)
-{
-    struct options *o = ctx;
-    int k = omp_compiler_parse(name);
-    if (k < 0)
-        return cli_usage_error(PROG, "--compilers: unknown compiler '%s' (gcc, clang)", name);
-    o->compiler[k] = 1;
-    return 0;
-}
-
 static int set_compilers(const char *v, void *o)
 {
-    memset(((struct options *)o)->compiler, 0, sizeof ((struct options *)o)->compiler);
-    return cli_for_each_item(PROG, "--compilers", v, add_compiler, o);
+    return omp_parse_compilers(PROG, v, ((struct options *)o)->compiler);
 }
 
 #define NUMBER(name, kind, field, min, max) {name, kind, offsetof(struct options, field), min, max, NULL}
@@ -387,10 +376,22 @@ static int run_benchmark(const struct options *o, const char *taskbench, const c
         task_report_json(stdout, &run);
     else
         task_report_table(stdout, &run);
-    fflush(stdout);
     free(run.cells[0].ms);
     free(run.cells);
     return CLI_OK;
+}
+
+struct compiler_run {
+    const struct options *o;
+    const omp_found *found;
+    int *cpu;
+    unsigned cpus;
+};
+
+static int run_one(omp_compiler k, void *ctx)
+{
+    const struct compiler_run *rq = ctx;
+    return run_benchmark(rq->o, rq->found[k].path, omp_compiler_names[k], rq->cpu, rq->cpus);
 }
 
 static int find_taskbench(omp_compiler k, omp_found *f)
@@ -414,20 +415,6 @@ int bench_tasks_main(int argc, char **argv)
     int programs = omp_choose_compilers(PROG, o.compiler, o.runtime, find_taskbench, found, program, hint);
     if (programs <= 0)
         return CLI_FAILED;
-    if (o.json && programs > 1)
-        printf("{\"runs\": [\n");
-    int done = 0;
-    for (int k = 0; k < OMP_COMPILER_COUNT; k++) {
-        if (!o.compiler[k])
-            continue;
-        if (done > 0)
-            fputs(o.json ? ",\n" : "\n", stdout);
-        rc = run_benchmark(&o, found[k].path, omp_compiler_names[k], cpu, cpus);
-        if (rc != CLI_OK)
-            return rc;
-        done++;
-    }
-    if (o.json && programs > 1)
-        printf("]}\n");
-    return CLI_OK;
+    struct compiler_run rq = {&o, found, cpu, cpus};
+    return omp_run_each_compiler(o.compiler, o.json, run_one, &rq);
 }

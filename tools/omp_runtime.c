@@ -1,5 +1,7 @@
 #include "omp_runtime.h"
 
+#include "cli.h"
+
 #include <errno.h>
 #include <glob.h>
 #include <libgen.h>
@@ -258,6 +260,52 @@ int omp_choose_compilers(const char *prog, int compiler[OMP_COMPILER_COUNT], con
         chosen += wanted;
     }
     return chosen;
+}
+
+struct compiler_list {
+    const char *prog;
+    int *compiler;
+};
+
+static int add_compiler(const char *name, void *ctx)
+{
+    struct compiler_list *l = ctx;
+    int k = omp_compiler_parse(name);
+    if (k < 0)
+        return cli_usage_error(l->prog, "--compilers: unknown compiler '%s' (gcc, clang)", name);
+    l->compiler[k] = 1;
+    return CLI_OK;
+}
+
+int omp_parse_compilers(const char *prog, const char *list, int compiler[OMP_COMPILER_COUNT])
+{
+    for (int k = 0; k < OMP_COMPILER_COUNT; k++)
+        compiler[k] = 0;
+    struct compiler_list l = {prog, compiler};
+    return cli_for_each_item(prog, "--compilers", list, add_compiler, &l);
+}
+
+int omp_run_each_compiler(const int compiler[OMP_COMPILER_COUNT], int json, int (*run)(omp_compiler k, void *ctx),
+                          void *ctx)
+{
+    int programs = 0, done = 0;
+    for (int k = 0; k < OMP_COMPILER_COUNT; k++)
+        programs += compiler[k] == 1;
+    if (json && programs > 1)
+        printf("{\"runs\": [\n");
+    for (int k = 0; k < OMP_COMPILER_COUNT; k++) {
+        if (compiler[k] != 1)
+            continue;
+        if (done++ > 0)
+            fputs(json ? ",\n" : "\n", stdout);
+        int rc = run((omp_compiler)k, ctx);
+        fflush(stdout);
+        if (rc != CLI_OK)
+            return rc;
+    }
+    if (json && programs > 1)
+        printf("]}\n");
+    return CLI_OK;
 }
 
 void omp_leave_out_libgomp(int runtime[OMP_RUNTIME_COUNT], char missing[OMP_RUNTIME_COUNT][2300])

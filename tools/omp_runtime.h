@@ -70,6 +70,17 @@ int omp_choose_compilers(const char *prog, int compiler[OMP_COMPILER_COUNT], con
                          int (*find)(omp_compiler k, omp_found *f), omp_found found[OMP_COMPILER_COUNT],
                          const char *const program[OMP_COMPILER_COUNT], const char *const hint[OMP_COMPILER_COUNT]);
 
+/* --compilers LIST for `prog`: compiler[] becomes 1 for each named, 0 for
+ * the rest.  CLI_OK, or CLI_USAGE with a message naming a bad item. */
+int omp_parse_compilers(const char *prog, const char *list, int compiler[OMP_COMPILER_COUNT]);
+
+/* Runs run(k, ctx) for each compiler left 1 by omp_choose_compilers, gcc's
+ * first; the tables one blank line apart, and with json and two programs,
+ * the objects wrapped as {"runs": [...]}.  Stops at the first status that
+ * is not CLI_OK and returns it. */
+int omp_run_each_compiler(const int compiler[OMP_COMPILER_COUNT], int json, int (*run)(omp_compiler k, void *ctx),
+                          void *ctx);
+
 /* For a clang-built program: libgomp cannot run it (no __kmpc entry
  * points); it is left out with that reason. */
 void omp_leave_out_libgomp(int runtime[OMP_RUNTIME_COUNT], char missing[OMP_RUNTIME_COUNT][2300]);

@@ -199,6 +199,16 @@ static void invoke_microtask(kmpc_micro fn, kmp_int32 *gtid, kmp_int32 *tid, int
     }
 }
 
+/* The region's pointer-sized arguments, from fork_call's or fork_teams's
+ * variable part, into args[KMP_MAX_ARGS]. */
+static void collect_args(const char *what, kmp_int32 argc, va_list ap, void **args)
+{
+    if (argc < 0 || argc > KMP_MAX_ARGS)
+        muster_kmp_fatal("%s with %d arguments (at most %d are supported)", what, (int)argc, KMP_MAX_ARGS);
+    for (int i = 0; i < argc; i++)
+        args[i] = va_arg(ap, void *);
+}
+
 /* What every member of a clang-forked team runs.  A clause pushed in the
  * body and left unused (clang drops an empty nested region but keeps its
  * push_num_threads) ends with the member's implicit task: it must not
@@ -215,14 +225,10 @@ static void run_microtask(void *data)
 MUSTER_OMP_EXPORT void __kmpc_fork_call(ident_t *loc, kmp_int32 argc, kmpc_micro fn, ...)
 {
     (void)loc;
-    if (argc < 0 || argc > KMP_MAX_ARGS)
-        muster_kmp_fatal("a parallel region with %d arguments (at most %d are supported)", (int)argc,
-                         KMP_MAX_ARGS);
     void *args[KMP_MAX_ARGS];
     va_list ap;
     va_start(ap, fn);
-    for (int i = 0; i < argc; i++)
-        args[i] = va_arg(ap, void *);
+    collect_args("a parallel region", argc, ap, args);
     va_end(ap);
     pushed_clauses p = take_pushed();
     kmp_region r = {fn, argc, args};
@@ -273,13 +279,10 @@ static void run_teams_microtask(void *data)
 MUSTER_OMP_EXPORT void __kmpc_fork_teams(ident_t *loc, kmp_int32 argc, kmpc_micro fn, ...)
 {
     (void)loc;
-    if (argc < 0 || argc > KMP_MAX_ARGS)
-        muster_kmp_fatal("a teams region with %d arguments (at most %d are supported)", (int)argc, KMP_MAX_ARGS);
     void *args[KMP_MAX_ARGS];
     va_list ap;
     va_start(ap, fn);
-    for (int i = 0; i < argc; i++)
-        args[i] = va_arg(ap, void *);
+    collect_args("a teams region", argc, ap, args);
     va_end(ap);
     pushed_clauses p = take_pushed();
     kmp_region r = {fn, argc, args};

@@ -12,6 +12,7 @@
  *   loop.c      for_static_init_*, dispatch_init/next/fini_*, doacross
  *   task.c      tasks, dependences, taskloop, detach, __kmpc_alloc
  *   taskred.c   taskgroups and task reductions
+ *   threadprivate.c  threadprivate without thread-local storage
  *   lock.c      LLVM's 8-byte omp_nest_lock_t for the @VERSION nest locks
  *   names.c     the omp_* functions' second names at version VERSION
  *

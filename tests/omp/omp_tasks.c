@@ -73,7 +73,8 @@ int main(void)
         {
             in_final = omp_in_final();
 #pragma omp task shared(ran)
-            ran += 10; /* an included task, run at once */
+#pragma omp atomic
+            ran += 10; /* an included task, run at once (atomic: the others may run meanwhile) */
         }
 #pragma omp task final(0) shared(not_final)
         not_final = omp_in_final();

@@ -4,7 +4,8 @@
  * in the plain build).  Teams of 1, 2, 3, 5 and 7 threads, random delays,
  * many episodes; data the runtime must order is plain memory.
  *
- * Usage: test_kmp_abi fork|static|dispatch|reduce|single|tasks|taskloop|taskred|doacross|locks */
+ * Usage: test_kmp_abi fork|static|dispatch|reduce|single|tasks|taskloop|taskred|doacross|locks|newer
+ * (newer: the entry points of clang after 14, which the corpus cannot reach). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* dlvsym */
 #endif
@@ -99,6 +100,18 @@ void __kmpc_doacross_init(ident_t *, int32_t, int32_t, const kmp_dim *);
 void __kmpc_doacross_wait(ident_t *, int32_t, const int64_t *);
 void __kmpc_doacross_post(ident_t *, int32_t, const int64_t *);
 void __kmpc_doacross_fini(ident_t *, int32_t);
+void __kmpc_fork_call_if(ident_t *, int32_t, void (*)(int32_t *, int32_t *, ...), int32_t, void *);
+void __kmpc_push_num_teams_51(ident_t *, int32_t, int32_t, int32_t, int32_t);
+void __kmpc_fork_teams(ident_t *, int32_t, void (*)(int32_t *, int32_t *, ...), ...);
+void __kmpc_scope(ident_t *, int32_t, void *);
+void __kmpc_end_scope(ident_t *, int32_t, void *);
+void __kmpc_error(ident_t *, int, const char *);
+void __kmpc_omp_taskwait_deps_51(ident_t *, int32_t, int32_t, kmp_depend_info_t *, int32_t, kmp_depend_info_t *,
+                                 int32_t);
+void __kmpc_taskloop_5(ident_t *, int32_t, kmp_task_t *, int, uint64_t *, uint64_t *, int64_t, int, int, uint64_t,
+                       int, void *);
+int omp_get_team_num(void);
+int omp_get_num_teams(void);
 int omp_get_thread_num(void);
 int omp_get_num_threads(void);
 int omp_get_level(void);
@@ -775,16 +788,94 @@ static void test_locks(void)
           "an 8-byte omp_nest_lock_t: the words beside it untouched");
 }
 
+/* ---- entry points of newer clang (OpenMP 5.1/5.2) ---- */
+
+typedef struct newer_job {
+    _Atomic int members;
+    _Atomic int in_parallel;
+    _Atomic int teams_seen;
+    _Atomic int piece_sizes[64];
+    _Atomic int pieces;
+} newer_job;
+
+static void if_body(int32_t *gtid, int32_t *tid, newer_job *j)
+{
+    (void)gtid, (void)tid;
+    atomic_fetch_add(&j->members, 1);
+    if (omp_get_level() == 1)
+        atomic_fetch_add(&j->in_parallel, 1);
+}
+
+static void teams_body(int32_t *gtid, int32_t *tid, newer_job *j)
+{
+    (void)gtid;
+    CHECK(*tid == 0 && omp_get_num_teams() == 5, "teams body: tid %d of %d teams", *tid, omp_get_num_teams());
+    atomic_fetch_add(&j->teams_seen, 1 << omp_get_team_num());
+}
+
+static int32_t piece_entry(int32_t gtid, kmp_task_t *t)
+{
+    (void)gtid;
+    loop_task *l = (loop_task *)t;
+    newer_job *j = *(newer_job **)t->shareds;
+    int n = (int)(l->ub - l->lb + 1);
+    CHECK(n > 0 && n < 64, "a strict taskloop piece of %d iterations", n);
+    atomic_fetch_add(&j->piece_sizes[n], 1);
+    atomic_fetch_add(&j->pieces, 1);
+    return 0;
+}
+
+static void test_newer(void)
+{
+    static newer_job j;
+    for (unsigned k = 0; k < TEAMS; k++) {
+        memset(&j, 0, sizeof j);
+        __kmpc_push_num_threads(&loc, 0, teams[k]);
+        __kmpc_fork_call_if(&loc, 1, (micro)if_body, 1, &j);
+        CHECK(j.members == teams[k] && j.in_parallel == teams[k], "fork_call_if(true), team %d: %d members", teams[k],
+              (int)j.members);
+        memset(&j, 0, sizeof j);
+        __kmpc_fork_call_if(&loc, 1, (micro)if_body, 0, &j);
+        CHECK(j.members == 1 && j.in_parallel == 1, "fork_call_if(false): %d members at level 1", (int)j.members);
+    }
+    memset(&j, 0, sizeof j);
+    __kmpc_push_num_teams_51(&loc, 0, 2, 5, 0);
+    __kmpc_fork_teams(&loc, 1, (micro)teams_body, &j);
+    CHECK(j.teams_seen == 31, "num_teams(2:5): teams seen %#x", (int)j.teams_seen);
+    /* strict grainsize: every piece exactly 7 iterations but the last. */
+    int32_t gtid = __kmpc_global_thread_num(&loc);
+    for (int n = 1; n < 60; n += 4) {
+        memset(&j, 0, sizeof j);
+        kmp_task_t *t = __kmpc_omp_task_alloc(&loc, gtid, 1, sizeof(loop_task), sizeof(newer_job *), piece_entry);
+        *(newer_job **)t->shareds = &j;
+        loop_task *l = (loop_task *)t;
+        l->lb = 0;
+        l->ub = (uint64_t)n - 1;
+        l->st = 1;
+        __kmpc_taskgroup(&loc, gtid);
+        __kmpc_taskloop_5(&loc, gtid, t, 1, &l->lb, &l->ub, 1, 1, 1, 7, 1, NULL);
+        __kmpc_end_taskgroup(&loc, gtid);
+        CHECK(j.pieces == (n + 6) / 7 && j.piece_sizes[7] == n / 7 && (n % 7 == 0 || j.piece_sizes[n % 7] == 1),
+              "strict grainsize 7 over %d iterations: %d pieces", n, (int)j.pieces);
+    }
+    kmp_depend_info_t dep = {(intptr_t)&j, sizeof j, 3};
+    __kmpc_omp_taskwait_deps_51(&loc, gtid, 1, &dep, 0, NULL, 0);
+    __kmpc_scope(&loc, gtid, NULL);
+    __kmpc_end_scope(&loc, gtid, NULL);
+    __kmpc_error(&loc, 1, "a warning from test_kmp_abi");
+}
+
 int main(int argc, char **argv)
 {
-    CHECK(argc == 2, "usage: test_kmp_abi fork|static|dispatch|reduce|single|tasks|taskloop|taskred|doacross|locks");
+    CHECK(argc == 2,
+          "usage: test_kmp_abi fork|static|dispatch|reduce|single|tasks|taskloop|taskred|doacross|locks|newer");
     static const struct {
         const char *name;
         void (*run)(void);
     } cases[] = {{"fork", test_fork},       {"static", test_static},     {"dispatch", test_dispatch},
                  {"reduce", test_reduce},   {"single", test_single},     {"tasks", test_tasks},
                  {"taskloop", test_taskloop}, {"taskred", test_taskred}, {"doacross", test_doacross},
-                 {"locks", test_locks}};
+                 {"locks", test_locks},     {"newer", test_newer}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         if (strcmp(argv[1], cases[i].name) == 0) {
             cases[i].run();

@@ -235,6 +235,21 @@ MUSTER_OMP_EXPORT void __kmpc_fork_call(ident_t *loc, kmp_int32 argc, kmpc_micro
     muster_omp_parallel(run_microtask, &r, p.num_threads, p.proc_bind, NULL, NULL);
 }
 
+/* Newer clang's (OpenMPIRBuilder's) form: one argument, a pointer to the
+ * captured variables, or none; cond false runs the body here in a team of
+ * one.  (Not emitted by clang 14.) */
+MUSTER_OMP_EXPORT void __kmpc_fork_call_if(ident_t *loc, kmp_int32 argc, kmpc_micro fn, kmp_int32 cond, void *args)
+{
+    (void)loc, (void)argc;
+    void *arg[1] = {args};
+    kmp_region r = {fn, args != NULL, arg};
+    pushed_clauses p = take_pushed();
+    if (cond)
+        muster_omp_parallel(run_microtask, &r, p.num_threads, p.proc_bind, NULL, NULL);
+    else
+        muster_omp_parallel(run_microtask, &r, 1, p.proc_bind, NULL, NULL);
+}
+
 /* if(false): the compiler runs the body itself between the two calls, in
  * a team of one that still counts as a level. */
 static void no_body(void *data)
@@ -265,6 +280,14 @@ MUSTER_OMP_EXPORT void __kmpc_push_num_teams(ident_t *loc, kmp_int32 gtid, kmp_i
     pushed.thread_limit = thread_limit > 0 ? (unsigned)thread_limit : 0u;
 }
 
+/* OpenMP 5.1's num_teams(lower:upper) (newer clang): the upper bound. */
+MUSTER_OMP_EXPORT void __kmpc_push_num_teams_51(ident_t *loc, kmp_int32 gtid, kmp_int32 num_teams_lb,
+                                                kmp_int32 num_teams_ub, kmp_int32 thread_limit)
+{
+    (void)num_teams_lb;
+    __kmpc_push_num_teams(loc, gtid, num_teams_ub, thread_limit);
+}
+
 /* What each team's initial thread runs: the body with thread number 0. */
 static void run_teams_microtask(void *data)
 {
@@ -287,6 +310,30 @@ MUSTER_OMP_EXPORT void __kmpc_fork_teams(ident_t *loc, kmp_int32 argc, kmpc_micr
     pushed_clauses p = take_pushed();
     kmp_region r = {fn, argc, args};
     muster_omp_host_teams(run_teams_microtask, &r, p.num_teams, p.thread_limit);
+}
+
+/* ---- scope and error (newer clang) ---- */
+
+/* The scope construct needs nothing of the runtime: its barrier and
+ * reductions are emitted around it. */
+MUSTER_OMP_EXPORT void __kmpc_scope(ident_t *loc, kmp_int32 gtid, void *reserved)
+{
+    (void)loc, (void)gtid, (void)reserved;
+}
+
+MUSTER_OMP_EXPORT void __kmpc_end_scope(ident_t *loc, kmp_int32 gtid, void *reserved)
+{
+    (void)loc, (void)gtid, (void)reserved;
+}
+
+/* The error directive at run time: severity 1 warning, 2 fatal. */
+MUSTER_OMP_EXPORT void __kmpc_error(ident_t *loc, int severity, const char *message)
+{
+    const char *where = loc != NULL && loc->psource != NULL ? loc->psource : ";unknown;unknown;0;0;;";
+    fprintf(stderr, "libmuster-omp: %serror directive encountered at %s: %s\n", severity == 2 ? "fatal " : "",
+            where, message != NULL ? message : "(no message)");
+    if (severity == 2)
+        exit(EXIT_FAILURE);
 }
 
 /* ---- barrier, flush, master, masked ---- */

@@ -350,6 +350,17 @@ MUSTER_OMP_EXPORT void __kmpc_omp_wait_deps(ident_t *loc, kmp_int32 gtid, kmp_in
         free(depend);
 }
 
+/* taskwait depend (newer clang).  With nowait the construct would be an
+ * empty task carrying the dependences; waiting for them is more waiting
+ * than needed, never less. */
+MUSTER_OMP_EXPORT void __kmpc_omp_taskwait_deps_51(ident_t *loc, kmp_int32 gtid, kmp_int32 ndeps,
+                                                   kmp_depend_info_t *deps, kmp_int32 ndeps_noalias,
+                                                   kmp_depend_info_t *noalias, kmp_int32 has_no_wait)
+{
+    (void)has_no_wait;
+    __kmpc_omp_wait_deps(loc, gtid, ndeps, deps, ndeps_noalias, noalias);
+}
+
 /* ---- waiting ---- */
 
 MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_taskwait(ident_t *loc, kmp_int32 gtid)
@@ -404,10 +415,12 @@ enum { KMP_TASKLOOP_DEFAULT = 0, KMP_TASKLOOP_GRAINSIZE = 1, KMP_TASKLOOP_NUM_TA
  * many iterations each, as OpenMP 5.1 says for the non-strict form), a
  * number of tasks, or by default as many as the team has threads, times
  * ten for balance but never below one iteration each. */
-static kmp_uint64 taskloop_pieces(kmp_uint64 trip, int sched, kmp_uint64 value)
+static kmp_uint64 taskloop_pieces(kmp_uint64 trip, int sched, kmp_uint64 value, bool strict)
 {
     kmp_uint64 pieces;
-    if (sched == KMP_TASKLOOP_GRAINSIZE)
+    if (sched == KMP_TASKLOOP_GRAINSIZE && strict && value != 0)
+        pieces = (trip - 1u) / value + 1u; /* exactly value each, the last one the rest */
+    else if (sched == KMP_TASKLOOP_GRAINSIZE)
         pieces = value == 0 ? trip : trip / value;
     else if (sched == KMP_TASKLOOP_NUM_TASKS)
         pieces = value;
@@ -418,11 +431,9 @@ static kmp_uint64 taskloop_pieces(kmp_uint64 trip, int sched, kmp_uint64 value)
     return pieces < trip ? pieces : trip;
 }
 
-MUSTER_OMP_EXPORT void __kmpc_taskloop(ident_t *loc, kmp_int32 gtid, kmp_task_t *pattern, int if_val,
-                                       kmp_uint64 *lb, kmp_uint64 *ub, kmp_int64 st, int nogroup, int sched,
-                                       kmp_uint64 grainsize, void *task_dup)
+static void taskloop(kmp_task_t *pattern, int if_val, kmp_uint64 *lb, kmp_uint64 *ub, kmp_int64 st, int nogroup,
+                     int sched, kmp_uint64 grainsize, bool strict, void *task_dup)
 {
-    (void)loc, (void)gtid;
     void (*dup)(kmp_task_t *, kmp_task_t *, kmp_int32) = (void (*)(kmp_task_t *, kmp_task_t *, kmp_int32))task_dup;
     kmp_uint64 lower = *lb, upper = *ub;
     kmp_uint64 trip = 0;
@@ -433,10 +444,11 @@ MUSTER_OMP_EXPORT void __kmpc_taskloop(ident_t *loc, kmp_int32 gtid, kmp_task_t 
     if (!nogroup)
         muster_omp_taskgroup_start();
     if (trip > 0) {
-        kmp_uint64 pieces = taskloop_pieces(trip, sched, grainsize);
+        bool exact = strict && sched == KMP_TASKLOOP_GRAINSIZE && grainsize != 0;
+        kmp_uint64 pieces = taskloop_pieces(trip, sched, grainsize, strict);
         kmp_uint64 each = trip / pieces, extra = trip % pieces, first = 0;
         for (kmp_uint64 p = 0; p < pieces; p++) {
-            kmp_uint64 count = each + (p < extra ? 1u : 0u);
+            kmp_uint64 count = exact ? (p + 1 < pieces ? grainsize : trip - first) : each + (p < extra ? 1u : 0u);
             kmp_task_t *t = copy_task(pattern);
             kmp_taskloop_fields *f = loop_fields(t);
             f->lb = lower + first * (kmp_uint64)st;
@@ -462,6 +474,23 @@ MUSTER_OMP_EXPORT void __kmpc_taskloop(ident_t *loc, kmp_int32 gtid, kmp_task_t 
     if (!nogroup)
         muster_omp_taskgroup_end();
     free_task(pattern); /* the pattern never runs; its copies own their copies of the firstprivates */
+}
+
+MUSTER_OMP_EXPORT void __kmpc_taskloop(ident_t *loc, kmp_int32 gtid, kmp_task_t *pattern, int if_val,
+                                       kmp_uint64 *lb, kmp_uint64 *ub, kmp_int64 st, int nogroup, int sched,
+                                       kmp_uint64 grainsize, void *task_dup)
+{
+    (void)loc, (void)gtid;
+    taskloop(pattern, if_val, lb, ub, st, nogroup, sched, grainsize, false, task_dup);
+}
+
+/* Newer clang: modifier 1 is the strict modifier of grainsize/num_tasks. */
+MUSTER_OMP_EXPORT void __kmpc_taskloop_5(ident_t *loc, kmp_int32 gtid, kmp_task_t *pattern, int if_val,
+                                         kmp_uint64 *lb, kmp_uint64 *ub, kmp_int64 st, int nogroup, int sched,
+                                         kmp_uint64 grainsize, int modifier, void *task_dup)
+{
+    (void)loc, (void)gtid;
+    taskloop(pattern, if_val, lb, ub, st, nogroup, sched, grainsize, modifier != 0, task_dup);
 }
 
 /* ---- memory: the allocate clause, and depobj storage ---- */

@@ -331,6 +331,11 @@ static task_event *new_event(void)
     return event;
 }
 
+void *muster_omp_detach_event_new(void)
+{
+    return new_event();
+}
+
 MUSTER_OMP_EXPORT void omp_fulfill_event(omp_event_handle_t handle)
 {
     if ((uintptr_t)handle & 1) {

@@ -38,6 +38,12 @@ void muster_omp_taskgroup_end(void);
  * (LLVM's __kmpc_omp_task_begin_if0 / complete_if0): the task's frame is
  * kept in `storage`, MUSTER_OMP_UNDEFERRED_FRAME_SIZE bytes aligned for a
  * pointer, until the end.  Tasks it creates are its children. */
+/* The event of a detachable task run at once (undeferred), made before
+ * its frame is entered: the calling task's taskwait, its taskgroup's end,
+ * the team's barriers and the region's end wait until omp_fulfill_event
+ * is called on the handle returned. */
+void *muster_omp_detach_event_new(void);
+
 #define MUSTER_OMP_UNDEFERRED_FRAME_SIZE 48
 void muster_omp_undeferred_begin(void *storage, bool final);
 void muster_omp_undeferred_end(void *storage);

@@ -4,18 +4,20 @@
  * in the plain build).  Teams of 1, 2, 3, 5 and 7 threads, random delays,
  * many episodes; data the runtime must order is plain memory.
  *
- * Usage: test_kmp_abi fork|static|dispatch|reduce|single|tasks|taskloop|taskred|doacross|locks|newer
+ * Usage: test_kmp_abi fork|static|dispatch|reduce|single|tasks|taskloop|taskred|doacross|locks|newer|detach
  * (newer: the entry points of clang after 14, which the corpus cannot reach). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* dlvsym */
 #endif
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "stress_common.h"
@@ -576,6 +578,65 @@ static void test_tasks(void)
         }
 }
 
+/* ---- detach: an if(0) detachable task fulfilled by a thread outside ---- */
+
+typedef struct fulfiller {
+    void *event;
+    _Atomic int fulfilled_after_delay;
+} fulfiller;
+
+static void *fulfil_later(void *arg)
+{
+    fulfiller *f = arg;
+    void (*fulfil)(void *) = (void (*)(void *))dlvsym(RTLD_DEFAULT, "omp_fulfill_event", "VERSION");
+    CHECK(fulfil != NULL, "omp_fulfill_event at VERSION");
+    struct timespec pause = {0, 20 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    atomic_store(&f->fulfilled_after_delay, 1);
+    fulfil(f->event);
+    return NULL;
+}
+
+static void detach_body(int32_t *gtid, int32_t *tid, _Atomic int *runs)
+{
+    (void)tid;
+    if (__kmpc_single(&loc, *gtid)) {
+        for (int deferred = 0; deferred < 2; deferred++) {
+            task_shareds s = {runs, NULL};
+            kmp_task_t *t = new_task(*gtid, 1 | 0x40, counted_entry, &s, deferred);
+            fulfiller f = {__kmpc_task_allow_completion_event(&loc, *gtid, t), 0};
+            pthread_t outside;
+            /* The event goes to the outside thread once the task exists, as
+             * a program hands it on from the task's body or after it. */
+            if (deferred) {
+                __kmpc_omp_task(&loc, *gtid, t);
+                CHECK(pthread_create(&outside, NULL, fulfil_later, &f) == 0, "a thread outside the team");
+            } else {
+                __kmpc_omp_task_begin_if0(&loc, *gtid, t);
+                CHECK(pthread_create(&outside, NULL, fulfil_later, &f) == 0, "a thread outside the team");
+                counted_entry(*gtid, t);
+                __kmpc_omp_task_complete_if0(&loc, *gtid, t);
+            }
+            __kmpc_omp_taskwait(&loc, *gtid);
+            CHECK(atomic_load(&f.fulfilled_after_delay) == 1 && runs[deferred] == 1,
+                  "%s detachable task: taskwait returned before its event was fulfilled",
+                  deferred ? "a deferred" : "an if(0)");
+            pthread_join(outside, NULL);
+        }
+        __kmpc_end_single(&loc, *gtid);
+    }
+    __kmpc_barrier(&loc, *gtid);
+}
+
+static void test_detach(void)
+{
+    static _Atomic int runs[2];
+    for (unsigned k = 0; k < TEAMS; k++) {
+        memset(runs, 0, sizeof runs);
+        fork_team(teams[k], (micro)detach_body, runs);
+    }
+}
+
 /* ---- taskloop with task_dup and lastprivate ---- */
 
 typedef struct loop_task {
@@ -868,14 +929,14 @@ static void test_newer(void)
 int main(int argc, char **argv)
 {
     CHECK(argc == 2,
-          "usage: test_kmp_abi fork|static|dispatch|reduce|single|tasks|taskloop|taskred|doacross|locks|newer");
+          "usage: test_kmp_abi fork|static|dispatch|reduce|single|tasks|taskloop|taskred|doacross|locks|newer|detach");
     static const struct {
         const char *name;
         void (*run)(void);
     } cases[] = {{"fork", test_fork},       {"static", test_static},     {"dispatch", test_dispatch},
                  {"reduce", test_reduce},   {"single", test_single},     {"tasks", test_tasks},
                  {"taskloop", test_taskloop}, {"taskred", test_taskred}, {"doacross", test_doacross},
-                 {"locks", test_locks},     {"newer", test_newer}};
+                 {"locks", test_locks},     {"newer", test_newer},       {"detach", test_detach}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         if (strcmp(argv[1], cases[i].name) == 0) {
             cases[i].run();

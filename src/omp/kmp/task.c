@@ -249,7 +249,7 @@ MUSTER_OMP_EXPORT void __kmpc_omp_task_begin_if0(ident_t *loc, kmp_int32 gtid, k
     (void)loc, (void)gtid;
     task_header *h = header_of(task);
     if (h->event != NULL)
-        muster_kmp_fatal("an undeferred (if(0)) detachable task from clang-built code is not supported yet");
+        h->event->core = muster_omp_detach_event_new(); /* before its frame: its parent waits for it */
     h->running = true;
     muster_omp_undeferred_begin(h->frame, (h->flags & KMP_TASK_FINAL) != 0);
 }

@@ -14,7 +14,7 @@
  *   taskred.c   taskgroups and task reductions
  *   threadprivate.c  threadprivate without thread-local storage
  *   lock.c      LLVM's 8-byte omp_nest_lock_t for the @VERSION nest locks
- *   names.c     the omp_* functions' second names at version VERSION
+ *   version_names.S  second names at version VERSION (omp_*, GOMP_*, ompc_*)
  *
  * Everything the compiler passes as `ident_t *loc` is read-only and, but
  * for its flags, unused; `gtid` comes back from __kmpc_global_thread_num

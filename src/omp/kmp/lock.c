@@ -3,7 +3,7 @@
  * lock (mutex word, count, owner), so the program's lock holds a pointer to
  * one, made by init and freed by destroy, as libomp keeps its nest locks
  * indirect.  Simple locks need nothing of this: muster's is 4 bytes, which
- * LLVM's 8-byte omp_lock_t holds in place (names.c forwards them). */
+ * LLVM's 8-byte omp_lock_t holds in place (version_names.S forwards them). */
 #include <stdlib.h>
 
 #include "omp/kmp/kmp.h"

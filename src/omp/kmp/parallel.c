@@ -244,10 +244,7 @@ MUSTER_OMP_EXPORT void __kmpc_fork_call_if(ident_t *loc, kmp_int32 argc, kmpc_mi
     void *arg[1] = {args};
     kmp_region r = {fn, args != NULL, arg};
     pushed_clauses p = take_pushed();
-    if (cond)
-        muster_omp_parallel(run_microtask, &r, p.num_threads, p.proc_bind, NULL, NULL);
-    else
-        muster_omp_parallel(run_microtask, &r, 1, p.proc_bind, NULL, NULL);
+    muster_omp_parallel(run_microtask, &r, cond ? p.num_threads : 1u, p.proc_bind, NULL, NULL);
 }
 
 /* if(false): the compiler runs the body itself between the two calls, in
@@ -272,20 +269,25 @@ MUSTER_OMP_EXPORT void __kmpc_end_serialized_parallel(ident_t *loc, kmp_int32 gt
 
 /* ---- host teams ---- */
 
+static void push_teams(kmp_int32 num_teams, kmp_int32 thread_limit)
+{
+    pushed.num_teams = num_teams > 0 ? (unsigned)num_teams : 0u;
+    pushed.thread_limit = thread_limit > 0 ? (unsigned)thread_limit : 0u;
+}
+
 MUSTER_OMP_EXPORT void __kmpc_push_num_teams(ident_t *loc, kmp_int32 gtid, kmp_int32 num_teams,
                                              kmp_int32 thread_limit)
 {
     (void)loc, (void)gtid;
-    pushed.num_teams = num_teams > 0 ? (unsigned)num_teams : 0u;
-    pushed.thread_limit = thread_limit > 0 ? (unsigned)thread_limit : 0u;
+    push_teams(num_teams, thread_limit);
 }
 
 /* OpenMP 5.1's num_teams(lower:upper) (newer clang): the upper bound. */
 MUSTER_OMP_EXPORT void __kmpc_push_num_teams_51(ident_t *loc, kmp_int32 gtid, kmp_int32 num_teams_lb,
                                                 kmp_int32 num_teams_ub, kmp_int32 thread_limit)
 {
-    (void)num_teams_lb;
-    __kmpc_push_num_teams(loc, gtid, num_teams_ub, thread_limit);
+    (void)loc, (void)gtid, (void)num_teams_lb;
+    push_teams(num_teams_ub, thread_limit);
 }
 
 /* What each team's initial thread runs: the body with thread number 0. */

@@ -11,7 +11,8 @@
  * part_id protocol: the first run only sets part_id and submits the task
  * again).  That second submission runs at once, nested in the first:
  * submitted through the core it would be the running task's child, and
- * its parent's taskwait would not wait for it.
+ * its parent's taskwait would not wait for it.  So every run of a task
+ * ends inside its outermost one, which alone finishes the task.
  *
  * Dependences arrive as LLVM's records {base_addr, len, flags}; they are
  * rewritten into gcc's depend array, which the core reads. */
@@ -66,7 +67,6 @@ typedef struct task_header {
     size_t size;                 /* the compiler's block, kmp_task_t to the shareds' end */
     kmp_int32 flags;
     kmp_event_t *event;          /* detachable: its event; NULL otherwise */
-    _Atomic kmp_int32 runs_left; /* submissions not yet run to their end */
     bool running;                /* its entry is running (an untied resubmission runs nested) */
     _Alignas(void *) unsigned char frame[MUSTER_OMP_UNDEFERRED_FRAME_SIZE]; /* if(0): the core's frame */
 } task_header;
@@ -96,7 +96,6 @@ static kmp_task_t *alloc_task(kmp_int32 flags, size_t sizeof_task, size_t sizeof
     h->size = size;
     h->flags = flags;
     h->event = NULL;
-    atomic_init(&h->runs_left, 0);
     h->running = false;
     kmp_task_t *task = (kmp_task_t *)(void *)(block + HEADER_SPACE);
     memset(task, 0, sizeof *task);
@@ -119,7 +118,7 @@ static void finish_task(kmp_task_t *task)
     free_task(task);
 }
 
-/* One run of the compiler's entry. */
+/* One run of the compiler's entry; the outermost finishes the task. */
 static void run_entry(kmp_task_t *task)
 {
     task_header *h = header_of(task);
@@ -127,9 +126,6 @@ static void run_entry(kmp_task_t *task)
     h->running = true;
     task->routine(muster_kmp_gtid(), task);
     if (outer)
-        h->running = false;
-    /* acq_rel: the last run's end frees what every run wrote. */
-    if (atomic_fetch_sub_explicit(&h->runs_left, 1, memory_order_acq_rel) == 1)
         finish_task(task);
 }
 
@@ -154,8 +150,8 @@ MUSTER_OMP_EXPORT kmp_task_t *__kmpc_omp_target_task_alloc(ident_t *loc, kmp_int
                                                            size_t sizeof_task, size_t sizeof_shareds,
                                                            kmp_routine_entry_t entry, kmp_int64 device_id)
 {
-    (void)device_id;
-    return __kmpc_omp_task_alloc(loc, gtid, flags, sizeof_task, sizeof_shareds, entry);
+    (void)loc, (void)gtid, (void)device_id;
+    return alloc_task(flags, sizeof_task, sizeof_shareds, entry);
 }
 
 static unsigned gomp_flags(const kmp_task_t *task, int *priority)
@@ -190,10 +186,8 @@ static void run_detached_task(void *arg)
 static void submit(kmp_task_t *task, void **depend)
 {
     task_header *h = header_of(task);
-    /* relaxed: the submitter owns the task until the core publishes it. */
-    atomic_fetch_add_explicit(&h->runs_left, 1, memory_order_relaxed);
-    if (h->running && depend == NULL) {
-        run_entry(task); /* an untied task's second part, see above */
+    if (h->running) {
+        run_entry(task); /* an untied task's second part, see above: it runs, so its dependences are met */
         return;
     }
     int priority;
@@ -244,9 +238,8 @@ MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_task(ident_t *loc, kmp_int32 gtid, kmp_ta
 
 /* ---- if(0): the compiler runs the entry itself between the two ---- */
 
-MUSTER_OMP_EXPORT void __kmpc_omp_task_begin_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
+static void begin_undeferred(kmp_task_t *task)
 {
-    (void)loc, (void)gtid;
     task_header *h = header_of(task);
     if (h->event != NULL)
         h->event->core = muster_omp_detach_event_new(); /* before its frame: its parent waits for it */
@@ -254,11 +247,22 @@ MUSTER_OMP_EXPORT void __kmpc_omp_task_begin_if0(ident_t *loc, kmp_int32 gtid, k
     muster_omp_undeferred_begin(h->frame, (h->flags & KMP_TASK_FINAL) != 0);
 }
 
+static void end_undeferred(kmp_task_t *task)
+{
+    muster_omp_undeferred_end(header_of(task)->frame);
+    finish_task(task);
+}
+
+MUSTER_OMP_EXPORT void __kmpc_omp_task_begin_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
+{
+    (void)loc, (void)gtid;
+    begin_undeferred(task);
+}
+
 MUSTER_OMP_EXPORT void __kmpc_omp_task_complete_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
 {
     (void)loc, (void)gtid;
-    muster_omp_undeferred_end(header_of(task)->frame);
-    finish_task(task);
+    end_undeferred(task);
 }
 
 /* ---- dependences ---- */
@@ -325,8 +329,10 @@ MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t *loc, kmp_int32 gt
                                                       kmp_int32 ndeps_noalias, kmp_depend_info_t *noalias)
 {
     (void)loc, (void)gtid;
-    if (ndeps + ndeps_noalias == 0)
-        return __kmpc_omp_task(loc, gtid, task);
+    if (ndeps + ndeps_noalias == 0) {
+        submit(task, NULL);
+        return 0;
+    }
     void *stack[5 + STACK_DEPS];
     void **depend = depend_array(stack, deps, ndeps, noalias, ndeps_noalias);
     submit(task, depend);
@@ -337,10 +343,8 @@ MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t *loc, kmp_int32 gt
 
 /* Before an if(0) task with dependences, and for taskwait depend: waits
  * for the calling task's own earlier siblings these name. */
-MUSTER_OMP_EXPORT void __kmpc_omp_wait_deps(ident_t *loc, kmp_int32 gtid, kmp_int32 ndeps, kmp_depend_info_t *deps,
-                                            kmp_int32 ndeps_noalias, kmp_depend_info_t *noalias)
+static void wait_deps(kmp_int32 ndeps, kmp_depend_info_t *deps, kmp_int32 ndeps_noalias, kmp_depend_info_t *noalias)
 {
-    (void)loc, (void)gtid;
     if (ndeps + ndeps_noalias == 0)
         return;
     void *stack[5 + STACK_DEPS];
@@ -350,6 +354,13 @@ MUSTER_OMP_EXPORT void __kmpc_omp_wait_deps(ident_t *loc, kmp_int32 gtid, kmp_in
         free(depend);
 }
 
+MUSTER_OMP_EXPORT void __kmpc_omp_wait_deps(ident_t *loc, kmp_int32 gtid, kmp_int32 ndeps, kmp_depend_info_t *deps,
+                                            kmp_int32 ndeps_noalias, kmp_depend_info_t *noalias)
+{
+    (void)loc, (void)gtid;
+    wait_deps(ndeps, deps, ndeps_noalias, noalias);
+}
+
 /* taskwait depend (newer clang).  With nowait the construct would be an
  * empty task carrying the dependences; waiting for them is more waiting
  * than needed, never less. */
@@ -357,8 +368,8 @@ MUSTER_OMP_EXPORT void __kmpc_omp_taskwait_deps_51(ident_t *loc, kmp_int32 gtid,
                                                    kmp_depend_info_t *deps, kmp_int32 ndeps_noalias,
                                                    kmp_depend_info_t *noalias, kmp_int32 has_no_wait)
 {
-    (void)has_no_wait;
-    __kmpc_omp_wait_deps(loc, gtid, ndeps, deps, ndeps_noalias, noalias);
+    (void)loc, (void)gtid, (void)has_no_wait;
+    wait_deps(ndeps, deps, ndeps_noalias, noalias);
 }
 
 /* ---- waiting ---- */
@@ -461,13 +472,9 @@ static void taskloop(kmp_task_t *pattern, int if_val, kmp_uint64 *lb, kmp_uint64
             if (if_val) {
                 submit(t, NULL);
             } else { /* if(0): each piece at once, undeferred */
-                task_header *h = header_of(t);
-                atomic_fetch_add_explicit(&h->runs_left, 1, memory_order_relaxed); /* relaxed: ours alone */
-                muster_omp_undeferred_begin(h->frame, (h->flags & KMP_TASK_FINAL) != 0);
-                h->running = true;
+                begin_undeferred(t);
                 t->routine(muster_kmp_gtid(), t);
-                muster_omp_undeferred_end(h->frame);
-                finish_task(t);
+                end_undeferred(t);
             }
         }
     }

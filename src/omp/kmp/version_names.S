@@ -1,19 +1,29 @@
-/* gcc's GOMP_* entry points under a second name, NAME@VERSION: what a
- * gcc-compiled object linked against LLVM's libomp (which exports GOMP_* at
- * its VERSION node too) asks for, and what a program mixing gcc- and
- * clang-built objects gets when both libraries are on its link line.
- * Each is a tail jump to the GOMP_* definition; an address of its own,
- * as names.c explains.  Every GOMP_* the version script exports is here
- * (the test omp/exports checks that). */
+/* Second names at LLVM libomp's version node VERSION, each a tail jump
+ * to our definition:
+ *  - every omp_* function as NAME@VERSION, which every clang-built binary
+ *    asks for (LLVM's libomp exports its API at VERSION as well as at
+ *    gcc's OMP_x nodes).  Not the nest locks, whose omp_nest_lock_t
+ *    differs in size (lock.c), nor omp_fulfill_event, whose handle differs
+ *    (task.c), nor omp_target_*, which LLVM keeps in libomptarget;
+ *  - every GOMP_* as NAME@VERSION: what a gcc-compiled object linked
+ *    against libomp (which exports GOMP_* at VERSION too) asks for, and
+ *    what a program mixing gcc- and clang-built objects gets;
+ *  - ompc_*: the names LLVM's omp.h #defines the affinity functions to.
+ * A tail jump each, with an address of its own: GNU ld 2.40 keeps only one
+ * of two versions of a name that share an address, so the alias-and-.symver
+ * trick libomp uses would lose the OMP_x and GOMP_x names gcc binaries
+ * need.  The test omp/exports checks that every omp_* and GOMP_* has its
+ * VERSION twin. */
 
 #if defined(__x86_64__)
 #define TAIL_JUMP(target) jmp target@PLT
 #elif defined(__aarch64__)
 #define TAIL_JUMP(target) b target
 #else
-#error "gomp_names.S: add this architecture's tail jump"
+#error "version_names.S: add this architecture's tail jump"
 #endif
 
+/* name@VERSION, jumping to name. */
 .macro FORWARD name
     .globl muster_kmp_\name
     .type muster_kmp_\name, %function
@@ -24,7 +34,85 @@ muster_kmp_\name:
     .symver muster_kmp_\name, \name@VERSION
 .endm
 
+/* name (listed at VERSION by the version script), jumping to target. */
+.macro ALIAS name, target
+    .globl \name
+    .type \name, %function
+    .p2align 4
+\name:
+    TAIL_JUMP(\target)
+    .size \name, . - \name
+.endm
+
     .text
+FORWARD omp_aligned_alloc
+FORWARD omp_aligned_calloc
+FORWARD omp_alloc
+FORWARD omp_calloc
+FORWARD omp_capture_affinity
+FORWARD omp_destroy_allocator
+FORWARD omp_destroy_lock
+FORWARD omp_display_affinity
+FORWARD omp_display_env
+FORWARD omp_free
+FORWARD omp_get_active_level
+FORWARD omp_get_affinity_format
+FORWARD omp_get_ancestor_thread_num
+FORWARD omp_get_cancellation
+FORWARD omp_get_default_allocator
+FORWARD omp_get_default_device
+FORWARD omp_get_device_num
+FORWARD omp_get_dynamic
+FORWARD omp_get_initial_device
+FORWARD omp_get_level
+FORWARD omp_get_max_active_levels
+FORWARD omp_get_max_task_priority
+FORWARD omp_get_max_teams
+FORWARD omp_get_max_threads
+FORWARD omp_get_nested
+FORWARD omp_get_num_devices
+FORWARD omp_get_num_places
+FORWARD omp_get_num_procs
+FORWARD omp_get_num_teams
+FORWARD omp_get_num_threads
+FORWARD omp_get_partition_num_places
+FORWARD omp_get_partition_place_nums
+FORWARD omp_get_place_num
+FORWARD omp_get_place_num_procs
+FORWARD omp_get_place_proc_ids
+FORWARD omp_get_proc_bind
+FORWARD omp_get_schedule
+FORWARD omp_get_supported_active_levels
+FORWARD omp_get_team_num
+FORWARD omp_get_team_size
+FORWARD omp_get_teams_thread_limit
+FORWARD omp_get_thread_limit
+FORWARD omp_get_thread_num
+FORWARD omp_get_wtick
+FORWARD omp_get_wtime
+FORWARD omp_in_final
+FORWARD omp_in_parallel
+FORWARD omp_init_allocator
+FORWARD omp_init_lock
+FORWARD omp_init_lock_with_hint
+FORWARD omp_is_initial_device
+FORWARD omp_pause_resource
+FORWARD omp_pause_resource_all
+FORWARD omp_realloc
+FORWARD omp_set_affinity_format
+FORWARD omp_set_default_allocator
+FORWARD omp_set_default_device
+FORWARD omp_set_dynamic
+FORWARD omp_set_lock
+FORWARD omp_set_max_active_levels
+FORWARD omp_set_nested
+FORWARD omp_set_num_teams
+FORWARD omp_set_num_threads
+FORWARD omp_set_schedule
+FORWARD omp_set_teams_thread_limit
+FORWARD omp_test_lock
+FORWARD omp_unset_lock
+
 FORWARD GOMP_alloc
 FORWARD GOMP_atomic_end
 FORWARD GOMP_atomic_start
@@ -165,5 +253,10 @@ FORWARD GOMP_teams4
 FORWARD GOMP_teams_reg
 FORWARD GOMP_warning
 FORWARD GOMP_workshare_task_reduction_unregister
+
+ALIAS ompc_set_affinity_format, omp_set_affinity_format
+ALIAS ompc_get_affinity_format, omp_get_affinity_format
+ALIAS ompc_display_affinity, omp_display_affinity
+ALIAS ompc_capture_affinity, omp_capture_affinity
 
     .section .note.GNU-stack, "", %progbits

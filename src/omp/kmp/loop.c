@@ -110,6 +110,12 @@ typedef struct kmp_bounds {
     bool is_signed;
 } kmp_bounds;
 
+/* A loop of type T widened: signed types sign-extended, so the 64-bit
+ * arithmetic wraps as T's would. */
+#define bounds_of(lower, upper, incr, is_signed)                                                              \
+    ((kmp_bounds){(is_signed) ? (uint64_t)(int64_t)(lower) : (uint64_t)(lower),                              \
+                  (is_signed) ? (uint64_t)(int64_t)(upper) : (uint64_t)(upper), (int64_t)(incr), (is_signed)})
+
 /* Iterations from lower to upper inclusive, stepping by incr; 0 when the
  * range is empty in incr's direction. */
 static uint64_t trip_count(const kmp_bounds *b)
@@ -183,11 +189,7 @@ static void static_init(kmp_int32 sched, kmp_bounds *b, int64_t *stride, kmp_int
                                                            ST incr, ST chunk)                                    \
     {                                                                                                            \
         (void)loc, (void)gtid;                                                                                   \
-        kmp_bounds b = {(uint64_t)*plower, (uint64_t)*pupper, (int64_t)incr, SIGNED};                           \
-        if (SIGNED) { /* sign-extend, so the 64-bit arithmetic wraps as T's would */                            \
-            b.lower = (uint64_t)(int64_t)*plower;                                                                \
-            b.upper = (uint64_t)(int64_t)*pupper;                                                                \
-        }                                                                                                        \
+        kmp_bounds b = bounds_of(*plower, *pupper, incr, SIGNED);                                                \
         int64_t stride;                                                                                          \
         kmp_int32 last;                                                                                          \
         static_init(sched, &b, &stride, &last, (int64_t)chunk);                                                  \
@@ -251,8 +253,7 @@ static bool dispatch_next(kmp_int32 *plast, uint64_t *lower, uint64_t *upper, in
                                                          T ub, ST st, ST chunk)                                  \
     {                                                                                                            \
         (void)loc, (void)gtid;                                                                                   \
-        kmp_bounds b = {SIGNED ? (uint64_t)(int64_t)lb : (uint64_t)lb,                                          \
-                        SIGNED ? (uint64_t)(int64_t)ub : (uint64_t)ub, (int64_t)st, SIGNED};                    \
+        kmp_bounds b = bounds_of(lb, ub, st, SIGNED);                                                            \
         dispatch_init(sched, &b, (int64_t)chunk);                                                                \
     }                                                                                                            \
     MUSTER_OMP_EXPORT int __kmpc_dispatch_next_##suffix(ident_t *loc, kmp_int32 gtid, kmp_int32 *plast,         \

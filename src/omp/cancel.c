@@ -88,8 +88,10 @@ bool muster_omp_cancel_barrier_wait(muster_omp_thread *self)
 {
     muster_omp_team *team = self->team;
     self->barriers_passed++;
-    if (team == NULL || team->size == 1)
+    if (team == NULL || team->size == 1) {
+        muster_omp_tasks_drain(self);
         return muster_omp_team_cancelled(team);
+    }
     if (muster_omp_team_cancelled(team))
         return true;
     /* Tasks first, as at the team barrier: the last arrival finds none. */

@@ -313,6 +313,9 @@ void muster_omp_tasks_drain(muster_omp_thread *self);
  * once (if(0), final, a team of one) in `team`: a team barrier and the end
  * of a region complete them too.  One load when there are none. */
 void muster_omp_tasks_settle_events(muster_omp_team *team);
+/* The end of a team of one's region, after its tasks drained: frees the
+ * scheduler its first detachable task gave it (task.c), if any. */
+void muster_omp_tasks_end_solo(muster_omp_team *team);
 /* The work a member of self's team does while it waits at a team barrier
  * (run one of the team's tasks), in *storage; NULL when the team has no
  * task state (a team of one). */

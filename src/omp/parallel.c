@@ -178,11 +178,12 @@ static void start_members(muster_omp_thread *self, region *r, muster_omp_setup_f
 
 static void end_region(muster_omp_thread *self, region *r)
 {
-    if (r->team->size > 1)
-        muster_omp_tasks_drain(self);
+    muster_omp_tasks_drain(self);
     muster_omp_tasks_settle_events(r->team);
     if (r->team->size > 1)
         muster_omp_pool_join(r->team);
+    else
+        muster_omp_tasks_end_solo(r->team);
     if (muster_omp_cancellation)
         muster_omp_cancel_region_end(r->team);
     self->team = r->outer_team;
@@ -253,6 +254,7 @@ void muster_omp_team_barrier(muster_omp_thread *self)
     muster_omp_team *team = self->team;
     self->barriers_passed++;
     if (team == NULL || team->size == 1) {
+        muster_omp_tasks_drain(self);
         muster_omp_tasks_settle_events(team);
         return;
     }

@@ -42,19 +42,23 @@
  *
  * Detachable tasks (detach clause) complete only when omp_fulfill_event is
  * called on their event, which may happen later, from any thread, inside
- * the team or not.  In a team of two or more (if(true), not final) such a
- * task is a task record like any deferred one, counted in its parent, its
+ * the team or not.  In a parallel region (if(true), not final) such a task
+ * is a task record like any deferred one, counted in its parent, its
  * taskgroup and the team's unfinished tasks until both its body has ended
  * and its event is fulfilled; so its dependence successors, taskwait,
  * taskgroup end, barriers and the region's end wait for the event without
- * anything of their own.  Otherwise its body runs at once and the thread
- * keeps the unfulfilled event in a list: taskwait waits for those of the
- * current task's children, taskgroup end for those created in the group,
- * and team barriers and the region's end for those of the team.  A task
- * run at once with a depend clause does not wait for such events (its
+ * anything of their own.  A team of one gets a scheduler for this at its
+ * first detachable task (give_solo_team_a_scheduler).  Otherwise (if(0),
+ * final, outside any region) its body runs at once and the thread keeps
+ * the unfulfilled event in a list: taskwait waits for those of the current
+ * task's children, taskgroup end for those created in the group, and team
+ * barriers and the region's end for those of the team.  A task run at
+ * once with a depend clause does not wait for such events (its
  * predecessor's fulfiller may be a task made later: waiting would
- * deadlock), so in a team of one a detached task's successors may start
- * before its event is fulfilled.
+ * deadlock), so outside any parallel region a detached task's successors
+ * may start before its event is fulfilled (libgomp 12 blocks the creator
+ * there until the event is fulfilled, and deadlocks when a later task
+ * fulfils it).
  *
  * Where a task runs: each thread keeps a chain of the explicit tasks it is
  * running (frames, on its stack) and of the taskgroups it is in.  Each entry
@@ -475,7 +479,7 @@ struct deferred_task {
 static muster_omp_team_tasks *team_tasks(void)
 {
     muster_omp_team *team = current_team();
-    return team != NULL && team->size > 1 ? team->tasks : NULL;
+    return team != NULL ? team->tasks : NULL;
 }
 
 static void run_deferred(deferred_task *t);
@@ -879,7 +883,7 @@ void muster_omp_tasks_work_done(const muster_wait_work *work)
 void muster_omp_tasks_drain(muster_omp_thread *self)
 {
     muster_omp_team *team = self->team;
-    if (team == NULL || team->size < 2 || team->tasks == NULL)
+    if (team == NULL || team->tasks == NULL)
         return;
     muster_omp_team_tasks *tt = team->tasks;
     /* acquire: once no task is left, every finished task's writes are seen. */
@@ -921,7 +925,7 @@ typedef struct stand_in_deps {
 static void wait_for_own_deps(muster_omp_team *team, task_frame *running, void **depend, stand_in_deps *s)
 {
     task_node *node = frame_node(running);
-    if (team == NULL || team->size < 2 || team->tasks == NULL || node->deps == NULL)
+    if (team == NULL || team->tasks == NULL || node->deps == NULL)
         return;
     if (muster_omp_depend_count(depend) < 0) {
         wait_children();
@@ -1003,6 +1007,34 @@ static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *
     run_at_once(team, final, fn, data, cpyfn, arg_size, arg_align);
 }
 
+/* A team of one runs its tasks at once and has no scheduler, until its
+ * first detachable task (if(true), not final): that task's successors must
+ * wait for its event, which a task made later may fulfil, so from then on
+ * the team's detachable tasks, tasks with dependences and prioritized ones
+ * are task records as in a bigger team, run by the one member at its next
+ * taskwait, taskgroup end, barrier or the region's end.  The region's end
+ * frees it (muster_omp_tasks_end_solo). */
+static void give_solo_team_a_scheduler(muster_omp_team *team)
+{
+    if (team->size != 1)
+        return;
+    team->tasks = muster_omp_team_tasks_create(1);
+    if (team->tasks == NULL)
+        fatal("out of memory for a team of one's task scheduler");
+}
+
+void muster_omp_tasks_end_solo(muster_omp_team *team)
+{
+    if (team->size == 1 && team->tasks != NULL) {
+        muster_omp_team_tasks_destroy(team->tasks);
+        team->tasks = NULL;
+        /* As muster_omp_tasks_work_done: the implicit task's table goes
+         * once empty, or it would leak when the thread exits. */
+        if (implicit_node.deps != NULL && muster_omp_dep_table_free_if_empty(implicit_node.deps))
+            implicit_node.deps = NULL;
+    }
+}
+
 /* The rest of GOMP_task: cancellation on, or depend, detach or priority
  * clauses.  A detachable task, a prioritized one and one with dependences
  * become task records when the team has a scheduler (if(true), not
@@ -1025,7 +1057,9 @@ static __attribute__((noinline)) void task_with_clauses(void (*fn)(void *), void
         plain_task(self, team, running, final, if_clause, fn, data, cpyfn, arg_size, arg_align);
         return;
     }
-    bool may_queue = if_clause && !final && team != NULL && team->size > 1 && team->tasks != NULL;
+    if (detached && if_clause && !final && team != NULL && team->tasks == NULL)
+        give_solo_team_a_scheduler(team);
+    bool may_queue = if_clause && !final && team != NULL && team->tasks != NULL;
     if (may_queue && detached && (depend == NULL || muster_omp_depend_count(depend) >= 0)) {
         defer_detached(self, team, running, fn, data, cpyfn, arg_size, arg_align, depend, priority, detach);
         muster_omp_task_count_deferred(true);

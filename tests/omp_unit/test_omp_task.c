@@ -361,9 +361,8 @@ static void test_barriers_wait_for_fulfilment(int threads, bool undeferred)
 }
 
 /* A task that depends on a detached task starts only after the event is
- * fulfilled, also when the fulfiller is outside the team.  (Not in a team
- * of one, where tasks run at once: there the successor does not wait, as
- * waiting would deadlock where the fulfiller is a task made later.) */
+ * fulfilled, also when the fulfiller is outside the team, and in a team of
+ * one (whose first detachable task gives it a scheduler). */
 static void test_successor_waits_for_fulfilment(int threads)
 {
     outside_fulfiller f;
@@ -737,11 +736,10 @@ int main(void)
         test_cpyfn_every_path(team_sizes[i]);
         test_barriers_wait_for_fulfilment(team_sizes[i], false);
         test_barriers_wait_for_fulfilment(team_sizes[i], true);
-        if (team_sizes[i] > 1) {
-            test_successor_waits_for_fulfilment(team_sizes[i]);
+        test_successor_waits_for_fulfilment(team_sizes[i]);
+        if (team_sizes[i] > 1) /* its sibling waits for a flag the undeferred task sets */
             test_undeferred_waits_for_own_deps(team_sizes[i]);
-            test_mutexinoutset_not_serialised(team_sizes[i]);
-        }
+        test_mutexinoutset_not_serialised(team_sizes[i]);
         test_many_detached(team_sizes[i]);
         test_tasks_run(team_sizes[i]);
         test_taskgroups(team_sizes[i]);

@@ -260,6 +260,16 @@ void muster_omp_set_league(unsigned num_teams, unsigned team_num)
     league_rank = team_num < league_size ? team_num : 0;
 }
 
+unsigned muster_omp_league_size(void)
+{
+    return league_size;
+}
+
+unsigned muster_omp_league_rank(void)
+{
+    return league_rank;
+}
+
 MUSTER_OMP_EXPORT int omp_get_num_teams(void)
 {
     return (int)league_size;
@@ -281,11 +291,16 @@ MUSTER_OMP_EXPORT void omp_set_num_teams(int num_teams)
         atomic_store_explicit(&num_teams_var, num_teams, memory_order_relaxed);
 }
 
-MUSTER_OMP_EXPORT int omp_get_max_teams(void)
+unsigned muster_omp_nteams_var(void)
 {
     /* relaxed: see omp_set_num_teams. */
     int n = atomic_load_explicit(&num_teams_var, memory_order_relaxed);
-    return n >= 0 ? n : (int)muster_omp_env_extras_get()->num_teams;
+    return n >= 0 ? (unsigned)n : muster_omp_env_extras_get()->num_teams;
+}
+
+MUSTER_OMP_EXPORT int omp_get_max_teams(void)
+{
+    return (int)muster_omp_nteams_var();
 }
 
 MUSTER_OMP_EXPORT void omp_set_teams_thread_limit(int limit)
@@ -295,11 +310,16 @@ MUSTER_OMP_EXPORT void omp_set_teams_thread_limit(int limit)
         atomic_store_explicit(&teams_thread_limit_var, limit, memory_order_relaxed);
 }
 
-MUSTER_OMP_EXPORT int omp_get_teams_thread_limit(void)
+unsigned muster_omp_teams_thread_limit_var(void)
 {
     /* relaxed: see omp_set_teams_thread_limit. */
     int n = atomic_load_explicit(&teams_thread_limit_var, memory_order_relaxed);
-    return n >= 0 ? n : (int)muster_omp_env_extras_get()->teams_thread_limit;
+    return n >= 0 ? (unsigned)n : muster_omp_env_extras_get()->teams_thread_limit;
+}
+
+MUSTER_OMP_EXPORT int omp_get_teams_thread_limit(void)
+{
+    return (int)muster_omp_teams_thread_limit_var();
 }
 
 /* ---- pause: the pool stays hot; nothing to give back yet ---- */

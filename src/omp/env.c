@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,19 @@ void muster_omp_warn_env(const char *variable, const char *value, const char *pr
     char line[1024];
     snprintf(line, sizeof line, "libmuster-omp: %s='%s' %s; using %s\n", variable, value, problem, instead);
     fputs(line, stderr);
+}
+
+_Noreturn void muster_omp_fatal(const char *format, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, format);
+    int n = snprintf(line, sizeof line, "libmuster-omp: ");
+    vsnprintf(line + n, sizeof line - (size_t)n - 1, format, ap);
+    va_end(ap);
+    strcat(line, "\n");
+    fputs(line, stderr); /* one write, as muster_omp_warn_env */
+    abort();
 }
 
 /* ---- the tokenizer: a cursor over the value ---- */

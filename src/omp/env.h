@@ -127,6 +127,14 @@ void muster_omp_bind_initial_thread(muster_omp_thread *self);
  * each team it runs on the host (num_teams 1, team_num 0 restores "no
  * teams region").  omp_get_num_teams / omp_get_team_num read it. */
 void muster_omp_set_league(unsigned num_teams, unsigned team_num);
+/* That league: its size (1 outside any teams region) and the calling
+ * thread's team in it. */
+unsigned muster_omp_league_size(void);
+unsigned muster_omp_league_rank(void);
+/* nteams-var (omp_get_max_teams; 0: the default) and
+ * teams-thread-limit-var (omp_get_teams_thread_limit; 0: none). */
+unsigned muster_omp_nteams_var(void);
+unsigned muster_omp_teams_thread_limit_var(void);
 
 /* ---- affinity display (api.c) ---- */
 

@@ -17,15 +17,16 @@
  *   env.c        OMP_* and MUSTER_* variables -> the global ICVs, OMP_DISPLAY_ENV
  *   affinity.c   OMP_PLACES, OMP_PROC_BIND: places and pinning
  *   api.c        the omp_* functions that read or set ICVs, wtime, wtick
- *   task.c       tasks, taskwait, taskgroups, detach, task reductions, taskloop
- *                (scheduler.c, deque.c, priority.c, depend.c, task_memory.c);
- *                GOMP_task, GOMP_taskloop and gcc's task-reduction entry
- *                points still live here (see gomp/task.c)
- *   target.c     gcc's offload entry points, run on the host; host teams
+ *   task.c       tasks, taskwait, taskgroups, detach, taskloop tasks
+ *                (scheduler.c, deque.c, priority.c, depend.c, task_memory.c)
+ *   target.c     host teams, target regions run on the host, omp_target_*,
+ *                the allocators
  *   cancel.c     cancellation (OMP_CANCELLATION) and the cancellable barrier
  * gomp/          gcc's GOMP_* entry points: parallel.c (regions, barrier,
  *                cancel), loop.c, loop_ull.c, sections.c, single.c,
- *                critical.c (with the unnamed and atomic locks), task.c
+ *                critical.c (with the unnamed and atomic locks), task.c,
+ *                taskloop.c, taskred.c (gcc's task-reduction descriptors),
+ *                target.c (offload, teams, error, allocate); gomp/gomp.h
  * kmp/           LLVM's __kmpc_* entry points: kmp/kmp.h lists its files
  * Names: muster_omp_* for everything internal; the exported GOMP_*,
  * __kmpc_* and omp_* keep their ABI names. */
@@ -281,6 +282,17 @@ void muster_omp_parallel_end(void);
  * thread, with omp_get_team_num and thread_limit (0: teams-thread-limit-var)
  * set for each. */
 void muster_omp_host_teams(void (*fn)(void *), void *data, unsigned num_teams, unsigned thread_limit);
+/* gcc's form of the same, one team per call: first starts a league of
+ * num_teams (0: 1) at team 0; each later call moves to the next team, and
+ * returns false after the last one. */
+bool muster_omp_host_teams_step(bool first, unsigned num_teams);
+/* A thread_limit clause (0: none) for the calling thread's teams. */
+void muster_omp_teams_limit_threads(unsigned thread_limit);
+/* A target region on the host: fn(arg) at once on the calling thread as a
+ * fresh initial thread (no team, the environment's ICVs, thread_limit
+ * when not 0, pools of its own, shut down after it); the thread's state
+ * comes back after it. */
+void muster_omp_target_run_on_host(void (*fn)(void *), void *arg, unsigned thread_limit);
 
 /* ---- work shares (workshare.c) ---- */
 
@@ -293,6 +305,9 @@ void muster_omp_workshares_free(muster_omp_workshares *ws);
 
 /* One warning line on stderr: "libmuster-omp: VAR='value' problem; using instead". */
 void muster_omp_warn_env(const char *variable, const char *value, const char *problem, const char *instead);
+/* A runtime error the program cannot go on from: one line on stderr
+ * ("libmuster-omp: ..."), then abort. */
+_Noreturn void muster_omp_fatal(const char *format, ...) __attribute__((format(printf, 1, 2)));
 
 /* For a team of `size` threads forked by `primary` with proc-bind policy
  * `bind` (MUSTER_OMP_BIND_*): fills each member's place state (index = thread

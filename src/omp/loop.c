@@ -225,10 +225,10 @@ void muster_ws_loop_open(muster_omp_thread *self, muster_ws_loop proto, const mu
 {
     proto.nthreads = muster_ws_team_size(self);
     proto.nchunks = chunk_count(&proto);
-    uintptr_t *reductions = extras != NULL ? extras->reductions : NULL;
+    void *reductions = extras != NULL ? extras->reductions : NULL;
     /* Task reductions bind to a taskgroup around the construct; every
-     * member registers its descriptor, sharing the initialiser's arrays
-     * (task.h has the protocol, as libgomp's loop.c runs it). */
+     * member registers its descriptor, sharing the opening member's blocks
+     * (as libgomp's loop.c runs it). */
     if (reductions != NULL)
         muster_omp_workshare_taskgroup_start();
     muster_ws_member *m = muster_ws_member_begin(self);
@@ -240,17 +240,17 @@ void muster_ws_loop_open(muster_omp_thread *self, muster_ws_loop proto, const mu
         m->private_loop = proto;
         m->loop = &m->private_loop;
         if (reductions != NULL)
-            muster_omp_workshare_task_reduction_register(reductions, NULL);
+            extras->register_reductions(reductions, NULL);
         return;
     }
     if (muster_ws_enter(self, m)) {
         init_slot(m->slot, &proto, extras);
         if (reductions != NULL)
-            muster_omp_workshare_task_reduction_register(reductions, NULL);
+            extras->register_reductions(reductions, NULL);
         m->slot->task_reductions = reductions;
         muster_ws_publish(self, m);
     } else if (reductions != NULL) {
-        muster_omp_workshare_task_reduction_register(reductions, m->slot->task_reductions);
+        extras->register_reductions(reductions, m->slot->task_reductions);
     }
     m->loop = &m->slot->loop;
     if (extras != NULL && extras->mem != NULL)

@@ -1,13 +1,11 @@
-/* Offload entry points, run on the host as libgomp does without devices;
- * host teams; omp_target_* on host memory; the memory allocators;
- * GOMP_error and GOMP_warning.
+/* Host teams, target regions run on the host as libgomp does without
+ * devices, omp_target_* on host memory, and the memory allocators: what
+ * both ABI layers' teams, target and allocate entry points run on.
  *
  * There are no devices: omp_get_num_devices() is 0, so the host (initial
- * device) is device number 0.
- * A target region runs fn(hostaddrs) at once on the encountering thread as
- * a fresh initial thread (no enclosing team, ICVs from the environment), as
- * libgomp's host fallback does.  Data mapping is the identity, so the data
- * constructs do nothing. */
+ * device) is device number 0.  A target region runs at once on the
+ * encountering thread as a fresh initial thread (no enclosing team, ICVs
+ * from the environment), as libgomp's host fallback does. */
 #include <errno.h>
 #include <limits.h>
 #include <omp.h>
@@ -17,151 +15,58 @@
 #include <string.h>
 
 #include "omp/internal.h"
-#include "omp/teams.h"
+#include "omp/env.h"
 
-/* gomp-constants.h */
-#define MAP_FIRSTPRIVATE 12
-#define TARGET_ARG_DEVICE_MASK ((1 << 7) - 1)
-#define TARGET_ARG_DEVICE_ALL 0
-#define TARGET_ARG_SUBSEQUENT_PARAM (1 << 7)
-#define TARGET_ARG_ID_MASK (((1 << 8) - 1) << 8)
-#define TARGET_ARG_THREAD_LIMIT (2 << 8)
-#define TARGET_ARG_VALUE_SHIFT 16
-
-/* ---- host teams ---- */
-
-typedef struct host_teams {
-    unsigned team_num;
-    unsigned last_team; /* teams - 1 */
-} host_teams;
-
-static _Thread_local host_teams teams_state;
-
-/* relaxed: settings read and written whole; no other memory depends on them. */
-static _Atomic unsigned nteams_setting, teams_thread_limit_setting;
-
-/* api.c on the omp-env branch keeps its own copy of the league for
- * omp_get_team_num / omp_get_num_teams and owns nteams-var and
- * teams-thread-limit-var behind omp_get_max_teams and
- * omp_get_teams_thread_limit.  Referenced weakly, so that this file works
- * with or without that api.c; when present, it is told every change and
- * asked for the settings. */
-extern void muster_omp_set_league(unsigned num_teams, unsigned team_num) __attribute__((weak));
-extern int omp_get_max_teams(void) __attribute__((weak));
-extern int omp_get_teams_thread_limit(void) __attribute__((weak));
-
-static void set_teams_state(host_teams state)
-{
-    teams_state = state;
-    if (muster_omp_set_league != NULL)
-        muster_omp_set_league(state.last_team + 1, state.team_num);
-}
-
-unsigned muster_omp_host_team_num(void)
-{
-    return teams_state.team_num;
-}
-
-unsigned muster_omp_host_num_teams(void)
-{
-    return teams_state.last_team + 1;
-}
-
-unsigned muster_omp_nteams_var(void)
-{
-    if (omp_get_max_teams != NULL)
-        return omp_get_max_teams() > 0 ? (unsigned)omp_get_max_teams() : 0;
-    return atomic_load_explicit(&nteams_setting, memory_order_relaxed);
-}
-
-void muster_omp_set_nteams_var(unsigned nteams)
-{
-    atomic_store_explicit(&nteams_setting, nteams, memory_order_relaxed);
-}
-
-unsigned muster_omp_teams_thread_limit_var(void)
-{
-    if (omp_get_teams_thread_limit != NULL)
-        return omp_get_teams_thread_limit() > 0 ? (unsigned)omp_get_teams_thread_limit() : 0;
-    return atomic_load_explicit(&teams_thread_limit_setting, memory_order_relaxed);
-}
-
-void muster_omp_set_teams_thread_limit_var(unsigned limit)
-{
-    atomic_store_explicit(&teams_thread_limit_setting, limit, memory_order_relaxed);
-}
+/* ---- host teams ----
+ * The league (which team of how many) is api.c's, per thread. */
 
 static unsigned clamp_limit(unsigned limit)
 {
     return limit > INT_MAX ? UINT_MAX : limit;
 }
 
-/* GOMP 4.0 `teams` inside a target region: one team on the host. */
-MUSTER_OMP_EXPORT void GOMP_teams(unsigned num_teams, unsigned thread_limit)
+void muster_omp_teams_limit_threads(unsigned thread_limit)
 {
-    (void)num_teams;
     if (thread_limit != 0)
         muster_omp_self()->icvs.thread_limit = clamp_limit(thread_limit);
 }
 
-/* `teams` inside a target region (gcc 12): the emitted code loops while this
- * returns true, first with first == true; each pass is one team.  The
- * lower bound of num_teams is how many teams run. */
-MUSTER_OMP_EXPORT bool GOMP_teams4(unsigned num_teams_low, unsigned num_teams_high, unsigned thread_limit,
-                                   bool first)
+bool muster_omp_host_teams_step(bool first, unsigned num_teams)
 {
-    (void)num_teams_high;
     if (first) {
-        if (thread_limit != 0)
-            muster_omp_self()->icvs.thread_limit = clamp_limit(thread_limit);
-        set_teams_state((host_teams){.team_num = 0, .last_team = num_teams_low ? num_teams_low - 1 : 0});
+        muster_omp_set_league(num_teams ? num_teams : 1, 0);
         return true;
     }
-    if (teams_state.team_num == teams_state.last_team)
+    unsigned rank = muster_omp_league_rank();
+    if (rank + 1 >= muster_omp_league_size())
         return false;
-    set_teams_state((host_teams){.team_num = teams_state.team_num + 1, .last_team = teams_state.last_team});
+    muster_omp_set_league(muster_omp_league_size(), rank + 1);
     return true;
-}
-
-/* A host `teams` construct: the teams run one after another on this thread. */
-MUSTER_OMP_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams, unsigned thread_limit,
-                                      unsigned flags)
-{
-    (void)flags;
-    muster_omp_host_teams(fn, data, num_teams, thread_limit);
 }
 
 void muster_omp_host_teams(void (*fn)(void *), void *data, unsigned num_teams, unsigned thread_limit)
 {
     muster_omp_thread *self = muster_omp_self();
     unsigned saved_limit = self->icvs.thread_limit;
-    if (thread_limit == 0)
-        thread_limit = muster_omp_teams_thread_limit_var();
-    if (thread_limit != 0)
-        self->icvs.thread_limit = clamp_limit(thread_limit);
+    muster_omp_teams_limit_threads(thread_limit != 0 ? thread_limit : muster_omp_teams_thread_limit_var());
     if (num_teams == 0)
         num_teams = muster_omp_nteams_var() ? muster_omp_nteams_var() : 3;
-    host_teams outer = teams_state;
+    unsigned outer_size = muster_omp_league_size(), outer_rank = muster_omp_league_rank();
     for (unsigned team = 0; team < num_teams; team++) {
-        set_teams_state((host_teams){.team_num = team, .last_team = num_teams - 1});
+        muster_omp_set_league(num_teams, team);
         fn(data);
     }
-    set_teams_state(outer);
+    muster_omp_set_league(outer_size, outer_rank);
     self->icvs.thread_limit = saved_limit;
 }
 
 /* ---- target regions ---- */
 
-/* Runs fn(hostaddrs) as a fresh initial thread: outside any team, with the
- * environment's ICVs and thread_limit from the target's args, and with no
- * pools (the encountering thread's may be running its team right now); the
- * pools the region makes are shut down after it, as libgomp's host fallback
- * frees its thread pool, and the encountering thread's state comes back. */
-static void run_on_host(void (*fn)(void *), void **hostaddrs, void **args)
+void muster_omp_target_run_on_host(void (*fn)(void *), void *arg, unsigned thread_limit)
 {
     muster_omp_thread *self = muster_omp_self();
     muster_omp_thread saved = *self;
-    host_teams saved_teams = teams_state;
+    unsigned saved_size = muster_omp_league_size(), saved_rank = muster_omp_league_rank();
     self->team = NULL;
     self->id = 0;
     self->icvs = muster_omp_globals_get()->icvs;
@@ -170,151 +75,14 @@ static void run_on_host(void (*fn)(void *), void **hostaddrs, void **args)
     self->barriers_passed = 0;
     self->region = NULL;
     memset(self->pools, 0, sizeof self->pools);
-    set_teams_state((host_teams){0, 0});
-    for (; args != NULL && *args != NULL; args++) {
-        intptr_t id = (intptr_t)*args, value;
-        if (id & TARGET_ARG_SUBSEQUENT_PARAM)
-            value = (intptr_t)*++args;
-        else
-            value = id >> TARGET_ARG_VALUE_SHIFT;
-        if ((id & TARGET_ARG_DEVICE_MASK) != TARGET_ARG_DEVICE_ALL || (id & TARGET_ARG_ID_MASK) != TARGET_ARG_THREAD_LIMIT)
-            continue;
-        if (value > 0)
-            self->icvs.thread_limit = value > INT_MAX ? INT_MAX : (unsigned)value;
-        break;
-    }
-    fn(hostaddrs);
+    muster_omp_set_league(1, 0);
+    if (thread_limit > 0)
+        self->icvs.thread_limit = thread_limit > INT_MAX ? INT_MAX : thread_limit;
+    fn(arg);
     self->team = NULL;
     muster_omp_pool_exit(self);
     *self = saved;
-    set_teams_state(saved_teams);
-}
-
-/* Bytes the firstprivate copies take, with their alignments (kind >> 8). */
-static size_t firstprivate_bytes(size_t mapnum, const size_t *sizes, const unsigned short *kinds, size_t *max_align)
-{
-    size_t bytes = 0;
-    *max_align = 1;
-    for (size_t i = 0; i < mapnum; i++) {
-        if ((kinds[i] & 0xff) != MAP_FIRSTPRIVATE)
-            continue;
-        size_t align = (size_t)1 << (kinds[i] >> 8);
-        if (align > *max_align)
-            *max_align = align;
-        bytes = (bytes + align - 1) & ~(align - 1);
-        bytes += sizes[i];
-    }
-    return bytes;
-}
-
-/* firstprivate variables get their own copy for the region, as on a device. */
-static void copy_firstprivates(char *block, size_t mapnum, void **hostaddrs, const size_t *sizes,
-                               const unsigned short *kinds)
-{
-    size_t offset = 0;
-    for (size_t i = 0; i < mapnum; i++) {
-        if ((kinds[i] & 0xff) != MAP_FIRSTPRIVATE)
-            continue;
-        size_t align = (size_t)1 << (kinds[i] >> 8);
-        offset = (offset + align - 1) & ~(align - 1);
-        memcpy(block + offset, hostaddrs[i], sizes[i]);
-        hostaddrs[i] = block + offset;
-        offset += sizes[i];
-    }
-}
-
-/* GOMP 4.0: no firstprivate kinds in this form. */
-MUSTER_OMP_EXPORT void GOMP_target(int device, void (*fn)(void *), const void *unused, size_t mapnum,
-                                   void **hostaddrs, size_t *sizes, unsigned char *kinds)
-{
-    (void)device;
-    (void)unused;
-    (void)mapnum;
-    (void)sizes;
-    (void)kinds;
-    run_on_host(fn, hostaddrs, NULL);
-}
-
-/* nowait and depend: the region runs at once, like an undeferred task. */
-MUSTER_OMP_EXPORT void GOMP_target_ext(int device, void (*fn)(void *), size_t mapnum, void **hostaddrs,
-                                       size_t *sizes, unsigned short *kinds, unsigned flags, void **depend,
-                                       void **args)
-{
-    (void)device;
-    (void)flags;
-    (void)depend;
-    size_t align;
-    size_t bytes = firstprivate_bytes(mapnum, sizes, kinds, &align);
-    char *block = NULL;
-    if (bytes != 0) {
-        block = malloc(bytes + align - 1);
-        if (block == NULL) {
-            fprintf(stderr, "libmuster-omp: out of memory for a target region's firstprivate data\n");
-            abort();
-        }
-        char *aligned = (char *)(((uintptr_t)block + align - 1) & ~(uintptr_t)(align - 1));
-        copy_firstprivates(aligned, mapnum, hostaddrs, sizes, kinds);
-    }
-    run_on_host(fn, hostaddrs, args);
-    free(block);
-}
-
-/* Mapping on the host is the identity: nothing to allocate, copy or free. */
-MUSTER_OMP_EXPORT void GOMP_target_data(int device, const void *unused, size_t mapnum, void **hostaddrs,
-                                        size_t *sizes, unsigned char *kinds)
-{
-    (void)device, (void)unused, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
-}
-
-MUSTER_OMP_EXPORT void GOMP_target_data_ext(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
-                                            unsigned short *kinds)
-{
-    (void)device, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
-}
-
-MUSTER_OMP_EXPORT void GOMP_target_end_data(void)
-{
-}
-
-MUSTER_OMP_EXPORT void GOMP_target_update(int device, const void *unused, size_t mapnum, void **hostaddrs,
-                                          size_t *sizes, unsigned char *kinds)
-{
-    (void)device, (void)unused, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
-}
-
-MUSTER_OMP_EXPORT void GOMP_target_update_ext(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
-                                              unsigned short *kinds, unsigned flags, void **depend)
-{
-    (void)device, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds, (void)flags, (void)depend;
-}
-
-MUSTER_OMP_EXPORT void GOMP_target_enter_exit_data(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
-                                                   unsigned short *kinds, unsigned flags, void **depend)
-{
-    (void)device, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds, (void)flags, (void)depend;
-}
-
-/* Offload images have no device to go to. */
-MUSTER_OMP_EXPORT void GOMP_offload_register_ver(unsigned version, const void *host_table, int target_type,
-                                                 const void *target_data)
-{
-    (void)version, (void)host_table, (void)target_type, (void)target_data;
-}
-
-MUSTER_OMP_EXPORT void GOMP_offload_register(const void *host_table, int target_type, const void *target_data)
-{
-    (void)host_table, (void)target_type, (void)target_data;
-}
-
-MUSTER_OMP_EXPORT void GOMP_offload_unregister_ver(unsigned version, const void *host_table, int target_type,
-                                                   const void *target_data)
-{
-    (void)version, (void)host_table, (void)target_type, (void)target_data;
-}
-
-MUSTER_OMP_EXPORT void GOMP_offload_unregister(const void *host_table, int target_type, const void *target_data)
-{
-    (void)host_table, (void)target_type, (void)target_data;
+    muster_omp_set_league(saved_size, saved_rank);
 }
 
 /* ---- device memory routines on the host ---- */
@@ -399,34 +167,6 @@ MUSTER_OMP_EXPORT int omp_target_disassociate_ptr(const void *ptr, int device)
 {
     (void)ptr, (void)device;
     return EINVAL;
-}
-
-/* ---- GOMP_error, GOMP_warning: the `error` directive ----
- * msglen (size_t)-1 means msg is NUL-terminated.  The text is libgomp's,
- * under our name. */
-
-static void print_directive_message(const char *prefix, const char *msg, size_t msglen)
-{
-    fprintf(stderr, "\nlibmuster-omp: %s", prefix);
-    if (msg != NULL) {
-        fputs(": ", stderr);
-        if (msglen == (size_t)-1)
-            fputs(msg, stderr);
-        else
-            fwrite(msg, 1, msglen, stderr);
-    }
-    fputc('\n', stderr);
-}
-
-MUSTER_OMP_EXPORT void GOMP_warning(const char *msg, size_t msglen)
-{
-    print_directive_message("error directive encountered", msg, msglen);
-}
-
-MUSTER_OMP_EXPORT void GOMP_error(const char *msg, size_t msglen)
-{
-    print_directive_message("fatal error: error directive encountered", msg, msglen);
-    exit(EXIT_FAILURE);
 }
 
 /* ---- memory allocators ----
@@ -674,15 +414,4 @@ MUSTER_OMP_EXPORT void *omp_realloc(void *ptr, size_t size, omp_allocator_handle
     memcpy(moved, ptr, header->size < size ? header->size : size);
     omp_free(ptr, free_allocator);
     return moved;
-}
-
-/* What gcc emits for `allocate` clauses and directives. */
-MUSTER_OMP_EXPORT void *GOMP_alloc(size_t alignment, size_t size, uintptr_t allocator)
-{
-    return omp_aligned_alloc(alignment, size, (omp_allocator_handle_t)allocator);
-}
-
-MUSTER_OMP_EXPORT void GOMP_free(void *ptr, uintptr_t allocator)
-{
-    omp_free(ptr, (omp_allocator_handle_t)allocator);
 }

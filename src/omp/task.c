@@ -1,5 +1,6 @@
-/* Explicit tasks: GOMP_task, GOMP_taskloop(_ull), taskwait, taskyield,
- * taskgroups, task reductions, omp_in_final, omp_fulfill_event.
+/* The task core, under both ABIs' entry points (task.h): explicit tasks,
+ * taskwait, taskgroups (with a slot for an ABI layer's task reductions),
+ * taskloop tasks, omp_in_final, omp_fulfill_event.
  *
  * Deferred tasks.  In a team of two or more, a task with an if clause that
  * holds, no detach and no final ancestor may be queued on its creator's
@@ -77,24 +78,17 @@
 #include "omp/task.h"
 #include "omp/task_memory.h"
 
-/* gcc's GOMP_task / GOMP_taskloop flags (gomp-constants.h). */
+/* The task core's flags are gcc's GOMP_task flags (gomp-constants.h). */
 #define TASK_FLAG_FINAL (1u << 1)
 #define TASK_FLAG_PRIORITY (1u << 4)
-#define TASK_FLAG_UP (1u << 8)
-#define TASK_FLAG_GRAINSIZE (1u << 9)
-#define TASK_FLAG_IF (1u << 10) /* taskloop: its if clause holds (or is absent) */
-#define TASK_FLAG_NOGROUP (1u << 11)
-#define TASK_FLAG_REDUCTION (1u << 12)
 #define TASK_FLAG_DETACH (1u << 13)
-#define TASK_FLAG_STRICT (1u << 14)
 
 /* Task arguments up to this size are copied on the stack, larger on the heap. */
 #define STACK_ARG_LIMIT 4096
 
 static _Noreturn void fatal(const char *what)
 {
-    fprintf(stderr, "libmuster-omp: %s\n", what);
-    abort();
+    muster_omp_fatal("%s", what);
 }
 
 static void *checked_malloc(size_t bytes)
@@ -133,8 +127,7 @@ typedef struct task_frame {
 typedef struct taskgroup {
     struct taskgroup *prev;
     muster_omp_team *team;
-    uintptr_t *reductions; /* innermost registered reduction descriptor; inherited */
-    bool free_reductions_at_end; /* an orphaned worksharing group: nobody else frees */
+    void *reductions;       /* the ABI layer's task reductions (see the slot below); inherited */
     bool workshare;         /* the group of a worksharing construct's task reductions */
     _Atomic bool cancelled; /* cancel taskgroup (cancel.c): its tasks no longer start */
     _Atomic uint32_t tasks; /* deferred tasks created in the group, not finished yet */
@@ -162,14 +155,14 @@ static taskgroup *innermost_group(void)
     return group != NULL && group->team == current_team() ? group : NULL;
 }
 
-static void push_group(uintptr_t *reductions)
+static void push_group(void)
 {
     taskgroup *outer = innermost_group();
     taskgroup *group = checked_malloc(sizeof *group);
     *group = (taskgroup){
         .prev = current_group,
         .team = current_team(),
-        .reductions = reductions ? reductions : (outer ? outer->reductions : NULL),
+        .reductions = outer ? outer->reductions : NULL,
     };
     atomic_init(&group->tasks, 0);
     atomic_init(&group->cancelled, false);
@@ -1098,13 +1091,6 @@ static inline __attribute__((always_inline)) void submit_task(void (*fn)(void *)
     plain_task(self, team, running, final, if_clause, fn, data, cpyfn, arg_size, arg_align);
 }
 
-MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
-                                 long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
-                                 void *detach)
-{
-    submit_task(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
-}
-
 void muster_omp_task_submit(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                             long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
                             void *detach)
@@ -1155,7 +1141,7 @@ void muster_omp_taskwait_depend(void **depend)
 
 void muster_omp_taskgroup_start(void)
 {
-    push_group(NULL);
+    push_group();
 }
 
 void muster_omp_taskgroup_end(void)
@@ -1171,212 +1157,70 @@ void muster_omp_taskgroup_end(void)
 
 
 
-/* ---- task reductions ----
+/* ---- the ABI layers' data on taskgroups ----
  *
- * The descriptor gcc builds (libgomp's task.c documents it):
- *   d[0] number of reduction entries
- *   d[1] bytes of one thread's private block
- *   d[2] alignment of the blocks; on return: the blocks' address
- *   d[3] allocator (-1: malloc)
- *   d[4] next descriptor registered together; on return: the link to the
- *        taskgroup's earlier registration
- *   d[5] ours: 1 on the first descriptor of a registration, else 0
- *   d[6] ours: the end of the blocks
- *   then per entry: [0] address of the original, [1] offset in a block,
- *   [2] ours: the descriptor the entry belongs to
- * One zero-filled block per team member; the emitted code combines them
- * after the taskgroup (reading d[2]) and then unregisters. */
-enum { D_COUNT, D_BLOCK_SIZE, D_ARRAY, D_ALLOCATOR, D_NEXT, D_FIRST, D_END, D_ENTRIES };
+ * Each taskgroup has one slot for the task reductions an ABI layer
+ * registers in it (gomp/taskred.c: gcc's descriptor); a nested group
+ * starts with its enclosing group's value. */
 
-static void *zeroed_blocks(size_t align, size_t bytes)
-{
-    if (align < sizeof(void *))
-        align = sizeof(void *);
-    void *p = NULL;
-    if (posix_memalign(&p, align, bytes ? bytes : 1) != 0)
-        fatal("out of memory for task reductions");
-    memset(p, 0, bytes);
-    return p;
-}
-
-static unsigned team_size_now(void)
-{
-    muster_omp_team *team = current_team();
-    return team ? team->size : 1;
-}
-
-/* Fills in the descriptors of one registration and links it in front of
- * `older`; orig: share the blocks of another thread's registration. */
-static void register_reductions(uintptr_t *data, uintptr_t *older, const uintptr_t *orig, unsigned nthreads)
-{
-    for (uintptr_t *d = data;; d = (uintptr_t *)d[D_NEXT]) {
-        if (orig != NULL) {
-            d[D_ARRAY] = orig[D_ARRAY];
-            d[D_END] = orig[D_END];
-            orig = (const uintptr_t *)orig[D_NEXT];
-        } else {
-            size_t bytes = d[D_BLOCK_SIZE] * nthreads;
-            d[D_ARRAY] = (uintptr_t)zeroed_blocks(d[D_ARRAY], bytes);
-            d[D_END] = d[D_ARRAY] + bytes;
-        }
-        d[D_FIRST] = d == data;
-        for (uintptr_t j = 0; j < d[D_COUNT]; j++)
-            d[D_ENTRIES + 3 * j + 2] = (uintptr_t)d;
-        if (d[D_NEXT] == 0) {
-            d[D_NEXT] = (uintptr_t)older;
-            return;
-        }
-    }
-}
-
-MUSTER_OMP_EXPORT void GOMP_taskgroup_reduction_register(uintptr_t *data)
+void **muster_omp_taskgroup_reduction_slot(void)
 {
     taskgroup *group = innermost_group();
-    if (group == NULL)
-        fatal("GOMP_taskgroup_reduction_register outside a taskgroup");
-    register_reductions(data, group->reductions, NULL, team_size_now());
-    group->reductions = data;
-}
-
-MUSTER_OMP_EXPORT void GOMP_taskgroup_reduction_unregister(uintptr_t *data)
-{
-    uintptr_t *d = data;
-    do {
-        free((void *)d[D_ARRAY]);
-        d = (uintptr_t *)d[D_NEXT];
-    } while (d != NULL && !d[D_FIRST]);
-}
-
-/* The original list item at block offset `offset` of descriptor d. */
-static void *original_at(const uintptr_t *d, uintptr_t offset)
-{
-    for (uintptr_t j = 0; j < d[D_COUNT]; j++)
-        if (d[D_ENTRIES + 3 * j + 1] == offset)
-            return (void *)d[D_ENTRIES + 3 * j];
-    fatal("couldn't find matching task_reduction or reduction with task modifier");
-}
-
-/* ptrs[i] is an original list item or an address in some thread's private
- * block; it becomes the calling thread's private copy.  For i < cntorig,
- * ptrs[cnt + i] receives the original's address. */
-static void remap_one(uintptr_t *chain, unsigned id, void **ptrs, size_t i, size_t cnt, size_t cntorig)
-{
-    uintptr_t address = (uintptr_t)ptrs[i];
-    for (uintptr_t *d = chain; d != NULL; d = (uintptr_t *)d[D_NEXT]) {
-        for (uintptr_t j = 0; j < d[D_COUNT]; j++) {
-            if (d[D_ENTRIES + 3 * j] != address)
-                continue;
-            ptrs[i] = (void *)(d[D_ARRAY] + id * d[D_BLOCK_SIZE] + d[D_ENTRIES + 3 * j + 1]);
-            if (i < cntorig)
-                ptrs[cnt + i] = (void *)address;
-            return;
-        }
-        if (address >= d[D_ARRAY] && address < d[D_END]) {
-            uintptr_t offset = (address - d[D_ARRAY]) % d[D_BLOCK_SIZE];
-            ptrs[i] = (void *)(d[D_ARRAY] + id * d[D_BLOCK_SIZE] + offset);
-            if (i < cntorig)
-                ptrs[cnt + i] = original_at(d, offset);
-            return;
-        }
-    }
-    fatal("couldn't find matching task_reduction or reduction with task modifier");
-}
-
-MUSTER_OMP_EXPORT void GOMP_task_reduction_remap(size_t cnt, size_t cntorig, void **ptrs)
-{
-    taskgroup *group = innermost_group();
-    if (group == NULL || group->reductions == NULL)
-        fatal("in_reduction without an enclosing task reduction");
-    unsigned id = muster_omp_self()->id;
-    for (size_t i = 0; i < cnt; i++)
-        remap_one(group->reductions, id, ptrs, i, cnt, cntorig);
+    return group != NULL ? &group->reductions : NULL;
 }
 
 void muster_omp_workshare_taskgroup_start(void)
 {
-    push_group(NULL);
+    push_group();
     current_group->workshare = true;
-}
-
-void muster_omp_workshare_task_reduction_register(uintptr_t *data, uintptr_t *orig)
-{
-    taskgroup *group = innermost_group();
-    register_reductions(data, group->reductions, orig, team_size_now());
-    group->reductions = data;
-}
-
-MUSTER_OMP_EXPORT void GOMP_workshare_task_reduction_unregister(bool cancelled)
-{
-    muster_omp_thread *self = muster_omp_self();
-    taskgroup *group = innermost_group();
-    uintptr_t *data = group->reductions;
-    muster_omp_taskgroup_end();
-    /* Every thread's descriptor shares thread 0's blocks: freed once. */
-    if (self->id == 0)
-        GOMP_taskgroup_reduction_unregister(data);
-    if (!cancelled)
-        muster_omp_team_barrier(self);
-}
-
-/* parallel reduction(task, ...): the blocks are registered once the team
- * size is known, before any member starts; each member's implicit task
- * runs inside a taskgroup that holds them. */
-typedef struct parallel_reductions {
-    void (*fn)(void *);
-    void *data;
-    uintptr_t *descriptor;
-    unsigned nthreads;
-} parallel_reductions;
-
-static void register_for_team(muster_omp_team *team, void *arg)
-{
-    parallel_reductions *pr = arg;
-    pr->nthreads = team->size;
-    register_reductions(pr->descriptor, NULL, NULL, team->size);
-}
-
-static void member_with_reductions(void *arg)
-{
-    parallel_reductions *pr = arg;
-    push_group(pr->descriptor);
-    pr->fn(pr->data);
-    /* The group's tasks hold pointers to it: they must finish first. */
-    wait_running_descendants(&current_group->tasks, &implicit_node);
-    pop_group();
-}
-
-MUSTER_OMP_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned num_threads,
-                                                     unsigned flags)
-{
-    /* gcc passes the descriptor as the first field of the data block. */
-    parallel_reductions pr = {.fn = fn, .data = data, .descriptor = *(uintptr_t **)data};
-    muster_omp_parallel(member_with_reductions, &pr, num_threads, flags, register_for_team, &pr);
-    return pr.nthreads;
 }
 
 /* ---- taskloop ----
  *
- * The iteration space is split into tasks as libgomp's taskloop.c does
- * (grainsize, num_tasks, strict).  Each task gets a copy of the argument
- * block whose first two fields are its [start, end); it is queued for any
- * member (if(true), not final), else run at once. */
+ * One task of a taskloop (gomp/taskloop.c splits the iteration space as
+ * libgomp does): fn runs on its own copy of the argument block, whose first
+ * bounds_size bytes are then overwritten with the task's bounds. */
 
-#define TYPE long
-#define UTYPE unsigned long
-#define TASKLOOP_NAME GOMP_taskloop
-#define TYPE_IS_LONG 1
-#include "omp/taskloop.inc"
-#undef TYPE
-#undef UTYPE
-#undef TASKLOOP_NAME
-#undef TYPE_IS_LONG
-
-#define TYPE unsigned long long
-#define UTYPE unsigned long long
-#define TASKLOOP_NAME GOMP_taskloop_ull
-#define TYPE_IS_LONG 0
-#include "omp/taskloop.inc"
-#undef TYPE
-#undef UTYPE
-#undef TASKLOOP_NAME
-#undef TYPE_IS_LONG
+bool muster_omp_taskloop_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                              long arg_align, const void *bounds, size_t bounds_size, bool if_clause, bool final,
+                              int priority)
+{
+    muster_omp_thread *self = muster_omp_self();
+    muster_omp_team *team = self->team;
+    if (task_cancelled(team, innermost_group()))
+        return false; /* cancel taskgroup (or parallel): the rest never start */
+    task_frame *running = running_task();
+    priority = effective_priority(priority);
+    /* Queued, unlike GOMP_task's tasks while everyone is busy: a taskloop's
+     * tasks are few and coarse (as many as threads by default), and a
+     * program may rely on them running side by side, as they do on libgomp
+     * (one task waiting for another).  A full deque or the team's throttle
+     * runs the task here. */
+    if (if_clause && !final && !(running != NULL && running->final) && team_tasks() != NULL) {
+        deferred_task *t = new_record(team, running, fn, data, cpyfn, arg_size, arg_align);
+        memcpy(t->data, bounds, bounds_size);
+        if (priority > 0)
+            queue_prioritized(self, t, priority);
+        else
+            muster_omp_task_count_deferred(queue_record(self, t));
+        return true;
+    }
+    size_t align = arg_align > 0 ? (size_t)arg_align : 1;
+    size_t bytes = (size_t)arg_size + align - 1;
+    char stack_buffer[bytes <= STACK_ARG_LIMIT ? bytes : 1];
+    char *buffer = bytes <= STACK_ARG_LIMIT ? stack_buffer : checked_malloc(bytes);
+    char *arg = (char *)(((uintptr_t)buffer + align - 1) & ~(uintptr_t)(align - 1));
+    if (cpyfn != NULL)
+        cpyfn(arg, data);
+    else
+        memcpy(arg, data, (size_t)arg_size);
+    memcpy(arg, bounds, bounds_size);
+    muster_omp_task_count_deferred(false);
+    task_frame frame;
+    enter_task(&frame, final);
+    fn(arg);
+    leave_task(&frame);
+    if (buffer != stack_buffer)
+        free(buffer);
+    return true;
+}

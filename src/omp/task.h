@@ -1,25 +1,11 @@
-/* Task reductions on worksharing constructs (task.c), for loop.c and
- * gomp/sections.c: what GOMP_loop_start, GOMP_loop_ull_start and
- * GOMP_sections2_start do with a non-NULL `reductions` argument, as
- * libgomp's loop.c does:
- *
- *     if (reductions)
- *         muster_omp_workshare_taskgroup_start();
- *     if (this thread opened the work share) {
- *         muster_omp_workshare_task_reduction_register(reductions, NULL);
- *         work_share->task_reductions = reductions;   // for the others
- *     } else if (reductions) {
- *         muster_omp_workshare_task_reduction_register(reductions,
- *                                                       work_share->task_reductions);
- *     }
- *
- * The compiler-emitted code later calls GOMP_workshare_task_reduction_unregister,
- * which ends the taskgroup, frees the shared arrays (thread 0) and, unless
- * cancelled, waits at the team barrier. */
+/* The task core (task.c) as both ABI layers call it: tasks, waits,
+ * taskgroups, undeferred tasks run by the caller, detach events, taskloop
+ * tasks, and the taskgroup slot an ABI layer keeps its task reductions in. */
 #ifndef MUSTER_OMP_TASK_H
 #define MUSTER_OMP_TASK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* ---- the task core, for both ABIs' entry points ----
@@ -48,13 +34,23 @@ void *muster_omp_detach_event_new(void);
 void muster_omp_undeferred_begin(void *storage, bool final);
 void muster_omp_undeferred_end(void *storage);
 
-/* Opens the taskgroup a worksharing construct with task reductions binds to. */
+/* Opens the taskgroup a worksharing construct with task reductions binds
+ * to (loop.c; `cancel taskgroup` inside it means the enclosing group). */
 void muster_omp_workshare_taskgroup_start(void);
 
-/* Registers the calling thread's reduction descriptor `data` (libgomp's
- * layout: see task.c) in its innermost taskgroup.  orig NULL: allocate the
- * per-thread arrays (the first thread); otherwise share those of orig, the
- * first thread's descriptor. */
-void muster_omp_workshare_task_reduction_register(uintptr_t *data, uintptr_t *orig);
+/* The innermost taskgroup's slot for an ABI layer's task reductions (a
+ * nested group starts with its enclosing group's value); NULL outside any
+ * taskgroup. */
+void **muster_omp_taskgroup_reduction_slot(void);
+
+/* One task of a taskloop: fn on its own copy of data's arg_size bytes
+ * (cpyfn makes it when not NULL), whose first bounds_size bytes are then
+ * overwritten with `bounds`.  Queued for any member when if_clause holds,
+ * it is not final (nor its creator) and the team has a scheduler; else run
+ * here at once.  priority: the clause's value, or 0.  False, and nothing
+ * made, when the taskgroup or region was cancelled: the caller stops. */
+bool muster_omp_taskloop_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                              long arg_align, const void *bounds, size_t bounds_size, bool if_clause, bool final,
+                              int priority);
 
 #endif

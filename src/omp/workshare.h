@@ -84,7 +84,7 @@ typedef struct muster_ws_slot {
 
     /* Rarely used, so kept off the lines above. */
     alignas(MUSTER_CACHE_LINE) void *copy_data; /* single copyprivate: the winner's data; kmp doacross: its flags */
-    uintptr_t *task_reductions; /* reduction(task, ...): the initialiser's descriptor */
+    void *task_reductions; /* reduction(task, ...): the opening member's data (the ABI layer's) */
     void *mem;                /* GOMP_loop_start's `mem`: zeroed team memory */
     size_t mem_capacity;
     muster_ws_doacross *doacross; /* valid while loop.doacross */
@@ -178,7 +178,12 @@ void muster_ws_resolve_schedule(muster_omp_thread *self, unsigned *sched, uint64
 /* Extra requests of a loop start. */
 typedef struct muster_ws_loop_extras {
     void **mem;                 /* GOMP_loop_start's mem, or NULL */
-    uintptr_t *reductions;      /* reduction(task, ...) descriptors (task.h), or NULL */
+    /* reduction(task, ...): the ABI layer's data (gcc's descriptor), or
+     * NULL, and how a member registers it in the construct's taskgroup:
+     * first NULL for the member that opens the work share (it allocates),
+     * else that member's data (the others share its blocks). */
+    void *reductions;
+    void (*register_reductions)(void *own, void *first);
     unsigned ncounts;           /* doacross dimensions; 0: not doacross */
     const uint64_t *counts;     /* their iteration counts */
 } muster_ws_loop_extras;

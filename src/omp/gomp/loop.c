@@ -18,7 +18,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-#include "omp/task.h"
+#include "omp/gomp/gomp.h"
 #include "omp/workshare.h"
 
 /* ---- ordered ---- */
@@ -118,7 +118,8 @@ static bool long_generic_start(long start, long end, long incr, long sched, long
     unsigned kind = (unsigned)sched;
     uint64_t c = chunk > 0 ? (uint64_t)chunk : 0;
     muster_ws_resolve_schedule(self, &kind, &c);
-    muster_ws_loop_extras extras = {.mem = mem, .reductions = reductions};
+    muster_ws_loop_extras extras = {
+        .mem = mem, .reductions = reductions, .register_reductions = muster_gomp_workshare_reductions};
     muster_ws_loop_open(self, long_loop(start, end, incr, kind, c, ordered), &extras);
     if (istart == NULL)
         return true;
@@ -163,7 +164,11 @@ static bool long_doacross_start(unsigned ncounts, long *counts, long chunk, long
         dims[d] = counts[d] > 0 ? (uint64_t)counts[d] : 0;
     muster_ws_loop l = {.n = dims[0], .start = 0, .incr = 1, .end = dims[0],
                         .chunk = chunk > 0 ? (uint64_t)chunk : 0, .sched = MUSTER_OMP_SCHED_STATIC};
-    muster_ws_loop_extras extras = {.mem = mem, .reductions = reductions, .ncounts = ncounts, .counts = dims};
+    muster_ws_loop_extras extras = {.mem = mem,
+                                    .reductions = reductions,
+                                    .register_reductions = muster_gomp_workshare_reductions,
+                                    .ncounts = ncounts,
+                                    .counts = dims};
     muster_ws_loop_open(self, l, &extras);
     if (istart == NULL)
         return true;

@@ -5,6 +5,7 @@
  * which is exactly what the index-space machinery of loop.c wants. */
 #include <stdarg.h>
 
+#include "omp/gomp/gomp.h"
 #include "omp/workshare.h"
 
 typedef unsigned long long ull;
@@ -85,7 +86,8 @@ ULL_NEXT(GOMP_loop_ull_ordered_runtime_next)
 static bool ull_generic_start(bool up, ull start, ull end, ull incr, long sched, ull chunk, ull *istart, ull *iend,
                               uintptr_t *reductions, void **mem, bool ordered)
 {
-    muster_ws_loop_extras extras = {.mem = mem, .reductions = reductions};
+    muster_ws_loop_extras extras = {
+        .mem = mem, .reductions = reductions, .register_reductions = muster_gomp_workshare_reductions};
     return ull_start(up, start, end, incr, (unsigned)sched, chunk, ordered, &extras, istart, iend);
 }
 
@@ -112,7 +114,11 @@ static bool ull_doacross_start(unsigned ncounts, ull *counts, ull chunk, ull *is
         dims[d] = counts[d];
     muster_ws_loop l = {.n = dims[0], .start = 0, .incr = 1, .end = dims[0], .chunk = chunk,
                         .sched = MUSTER_OMP_SCHED_STATIC};
-    muster_ws_loop_extras extras = {.mem = mem, .reductions = reductions, .ncounts = ncounts, .counts = dims};
+    muster_ws_loop_extras extras = {.mem = mem,
+                                    .reductions = reductions,
+                                    .register_reductions = muster_gomp_workshare_reductions,
+                                    .ncounts = ncounts,
+                                    .counts = dims};
     muster_ws_loop_open(self, l, &extras);
     if (istart == NULL)
         return true;

@@ -2,6 +2,7 @@
  *
  * A sections construct of `count` sections is a dynamic loop with chunk 1
  * over the section numbers 1..count; 0 means "no more sections". */
+#include "omp/gomp/gomp.h"
 #include "omp/workshare.h"
 
 static muster_ws_loop sections_loop(unsigned count)
@@ -21,7 +22,8 @@ static unsigned next_section(muster_omp_thread *self)
 static unsigned sections_start(unsigned count, void **mem, uintptr_t *reductions)
 {
     muster_omp_thread *self = muster_omp_self();
-    muster_ws_loop_extras extras = {.mem = mem, .reductions = reductions};
+    muster_ws_loop_extras extras = {
+        .mem = mem, .reductions = reductions, .register_reductions = muster_gomp_workshare_reductions};
     muster_ws_loop_open(self, sections_loop(count), &extras);
     return next_section(self);
 }

@@ -6,6 +6,7 @@
  * its data, and the others wait for that inside muster_ws_enter.  gcc puts a
  * barrier after the copies, which keeps the winner's data alive until every
  * member has copied it. */
+#include "omp/gomp/gomp.h"
 #include "omp/workshare.h"
 
 MUSTER_OMP_EXPORT bool GOMP_single_start(void)
@@ -49,7 +50,8 @@ MUSTER_OMP_EXPORT void GOMP_scope_start(uintptr_t *reductions)
         return;
     muster_omp_thread *self = muster_omp_self();
     muster_ws_loop empty = {.sched = MUSTER_OMP_SCHED_DYNAMIC, .chunk = 1};
-    muster_ws_loop_extras extras = {.reductions = reductions};
+    muster_ws_loop_extras extras = {.reductions = reductions,
+                                    .register_reductions = muster_gomp_workshare_reductions};
     muster_ws_loop_open(self, empty, &extras);
     muster_ws_loop_close(self, false);
 }

@@ -1,10 +1,17 @@
-/* gcc's task waits: GOMP_taskwait, GOMP_taskwait_depend, GOMP_taskyield,
- * GOMP_taskgroup_start and _end, onto the task core (task.c).  GOMP_task,
- * GOMP_taskloop and the task-reduction entry points stay in task.c for
- * now: GOMP_task's common path is inlined into the core's (a call saved
- * per task), and the reductions read gcc's descriptor layout inside it. */
+/* gcc's tasks and task waits: GOMP_task, GOMP_taskwait, GOMP_taskwait_depend,
+ * GOMP_taskyield, GOMP_taskgroup_start and _end, onto the task core
+ * (task.c), whose flags and depend array are gcc's.  (taskloop.c and
+ * taskred.c hold taskloops and task reductions.) */
 #include "omp/internal.h"
 #include "omp/task.h"
+
+/* A tail call: the core's entry takes the same arguments. */
+MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                                 long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
+                                 void *detach)
+{
+    muster_omp_task_submit(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
+}
 
 MUSTER_OMP_EXPORT void GOMP_taskwait(void)
 {

@@ -56,8 +56,4 @@ typedef void (*kmpc_micro)(kmp_int32 *gtid, kmp_int32 *tid, ...);
  * threads of the process, 0 for the first thread that asks. */
 kmp_int32 muster_kmp_gtid(void);
 
-/* A clang program asked for something this layer cannot do: a message
- * naming it, then abort (never a silent wrong answer). */
-_Noreturn void muster_kmp_fatal(const char *format, ...) __attribute__((format(printf, 1, 2)));
-
 #endif

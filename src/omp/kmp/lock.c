@@ -19,7 +19,7 @@ typedef struct kmp_nest_lock {
 static void *impl_of(kmp_nest_lock *lock, const char *what)
 {
     if (lock == NULL || lock->impl == NULL)
-        muster_kmp_fatal("%s on a nest lock that omp_init_nest_lock did not initialise", what);
+        muster_omp_fatal("%s on a nest lock that omp_init_nest_lock did not initialise", what);
     return lock->impl;
 }
 
@@ -27,7 +27,7 @@ static void nest_init(kmp_nest_lock *lock)
 {
     void *impl = aligned_alloc(sizeof(void *) * 2, MUSTER_OMP_NEST_LOCK_SIZE);
     if (impl == NULL)
-        muster_kmp_fatal("out of memory for a nest lock");
+        muster_omp_fatal("out of memory for a nest lock");
     muster_omp_nest_lock_init(impl);
     lock->impl = impl;
 }

@@ -319,7 +319,7 @@ static doacross *new_doacross(int ndims, const kmp_dim *dims, unsigned members)
     uint64_t total = 1;
     for (int d = 0; d < ndims; d++)
         if (__builtin_mul_overflow(total, dim_count(&dims[d]), &total) || total > (UINT64_C(1) << 40))
-            muster_kmp_fatal("a doacross loop nest with more than 2^40 iterations is not supported");
+            muster_omp_fatal("a doacross loop nest with more than 2^40 iterations is not supported");
     doacross *x = calloc(1, sizeof *x);
     if (x != NULL) {
         x->dims = malloc((size_t)ndims * sizeof *x->dims);
@@ -327,7 +327,7 @@ static doacross *new_doacross(int ndims, const kmp_dim *dims, unsigned members)
         x->done = calloc(total ? total : 1, sizeof *x->done);
     }
     if (x == NULL || x->dims == NULL || x->counts == NULL || x->done == NULL)
-        muster_kmp_fatal("out of memory for a doacross loop of %llu iterations", (unsigned long long)total);
+        muster_omp_fatal("out of memory for a doacross loop of %llu iterations", (unsigned long long)total);
     x->ndims = ndims;
     memcpy(x->dims, dims, (size_t)ndims * sizeof *dims);
     for (int d = 0; d < ndims; d++)
@@ -348,7 +348,7 @@ MUSTER_OMP_EXPORT void __kmpc_doacross_init(ident_t *loc, kmp_int32 gtid, kmp_in
 {
     (void)loc, (void)gtid;
     if (num_dims < 1)
-        muster_kmp_fatal("a doacross loop of %d dimensions", (int)num_dims);
+        muster_omp_fatal("a doacross loop of %d dimensions", (int)num_dims);
     muster_omp_thread *self = muster_omp_self();
     unsigned members = muster_ws_team_size(self);
     if (members == 1) {

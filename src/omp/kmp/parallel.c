@@ -29,17 +29,6 @@ kmp_int32 muster_kmp_gtid(void)
     return g;
 }
 
-_Noreturn void muster_kmp_fatal(const char *format, ...)
-{
-    va_list ap;
-    va_start(ap, format);
-    fprintf(stderr, "libmuster-omp: ");
-    vfprintf(stderr, format, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-    abort();
-}
-
 MUSTER_OMP_EXPORT kmp_int32 __kmpc_global_thread_num(ident_t *loc)
 {
     (void)loc;
@@ -195,7 +184,7 @@ static void invoke_microtask(kmpc_micro fn, kmp_int32 *gtid, kmp_int32 *tid, int
         ((void (*)(kmp_int32 *, kmp_int32 *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))fn)(gtid, tid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24], a[25], a[26], a[27], a[28], a[29], a[30], a[31]);
         return;
     default:
-        muster_kmp_fatal("a parallel region with %d arguments (at most %d are supported)", argc, KMP_MAX_ARGS);
+        muster_omp_fatal("a parallel region with %d arguments (at most %d are supported)", argc, KMP_MAX_ARGS);
     }
 }
 
@@ -204,7 +193,7 @@ static void invoke_microtask(kmpc_micro fn, kmp_int32 *gtid, kmp_int32 *tid, int
 static void collect_args(const char *what, kmp_int32 argc, va_list ap, void **args)
 {
     if (argc < 0 || argc > KMP_MAX_ARGS)
-        muster_kmp_fatal("%s with %d arguments (at most %d are supported)", what, (int)argc, KMP_MAX_ARGS);
+        muster_omp_fatal("%s with %d arguments (at most %d are supported)", what, (int)argc, KMP_MAX_ARGS);
     for (int i = 0; i < argc; i++)
         args[i] = va_arg(ap, void *);
 }

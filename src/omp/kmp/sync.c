@@ -156,7 +156,7 @@ static int gomp_which(kmp_int32 kind)
 {
     static const int which[] = {0, 1, 2, 4, 8};
     if (kind < 1 || kind > 4)
-        muster_kmp_fatal("cancel of an unknown construct kind %d", (int)kind);
+        muster_omp_fatal("cancel of an unknown construct kind %d", (int)kind);
     return which[kind];
 }
 

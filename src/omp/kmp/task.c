@@ -91,7 +91,7 @@ static kmp_task_t *alloc_task(kmp_int32 flags, size_t sizeof_task, size_t sizeof
      * back to the one that made it. */
     char *block = muster_omp_task_alloc(HEADER_SPACE + size);
     if (block == NULL)
-        muster_kmp_fatal("out of memory for a task (%zu bytes)", size);
+        muster_omp_fatal("out of memory for a task (%zu bytes)", size);
     task_header *h = (task_header *)(void *)block;
     h->size = size;
     h->flags = flags;
@@ -209,10 +209,10 @@ MUSTER_OMP_EXPORT kmp_event_t *__kmpc_task_allow_completion_event(ident_t *loc, 
     (void)loc, (void)gtid;
     task_header *h = header_of(task);
     if (!(h->flags & KMP_TASK_DETACHABLE))
-        muster_kmp_fatal("a completion event for a task not allocated as detachable");
+        muster_omp_fatal("a completion event for a task not allocated as detachable");
     kmp_event_t *e = malloc(sizeof *e);
     if (e == NULL)
-        muster_kmp_fatal("out of memory for a task's completion event");
+        muster_omp_fatal("out of memory for a task's completion event");
     e->core = NULL;
     h->event = e;
     return e;
@@ -223,7 +223,7 @@ MUSTER_OMP_EXPORT kmp_event_t *__kmpc_task_allow_completion_event(ident_t *loc, 
 __attribute__((symver("omp_fulfill_event@VERSION"))) MUSTER_OMP_EXPORT void muster_kmp_fulfill_event(kmp_event_t *e)
 {
     if (e == NULL || e->core == NULL)
-        muster_kmp_fatal("omp_fulfill_event on an event whose task was never submitted");
+        muster_omp_fatal("omp_fulfill_event on an event whose task was never submitted");
     void *core = e->core;
     free(e);
     omp_fulfill_event((omp_event_handle_t)(uintptr_t)core);
@@ -315,11 +315,11 @@ static void **depend_array(void **stack, const kmp_depend_info_t *a, kmp_int32 n
                            kmp_int32 nb)
 {
     if (na < 0 || nb < 0)
-        muster_kmp_fatal("a negative dependence count (%d, %d)", (int)na, (int)nb);
+        muster_omp_fatal("a negative dependence count (%d, %d)", (int)na, (int)nb);
     size_t n = (size_t)na + (size_t)nb;
     void **array = n <= STACK_DEPS ? stack : malloc((5 + n) * sizeof *array);
     if (array == NULL)
-        muster_kmp_fatal("out of memory for %zu dependences", n);
+        muster_omp_fatal("out of memory for %zu dependences", n);
     to_gomp_depend(array, a, na, b, nb);
     return array;
 }

@@ -63,10 +63,10 @@ static unsigned team_size_now(void)
 static red_group *new_group(int num, const kmp_taskred_input_t *data, unsigned nthreads, bool modifier)
 {
     if (num <= 0)
-        muster_kmp_fatal("a task reduction of %d items", num);
+        muster_omp_fatal("a task reduction of %d items", num);
     red_group *g = calloc(1, sizeof *g + (size_t)num * sizeof(red_item));
     if (g == NULL)
-        muster_kmp_fatal("out of memory for a task reduction");
+        muster_omp_fatal("out of memory for a task reduction");
     g->nthreads = nthreads;
     g->nitems = num;
     g->modifier = modifier;
@@ -80,7 +80,7 @@ static red_group *new_group(int num, const kmp_taskred_input_t *data, unsigned n
         it->copies = aligned_alloc(MUSTER_CACHE_LINE, it->stride * nthreads);
         it->shar_of = modifier ? calloc(nthreads, sizeof(void *)) : NULL;
         if (it->copies == NULL || (modifier && it->shar_of == NULL))
-            muster_kmp_fatal("out of memory for %u copies of a %zu-byte task reduction", nthreads, data[i].size);
+            muster_omp_fatal("out of memory for %u copies of a %zu-byte task reduction", nthreads, data[i].size);
         for (unsigned t = 0; t < nthreads; t++) {
             void *copy = it->copies + t * it->stride;
             if (it->in.init)
@@ -139,14 +139,14 @@ MUSTER_OMP_EXPORT void *__kmpc_task_reduction_get_th_data(int gtid, void *tg, vo
         for (int i = 0; i < g->nitems; i++)
             if (names_item(g, &g->items[i], item)) {
                 if (t >= g->nthreads)
-                    muster_kmp_fatal("a task reduction's copy asked for by thread %u of a group made for %u", t,
+                    muster_omp_fatal("a task reduction's copy asked for by thread %u of a group made for %u", t,
                                      g->nthreads);
                 return copy_of(&g->items[i], t);
             }
         if (tg != NULL && g->modifier)
             break;
     }
-    muster_kmp_fatal("in_reduction on %p, which no enclosing task reduction names", item);
+    muster_omp_fatal("in_reduction on %p, which no enclosing task reduction names", item);
 }
 
 /* ---- taskgroups: the group's end folds its reductions ---- */
@@ -188,10 +188,10 @@ MUSTER_OMP_EXPORT void *__kmpc_taskred_modifier_init(ident_t *loc, int gtid, int
     red_group *g;
     if (muster_ws_enter(self, m)) {
         g = new_group(num, data, muster_ws_team_size(self), true);
-        m->slot->task_reductions = (uintptr_t *)(void *)g;
+        m->slot->task_reductions = g;
         muster_ws_publish(self, m);
     } else {
-        g = (red_group *)(void *)m->slot->task_reductions;
+        g = m->slot->task_reductions;
     }
     muster_ws_leave(self, m);
     const kmp_taskred_input_t *in = data;
@@ -209,7 +209,7 @@ MUSTER_OMP_EXPORT void __kmpc_task_reduction_modifier_fini(ident_t *loc, int gti
     muster_omp_thread *self = muster_omp_self();
     red_group *g = innermost;
     if (g == NULL || !g->modifier)
-        muster_kmp_fatal("the end of a reduction(task) construct that did not begin");
+        muster_omp_fatal("the end of a reduction(task) construct that did not begin");
     innermost = g->outer;
     muster_omp_taskgroup_end();
     muster_omp_team_barrier(self); /* every member's tasks of the group have run */

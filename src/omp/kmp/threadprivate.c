@@ -79,7 +79,7 @@ static void insert(tp_table *t, tp_entry e)
         tp_table bigger = {t->capacity ? 2 * t->capacity : 16, 0, NULL};
         bigger.entries = calloc(bigger.capacity, sizeof *bigger.entries);
         if (bigger.entries == NULL)
-            muster_kmp_fatal("out of memory for threadprivate copies");
+            muster_omp_fatal("out of memory for threadprivate copies");
         for (size_t i = 0; i < t->capacity; i++)
             if (t->entries[i].orig != NULL)
                 insert(&bigger, t->entries[i]);
@@ -113,7 +113,7 @@ static void free_copies(void *unused)
 static void make_exit_key(void)
 {
     if (pthread_key_create(&exit_key, free_copies) != 0)
-        muster_kmp_fatal("cannot create the threadprivate key");
+        muster_omp_fatal("cannot create the threadprivate key");
 }
 
 /* The variable whose original is orig, registered on first sight. */
@@ -126,7 +126,7 @@ static tp_variable *variable(void *orig, size_t size, kmpc_ctor ctor, kmpc_dtor 
     if (v == NULL) {
         v = calloc(1, sizeof *v);
         if (v == NULL)
-            muster_kmp_fatal("out of memory for a threadprivate variable");
+            muster_omp_fatal("out of memory for a threadprivate variable");
         v->orig = orig;
         v->next = variables;
         variables = v;
@@ -139,7 +139,7 @@ static tp_variable *variable(void *orig, size_t size, kmpc_ctor ctor, kmpc_dtor 
         if (v->ctor == NULL) {
             v->initial = malloc(size);
             if (v->initial == NULL)
-                muster_kmp_fatal("out of memory for a threadprivate variable's initial value");
+                muster_omp_fatal("out of memory for a threadprivate variable's initial value");
             memcpy(v->initial, orig, size);
         }
     }
@@ -168,7 +168,7 @@ MUSTER_OMP_EXPORT void *__kmpc_threadprivate_cached(ident_t *loc, kmp_int32 gtid
     pthread_setspecific(exit_key, &table); /* non-NULL: free_copies runs at exit */
     void *copy = malloc(size ? size : 1);
     if (copy == NULL)
-        muster_kmp_fatal("out of memory for a threadprivate copy of %zu bytes", size);
+        muster_omp_fatal("out of memory for a threadprivate copy of %zu bytes", size);
     if (v->ctor)
         v->ctor(copy);
     else

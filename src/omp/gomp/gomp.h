@@ -1,0 +1,37 @@
+/* What gcc's entry points (src/omp/gomp/) share among themselves. */
+#ifndef MUSTER_OMP_GOMP_H
+#define MUSTER_OMP_GOMP_H
+
+#include <stdint.h>
+
+#include "omp/internal.h"
+
+/* GOMP_task and GOMP_taskloop flags (gcc's gomp-constants.h). */
+#define GOMP_TASK_FLAG_FINAL (1u << 1)
+#define GOMP_TASK_FLAG_PRIORITY (1u << 4)
+#define GOMP_TASK_FLAG_UP (1u << 8)
+#define GOMP_TASK_FLAG_GRAINSIZE (1u << 9)
+#define GOMP_TASK_FLAG_IF (1u << 10) /* taskloop: its if clause holds (or is absent) */
+#define GOMP_TASK_FLAG_NOGROUP (1u << 11)
+#define GOMP_TASK_FLAG_REDUCTION (1u << 12)
+#define GOMP_TASK_FLAG_DETACH (1u << 13)
+#define GOMP_TASK_FLAG_STRICT (1u << 14)
+
+/* A worksharing construct's reduction(task, ...) (taskred.c): registers
+ * gcc's descriptor `own` in the construct's taskgroup, allocating the
+ * per-thread blocks (first NULL) or sharing those of `first`, the
+ * descriptor of the member that opened the work share.  The
+ * register_reductions of muster_ws_loop_extras. */
+void muster_gomp_workshare_reductions(void *own, void *first);
+
+/* GOMP_taskgroup_reduction_register, for taskloop's reductions. */
+void muster_gomp_taskgroup_reductions(uintptr_t *data);
+
+/* The size of the calling thread's team; 1 outside any region. */
+static inline unsigned muster_gomp_team_size(void)
+{
+    muster_omp_team *team = muster_omp_self()->team;
+    return team ? team->size : 1;
+}
+
+#endif

@@ -4,6 +4,12 @@
  *  - muster_cgroup_cpu_quota() on a fake cgroup tree under a temporary
  *    directory: the tightest quota on the path wins, "max" and missing or
  *    malformed files mean no limit;
+ *  - cgroup v1: muster_parse_cfs_quota() and muster_cgroup_v1_cpu_quota()
+ *    the same way (cpu.cfs_quota_us / cpu.cfs_period_us);
+ *  - muster_cpu_quota_from() on fake /proc/self/cgroup and mountinfo files:
+ *    v1 and v2 hierarchies found by their mounts, a container's view (the
+ *    mount's root is its own cgroup), escaped mount points, the tighter of
+ *    v1 and v2, controllers that are not cpu ignored;
  *  - muster_cpus_available() lies in [1, the affinity mask's count]. */
 #include <errno.h>
 #include <math.h>
@@ -181,6 +187,195 @@ static void test_cgroup_tree(void)
     }
 }
 
+static void check_cfs_ok(const char *quota, const char *period, double expected)
+{
+    double cpus = -42.0;
+    int rc = muster_parse_cfs_quota(quota, period, &cpus);
+    if (rc != 0 || !near(cpus, expected))
+        fprintf(stderr, "muster_parse_cfs_quota(\"%s\", \"%s\") = %d, cpus %g; expected 0, cpus %g\n", quota, period,
+                rc, cpus, expected);
+    CHECK(rc == 0 && near(cpus, expected));
+}
+
+static void check_cfs_bad(const char *quota, const char *period)
+{
+    double cpus = -42.0;
+    int rc = muster_parse_cfs_quota(quota, period, &cpus);
+    if (rc != -1)
+        fprintf(stderr, "muster_parse_cfs_quota(\"%s\", \"%s\") = %d (cpus %g); expected -1\n", quota, period, rc,
+                cpus);
+    CHECK(rc == -1);
+}
+
+static void test_parse_cfs(void)
+{
+    check_cfs_ok("-1", "100000", 0.0);
+    check_cfs_ok("150000", "100000", 1.5);
+    check_cfs_ok("50000", "100000", 0.5);
+    check_cfs_ok("400000", "100000", 4.0);
+    check_cfs_ok("-1", "1000", 0.0);
+
+    check_cfs_bad("", "100000");
+    check_cfs_bad("abc", "100000");
+    check_cfs_bad("-5", "100000");
+    check_cfs_bad("-1", "0");
+    check_cfs_bad("100000", "0");
+    check_cfs_bad("100000", "-1");
+    check_cfs_bad("100000", "");
+    check_cfs_bad("1 2", "100000");
+    check_cfs_bad("150000", "100000 ");
+    check_cfs_bad("0", "100000");
+}
+
+static void check_v1_quota(const char *cgroup, double expected)
+{
+    double quota = muster_cgroup_v1_cpu_quota(root, cgroup);
+    if (!near(quota, expected))
+        fprintf(stderr, "muster_cgroup_v1_cpu_quota(root, \"%s\") = %g, expected %g\n", cgroup, quota, expected);
+    CHECK(near(quota, expected));
+}
+
+/* A v1 directory's two files. */
+static void write_cfs(const char *dir, const char *quota, const char *period)
+{
+    char path[96];
+    snprintf(path, sizeof path, "%s%scpu.cfs_quota_us", dir, *dir ? "/" : "");
+    write_file(path, quota);
+    snprintf(path, sizeof path, "%s%scpu.cfs_period_us", dir, *dir ? "/" : "");
+    write_file(path, period);
+}
+
+static void remove_tree(const char *top);
+
+static void test_v1_tree(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(root, sizeof root, "%s/muster-cgroup1-XXXXXX", tmp && strlen(tmp) < 64 ? tmp : "/tmp");
+    CHECK(mkdtemp(root) != NULL);
+    make_dir("a");
+    make_dir("a/b");
+    make_dir("z");
+
+    check_v1_quota("/a/b", 0.0); /* no files: no limit */
+
+    write_cfs("", "-1\n", "100000\n"); /* the root: unlimited, as on every host */
+    write_cfs("a", "250000\n", "100000\n");
+    write_cfs("a/b", "-1\n", "100000\n");
+    check_v1_quota("/a/b", 2.5);
+    check_v1_quota("a/b", 2.5);
+    check_v1_quota("/", 0.0);
+
+    write_cfs("a/b", "50000\n", "100000\n"); /* deepest is tightest */
+    check_v1_quota("/a/b", 0.5);
+    check_v1_quota("/a", 2.5);
+
+    write_cfs("a/b", "50000\n", "garbage\n"); /* malformed: that level does not count */
+    check_v1_quota("/a/b", 2.5);
+    remove_file("a/b/cpu.cfs_period_us"); /* a quota without a period does not count */
+    check_v1_quota("/a/b", 2.5);
+
+    write_cfs("z", "10000\n", "100000\n"); /* a sibling does not count */
+    check_v1_quota("/a/b", 2.5);
+    check_v1_quota("/z", 0.1);
+
+    remove_tree(root);
+}
+
+static void check_quota_from(const char *what, double expected)
+{
+    char cgroup[sizeof root + 32], mountinfo[sizeof root + 32];
+    snprintf(cgroup, sizeof cgroup, "%s/proc-cgroup", root);
+    snprintf(mountinfo, sizeof mountinfo, "%s/mountinfo", root);
+    double quota = muster_cpu_quota_from(cgroup, mountinfo);
+    if (!near(quota, expected))
+        fprintf(stderr, "muster_cpu_quota_from, %s: %g, expected %g\n", what, quota, expected);
+    CHECK(near(quota, expected));
+}
+
+/* mountinfo lines for a v1 cpu hierarchy and a v2 one, mounted under the
+ * fake root at v1/ and v2/ (mount_root: the hierarchy's part mounted). */
+static void write_mountinfo(const char *v1_root, const char *v1_dir, const char *v1_options, const char *v2_dir)
+{
+    char text[2048];
+    int n = snprintf(text, sizeof text, "31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n");
+    n += snprintf(text + n, sizeof text - (size_t)n, "34 31 0:31 / %s/cpuset rw,relatime - cgroup cgroup rw,cpuset\n",
+                  root);
+    if (v1_dir != NULL)
+        n += snprintf(text + n, sizeof text - (size_t)n,
+                      "32 31 0:29 %s %s/%s rw,nosuid,nodev shared:9 - cgroup cgroup %s\n", v1_root, root, v1_dir,
+                      v1_options);
+    if (v2_dir != NULL)
+        snprintf(text + n, sizeof text - (size_t)n, "41 31 0:38 / %s/%s rw,relatime - cgroup2 cgroup2 rw\n", root,
+                 v2_dir);
+    write_file("mountinfo", text);
+}
+
+static void test_quota_from_proc_files(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(root, sizeof root, "%s/muster-cgproc-XXXXXX", tmp && strlen(tmp) < 64 ? tmp : "/tmp");
+    CHECK(mkdtemp(root) != NULL);
+    const char *dirs[] = {"v1", "v1/docker", "v1/docker/abc", "v1/docker/abc/docker", "v1/docker/abc/docker/abc", "v2", "v2/user.slice", "v2/user.slice/x", "cpuset",
+                          "cpuset/other", "my cg", "my cg/job"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+        make_dir(dirs[i]);
+    write_cfs("v1/docker/abc", "250000\n", "100000\n");
+    write_file("v2/user.slice/cpu.max", "150000 100000\n");
+    /* A quota where only a cpuset line points: must never be read. */
+    write_cfs("cpuset/other", "10000\n", "100000\n");
+
+    /* No files at all: no quota. */
+    check_quota_from("no /proc files", 0.0);
+
+    /* A v1 host: the cpu controller shares a hierarchy with cpuacct. */
+    write_file("proc-cgroup", "5:cpuset:/other\n4:cpuacct,cpu:/docker/abc\n1:name=systemd:/\n");
+    write_mountinfo("/", "v1", "rw,cpu,cpuacct", NULL);
+    check_quota_from("v1 host", 2.5);
+
+    /* No mountinfo: v1 cannot be found, and the v2 default is not read. */
+    remove_file("mountinfo");
+    check_quota_from("v1 without mountinfo", 0.0);
+
+    /* A v1 container: its own cgroup is the mount's root, mounted at
+     * v1/docker/abc, so its path is that directory itself (a quota below
+     * it, where the unstripped path would lead, must not be read). */
+    write_cfs("v1/docker/abc/docker/abc", "20000\n", "100000\n");
+    write_mountinfo("/docker/abc", "v1/docker/abc", "rw,cpuacct,cpu", NULL);
+    check_quota_from("v1 container", 2.5);
+
+    /* A mount whose options name cpuacct but not cpu is not the cpu hierarchy. */
+    write_mountinfo("/", "v1", "rw,cpuacct", NULL);
+    check_quota_from("cpuacct-only mount", 0.0);
+
+    /* A hybrid host: v1 (2.5) and v2 (1.5): the tighter counts. */
+    write_file("proc-cgroup", "4:cpu,cpuacct:/docker/abc\n0::/user.slice/x\n");
+    write_mountinfo("/", "v1", "rw,cpu,cpuacct", "v2");
+    check_quota_from("hybrid, v2 tighter", 1.5);
+    write_file("v2/user.slice/cpu.max", "max 100000\n");
+    check_quota_from("hybrid, v2 unlimited", 2.5);
+    write_file("v2/user.slice/cpu.max", "300000 100000\n");
+    check_quota_from("hybrid, v1 tighter", 2.5);
+
+    /* A v2-only host whose mount point has a space (mountinfo writes \040). */
+    write_file("proc-cgroup", "0::/job\n");
+    char text[512];
+    snprintf(text, sizeof text, "41 31 0:38 / %s/my\\040cg rw,relatime - cgroup2 cgroup2 rw\n", root);
+    write_file("mountinfo", text);
+    write_file("my cg/job/cpu.max", "75000 100000\n");
+    check_quota_from("v2, escaped mount point", 0.75);
+
+    remove_tree(root);
+}
+
+/* Removes every file and directory below `top`, and top. */
+static void remove_tree(const char *top)
+{
+    char command[sizeof root + 16];
+    CHECK(strncmp(top, "/", 1) == 0 && strstr(top, "muster-cg") != NULL);
+    snprintf(command, sizeof command, "rm -rf '%s'", top);
+    CHECK(system(command) == 0);
+}
+
 static void test_cpus_available(void)
 {
     cpu_set_t set;
@@ -197,6 +392,9 @@ int main(void)
 {
     test_parse();
     test_cgroup_tree();
+    test_parse_cfs();
+    test_v1_tree();
+    test_quota_from_proc_files();
     test_cpus_available();
     printf("test_cpus: ok\n");
     return 0;

@@ -24,9 +24,9 @@ static void usage(FILE *out)
 "\n"
 "The machine as libmuster sees it: packages, NUMA nodes, shared L3 and L2 caches,\n"
 "cores and hardware threads (PUs), by OS CPU id, restricted to this process's\n"
-"affinity mask; the cgroup v2 CPU quota (cpu.max); and the cluster size for\n"
-"cluster-aware barriers (the CPUs sharing the smallest cache that more than one of\n"
-"them shares).  From hwloc when muster was built with it, else a flat topology (one\n"
+"affinity mask; the cgroup CPU quota (v2 cpu.max or v1 cpu.cfs_quota_us); and\n"
+"the cluster size for cluster-aware barriers (the CPUs sharing the smallest cache\n"
+"that more than one of them shares).  From hwloc when muster was built with it, else a flat topology (one\n"
 "package, one core per CPU, caches unknown).\n"
 "\n"
 "options:\n"
@@ -176,7 +176,7 @@ static int print_table(const muster_topology *t)
     putchar('\n');
     double quota = muster_topology_cpu_quota(t);
     if (quota > 0.0)
-        printf("cgroup CPU quota: %.3g CPUs (cpu.max)\n", quota);
+        printf("cgroup CPU quota: %.3g CPUs\n", quota);
     else
         printf("cgroup CPU quota: none\n");
     muster_topology_level level;

@@ -3,7 +3,7 @@
  * Packages, NUMA nodes, shared L3 and L2 caches, cores and hardware threads
  * (PUs), each given as groups of OS CPU ids (the numbers sched_setaffinity
  * and /sys/devices/system/cpu use), plus the process's affinity mask and its
- * cgroup v2 CPU quota.
+ * cgroup CPU quota (v2 or v1).
  *
  * Everything is restricted to the CPUs in the process's affinity mask as it
  * was when libmuster loaded: a CPU outside the mask appears nowhere, and a
@@ -71,8 +71,8 @@ muster_cpu_group muster_topology_pus(const muster_topology *t);
 /* The process's affinity mask as captured when libmuster loaded. */
 muster_cpu_group muster_topology_affinity(const muster_topology *t);
 
-/* The cgroup v2 cpu.max quota in CPUs, the tightest along the process's
- * cgroup path; 0 when there is none. */
+/* The cgroup CPU quota in CPUs (v2 cpu.max, v1 cpu.cfs_quota_us), the
+ * tightest along the process's cgroup path; 0 when there is none. */
 double muster_topology_cpu_quota(const muster_topology *t);
 
 /* CPUs per cluster (the barrier attribute cluster_size): the lowest shared

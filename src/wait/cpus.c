@@ -1,8 +1,10 @@
-/* How many CPUs this process can really use: the affinity mask and the cgroup
- * v2 cpu.max quota (containers), which libgomp and libomp both ignore. */
+/* How many CPUs this process can really use: the affinity mask and the CPU
+ * quota of its cgroup (containers), v2's cpu.max or v1's cpu.cfs_quota_us /
+ * cpu.cfs_period_us, which libgomp and libomp both ignore. */
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,28 +41,68 @@ int muster_parse_cpu_max(const char *text, double *cpus)
     return 0;
 }
 
-static double read_cpu_max(const char *dir)
+/* The first line of dir/name, without its newline; false when unreadable. */
+static bool read_line(const char *dir, const char *name, char *text, size_t size)
 {
-    char path[4200], text[128];
-    snprintf(path, sizeof path, "%s/cpu.max", dir);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *file = fopen(path, "r");
     if (file == NULL)
-        return 0.0;
-    double cpus = 0.0;
-    if (fgets(text, sizeof text, file) == NULL || muster_parse_cpu_max(text, &cpus) != 0)
-        cpus = 0.0;
+        return false;
+    bool ok = fgets(text, (int)size, file) != NULL;
     fclose(file);
+    if (ok)
+        text[strcspn(text, "\n")] = '\0';
+    return ok;
+}
+
+/* A cgroup directory's own quota in CPUs; 0: none, unreadable or malformed. */
+typedef double (*quota_reader)(const char *dir);
+
+static double read_cpu_max(const char *dir)
+{
+    char text[128];
+    double cpus = 0.0;
+    if (!read_line(dir, "cpu.max", text, sizeof text) || muster_parse_cpu_max(text, &cpus) != 0)
+        return 0.0;
     return cpus;
 }
 
-double muster_cgroup_cpu_quota(const char *root, const char *cgroup)
+int muster_parse_cfs_quota(const char *quota_text, const char *period_text, double *cpus)
+{
+    unsigned long long period, quota;
+    if (parse_positive(period_text, &period) != 0)
+        return -1;
+    if (strcmp(quota_text, "-1") == 0) {
+        *cpus = 0.0;
+        return 0;
+    }
+    if (parse_positive(quota_text, &quota) != 0)
+        return -1;
+    *cpus = (double)quota / (double)period;
+    return 0;
+}
+
+static double read_cfs_quota(const char *dir)
+{
+    char quota[64], period[64];
+    double cpus = 0.0;
+    if (!read_line(dir, "cpu.cfs_quota_us", quota, sizeof quota) ||
+        !read_line(dir, "cpu.cfs_period_us", period, sizeof period) ||
+        muster_parse_cfs_quota(quota, period, &cpus) != 0)
+        return 0.0;
+    return cpus;
+}
+
+/* The tightest quota on the path from root/cgroup up to root. */
+static double tightest_on_path(const char *root, const char *cgroup, quota_reader read_quota)
 {
     char dir[4096];
     double tightest = 0.0;
     snprintf(dir, sizeof dir, "%s%s%s", root, cgroup[0] == '/' ? "" : "/", cgroup);
     /* A parent's quota bounds its children: take the smallest on the path. */
     for (;;) {
-        double cpus = read_cpu_max(dir);
+        double cpus = read_quota(dir);
         if (cpus > 0.0 && (tightest == 0.0 || cpus < tightest))
             tightest = cpus;
         char *slash = strrchr(dir, '/');
@@ -71,24 +113,134 @@ double muster_cgroup_cpu_quota(const char *root, const char *cgroup)
     return tightest;
 }
 
-/* This process's cgroup v2 path, from the "0::/path" line of /proc/self/cgroup. */
-static int own_cgroup(char *path, size_t size)
+double muster_cgroup_cpu_quota(const char *root, const char *cgroup)
 {
-    FILE *file = fopen("/proc/self/cgroup", "r");
+    return tightest_on_path(root, cgroup, read_cpu_max);
+}
+
+double muster_cgroup_v1_cpu_quota(const char *root, const char *cgroup)
+{
+    return tightest_on_path(root, cgroup, read_cfs_quota);
+}
+
+/* ---- where the process's cgroups are ---- */
+
+/* Undoes mountinfo's octal escapes (\040 for a space) in place. */
+static void unescape_mount_path(char *path)
+{
+    char *out = path;
+    for (const char *in = path; *in != '\0'; out++) {
+        if (in[0] == '\\' && in[1] >= '0' && in[1] <= '3' && in[2] >= '0' && in[2] <= '7' && in[3] >= '0' &&
+            in[3] <= '7') {
+            *out = (char)((in[1] - '0') * 64 + (in[2] - '0') * 8 + (in[3] - '0'));
+            in += 4;
+        } else {
+            *out = *in++;
+        }
+    }
+    *out = '\0';
+}
+
+/* Whether the comma-separated list holds `word`. */
+static bool list_has(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = list; p != NULL; p = strchr(p, ',')) {
+        if (*p == ',')
+            p++;
+        if (strncmp(p, word, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+            return true;
+    }
+    return false;
+}
+
+/* The mount of a cgroup hierarchy in a mountinfo file: v2 (cgroup2), or
+ * v1 with the cpu controller (cgroup, super options holding "cpu").  Its
+ * root within the hierarchy into mount_root, where it is mounted into
+ * mount_point.  False when there is none. */
+static bool find_cgroup_mount(const char *mountinfo, bool v2, char *mount_root, char *mount_point, size_t size)
+{
+    FILE *file = fopen(mountinfo, "r");
     if (file == NULL)
-        return -1;
-    char line[4096];
-    int found = -1;
-    while (fgets(line, sizeof line, file) != NULL) {
-        if (strncmp(line, "0::", 3) == 0) {
-            line[strcspn(line, "\n")] = '\0';
-            snprintf(path, size, "%s", line + 3);
-            found = 0;
-            break;
+        return false;
+    char line[8192];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, file) != NULL) {
+        /* id parent major:minor root mount-point options [optional...] - fstype source super-options */
+        char root[4096], point[4096], fstype[64], super[1024];
+        const char *dash = strstr(line, " - ");
+        if (dash == NULL || sscanf(line, "%*s %*s %*s %4095s %4095s", root, point) != 2 ||
+            sscanf(dash + 3, "%63s %*s %1023s", fstype, super) != 2)
+            continue;
+        found = v2 ? strcmp(fstype, "cgroup2") == 0 : strcmp(fstype, "cgroup") == 0 && list_has(super, "cpu");
+        if (found) {
+            unescape_mount_path(root);
+            unescape_mount_path(point);
+            snprintf(mount_root, size, "%s", root);
+            snprintf(mount_point, size, "%s", point);
         }
     }
     fclose(file);
     return found;
+}
+
+/* The process's path in a hierarchy, from a /proc/<pid>/cgroup file: the
+ * "0::/path" line (v2), or the line whose controllers include cpu (v1,
+ * "4:cpu,cpuacct:/path").  False when there is none. */
+static bool own_cgroup_path(const char *proc_cgroup, bool v2, char *path, size_t size)
+{
+    FILE *file = fopen(proc_cgroup, "r");
+    if (file == NULL)
+        return false;
+    char line[4096];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, file) != NULL) {
+        line[strcspn(line, "\n")] = '\0';
+        char *controllers = strchr(line, ':');
+        char *cgroup = controllers != NULL ? strchr(controllers + 1, ':') : NULL;
+        if (cgroup == NULL)
+            continue;
+        *cgroup++ = '\0';
+        *controllers++ = '\0'; /* line: the hierarchy's number */
+        found = v2 ? strcmp(line, "0") == 0 && *controllers == '\0' : list_has(controllers, "cpu");
+        if (found)
+            snprintf(path, size, "%s", cgroup);
+    }
+    fclose(file);
+    return found;
+}
+
+/* The quota of one hierarchy: the process's path there made relative to
+ * the mount's root (a container sees its own cgroup as the root), then the
+ * tightest on the way up to the mount point.  Without a mountinfo entry a
+ * v2 hierarchy is taken to be at /sys/fs/cgroup. */
+static double hierarchy_quota(const char *proc_cgroup, const char *mountinfo, bool v2)
+{
+    char path[4096], mount_root[4096], mount_point[4096];
+    if (!own_cgroup_path(proc_cgroup, v2, path, sizeof path))
+        return 0.0;
+    if (!find_cgroup_mount(mountinfo, v2, mount_root, mount_point, sizeof mount_point)) {
+        if (!v2)
+            return 0.0;
+        snprintf(mount_root, sizeof mount_root, "/");
+        snprintf(mount_point, sizeof mount_point, "/sys/fs/cgroup");
+    }
+    const char *relative = path;
+    size_t root_length = strlen(mount_root);
+    if (strcmp(mount_root, "/") != 0 && strncmp(path, mount_root, root_length) == 0 &&
+        (path[root_length] == '/' || path[root_length] == '\0'))
+        relative = path + root_length;
+    return v2 ? muster_cgroup_cpu_quota(mount_point, relative) : muster_cgroup_v1_cpu_quota(mount_point, relative);
+}
+
+double muster_cpu_quota_from(const char *proc_cgroup, const char *mountinfo)
+{
+    /* A hybrid host has both: the tighter one that is set counts. */
+    double v2 = hierarchy_quota(proc_cgroup, mountinfo, true);
+    double v1 = hierarchy_quota(proc_cgroup, mountinfo, false);
+    if (v2 > 0.0 && (v1 == 0.0 || v2 < v1))
+        return v2;
+    return v1;
 }
 
 /* The process's mask, read when the library loads: later, the thread that
@@ -138,10 +290,7 @@ unsigned muster_affinity_cpus(int *cpus, unsigned max)
 
 double muster_process_cpu_quota(void)
 {
-    char cgroup[4096];
-    if (own_cgroup(cgroup, sizeof cgroup) != 0)
-        return 0.0;
-    return muster_cgroup_cpu_quota("/sys/fs/cgroup", cgroup);
+    return muster_cpu_quota_from("/proc/self/cgroup", "/proc/self/mountinfo");
 }
 
 unsigned muster_cpus_available(void)

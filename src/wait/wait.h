@@ -175,8 +175,8 @@ muster_wait_counts muster_wait_counters(void);
 /* Polls of the spin loop that fit in spin_ns, from a one-time calibration. */
 uint64_t muster_spin_iterations(int64_t spin_ns);
 
-/* CPUs this process may really use: the affinity mask, capped by the cgroup
- * v2 cpu.max quota (rounded up).  Always >= 1. */
+/* CPUs this process may really use: the affinity mask, capped by its
+ * cgroup's CPU quota, v2 or v1 (rounded up).  Always >= 1. */
 unsigned muster_cpus_available(void);
 
 /* The CPUs in the process's affinity mask as read when the library loaded
@@ -185,18 +185,33 @@ unsigned muster_cpus_available(void);
  * it cannot be read).  Masks beyond CPU_SETSIZE (1024) CPUs are not seen. */
 unsigned muster_affinity_cpus(int *cpus, unsigned max);
 
-/* The cgroup v2 cpu.max quota of this process's own cgroup (from
- * /proc/self/cgroup, under /sys/fs/cgroup), in CPUs, the tightest along the
- * path; 0 = none or unknown. */
+/* The CPU quota of this process's own cgroup, in CPUs, the tightest along
+ * its path; 0 = none or unknown.  muster_cpu_quota_from on
+ * /proc/self/cgroup and /proc/self/mountinfo. */
 double muster_process_cpu_quota(void);
+
+/* The same from the given /proc/<pid>/cgroup and mountinfo files: the v2
+ * hierarchy ("0::/path", the cgroup2 mount; /sys/fs/cgroup when mountinfo
+ * has none) and the v1 hierarchy with the cpu controller ("N:cpu,...:/path",
+ * the cgroup mount whose options hold cpu), each path taken relative to its
+ * mount's root; the tighter of the two that are set. */
+double muster_cpu_quota_from(const char *proc_cgroup, const char *mountinfo);
 
 /* Parses the text of a cgroup v2 cpu.max file ("max 100000" or "150000
  * 100000") into a CPU count (0 = unlimited).  Returns -1 when malformed. */
 int muster_parse_cpu_max(const char *text, double *cpus);
 
-/* The cgroup v2 quota in CPUs for the cgroup at relative path `cgroup` under
- * the mount point `root`, the tightest over the path's ancestors (0 = none). */
+/* Parses cgroup v1's cpu.cfs_quota_us ("-1": unlimited, or microseconds)
+ * and cpu.cfs_period_us texts, without newlines, into a CPU count (0 =
+ * unlimited).  Returns -1 when malformed. */
+int muster_parse_cfs_quota(const char *quota_text, const char *period_text, double *cpus);
+
+/* The quota in CPUs for the cgroup at relative path `cgroup` under the
+ * hierarchy mounted at `root`, the tightest over the path's ancestors up
+ * to root (0 = none): v2's cpu.max files, v1's cpu.cfs_quota_us and
+ * cpu.cfs_period_us. */
 double muster_cgroup_cpu_quota(const char *root, const char *cgroup);
+double muster_cgroup_v1_cpu_quota(const char *root, const char *cgroup);
 
 /* Default hybrid spin budgets: long enough to ride out a late arrival on an
  * idle machine (sleeping too early causes context-switch storms, LLVM

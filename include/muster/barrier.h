@@ -124,6 +124,31 @@ int muster_barrier_release(muster_barrier *barrier);
 /* 1 when the barrier's algorithm offers split episodes, else 0. */
 int muster_barrier_can_split(const muster_barrier *barrier);
 
+/* Split-phase episodes (a "fuzzy" barrier, std::barrier's arrive and
+ * wait): participant id arrives without waiting, may do other work, and
+ * later waits for the episode it arrived at to complete.  arrive returns
+ * MUSTER_BARRIER_SERIAL to the arrival that completed the episode (its
+ * await then returns at once), 0 to the others, or MUSTER_E_BROKEN; await
+ * returns 0, MUSTER_E_BROKEN, or (timed) MUSTER_E_TIMEDOUT, which breaks
+ * the barrier as muster_barrier_wait_timeout does.  Each arrive must be
+ * followed by its await before that participant arrives again.  Offered by
+ * central-sense and central-blocking, whose arrival publishes all a
+ * participant owes the episode at once (a tree's or dissemination's
+ * arrival waits for partners); the others return MUSTER_E_UNSUPPORTED. */
+typedef struct muster_arrival {
+    uint64_t episode;
+} muster_arrival;
+int muster_barrier_arrive(muster_barrier *barrier, unsigned id, muster_arrival *token);
+/* As muster_barrier_arrive; the arrival that completes the episode first
+ * calls on_complete(arg) (when not NULL), before any participant's await of
+ * the episode returns: std::barrier's completion step. */
+int muster_barrier_arrive_then(muster_barrier *barrier, unsigned id, muster_arrival *token,
+                               void (*on_complete)(void *), void *arg);
+int muster_barrier_await(muster_barrier *barrier, unsigned id, muster_arrival token);
+int muster_barrier_await_timeout(muster_barrier *barrier, unsigned id, muster_arrival token, uint64_t timeout_ns);
+/* 1 when the barrier's algorithm offers split-phase episodes, else 0. */
+int muster_barrier_can_arrive(const muster_barrier *barrier);
+
 /* Breaks the barrier: current and future waits return MUSTER_E_BROKEN until
  * muster_barrier_reset().  Safe to call from any thread, at any time. */
 int muster_barrier_abort(muster_barrier *barrier);

@@ -316,7 +316,8 @@ void muster_barrier_destroy(muster_barrier *b)
 
 /* ---- waiting ---- */
 
-static int enter(muster_barrier *b, unsigned id, uint64_t deadline_ns, const muster_wait_work *work)
+/* The checks every participant call starts with: 0, or why it cannot go on. */
+static int check_participant(muster_barrier *b, unsigned id)
 {
     if (b == NULL)
         return muster_fail(MUSTER_E_INVAL, "barrier is NULL");
@@ -325,21 +326,43 @@ static int enter(muster_barrier *b, unsigned id, uint64_t deadline_ns, const mus
     /* relaxed: a stale 0 is harmless, the flags themselves carry BROKEN. */
     if (atomic_load_explicit(&b->broken, memory_order_relaxed))
         return MUSTER_E_BROKEN;
+    return 0;
+}
+
+/* Participant id's waiter for one wait, with the census told it is here.
+ * Sharing counts every arrival.  The guard notes the CPU here as well as in
+ * the slow path: a thread that always arrives last never waits, and its
+ * mate must still see where it runs. */
+static muster_waiter waiter_for(muster_barrier *b, unsigned id, uint64_t deadline_ns, const muster_wait_work *work)
+{
     muster_waiter waiter = b->waiter;
     waiter.deadline_ns = deadline_ns;
     waiter.work = work;
-    /* Sharing counts every arrival.  The guard notes the CPU here as well as
-     * in the slow path: a thread that always arrives last never waits, and
-     * its mate must still see where it runs. */
     waiter.census_id = id;
     if (b->waiter.share_ns > 0)
         muster_census_arrive(b->census, id, false);
     else if (b->census != NULL)
         muster_census_note_cpu(b->census, id, muster_current_cpu());
-    int rc = b->ops->wait(b, id, &waiter);
+    return waiter;
+}
+
+static int enter(muster_barrier *b, unsigned id, uint64_t deadline_ns, const muster_wait_work *work)
+{
+    int rc = check_participant(b, id);
+    if (rc != 0)
+        return rc;
+    muster_waiter waiter = waiter_for(b, id, deadline_ns, work);
+    rc = b->ops->wait(b, id, &waiter);
     if (rc == MUSTER_E_TIMEDOUT)
         muster_barrier_abort(b);
     return rc;
+}
+
+/* 0 = no deadline; a timeout past the end of time saturates to none. */
+static uint64_t deadline_after(uint64_t timeout_ns)
+{
+    uint64_t now = muster_now_ns();
+    return timeout_ns > UINT64_MAX - now ? 0 : now + timeout_ns;
 }
 
 int muster_barrier_wait(muster_barrier *b, unsigned id)
@@ -370,10 +393,61 @@ int muster_barrier_nudge_some(muster_barrier *b, int count)
 
 int muster_barrier_wait_timeout(muster_barrier *b, unsigned id, uint64_t timeout_ns)
 {
-    uint64_t now = muster_now_ns();
-    /* Saturate: a timeout past the end of time means none (0 = no deadline). */
-    uint64_t deadline = timeout_ns > UINT64_MAX - now ? 0 : now + timeout_ns;
-    return enter(b, id, deadline, NULL);
+    return enter(b, id, deadline_after(timeout_ns), NULL);
+}
+
+/* ---- split-phase episodes ---- */
+
+int muster_barrier_can_arrive(const muster_barrier *b)
+{
+    return b != NULL && b->ops->arrive != NULL;
+}
+
+int muster_barrier_arrive(muster_barrier *b, unsigned id, muster_arrival *token)
+{
+    return muster_barrier_arrive_then(b, id, token, NULL, NULL);
+}
+
+int muster_barrier_arrive_then(muster_barrier *b, unsigned id, muster_arrival *token, void (*on_complete)(void *),
+                               void *arg)
+{
+    int rc = check_participant(b, id);
+    if (rc != 0)
+        return rc;
+    if (token == NULL)
+        return muster_fail(MUSTER_E_INVAL, "arrival token is NULL");
+    if (b->ops->arrive == NULL)
+        return muster_fail(MUSTER_E_UNSUPPORTED, "%s has no split-phase arrival (central-sense and "
+                           "central-blocking have)", muster_algorithm_name(b->ops->algorithm));
+    uint64_t episode;
+    rc = b->ops->arrive(b, id, &episode, on_complete, arg);
+    token->episode = episode;
+    return rc;
+}
+
+static int await(muster_barrier *b, unsigned id, muster_arrival token, uint64_t deadline_ns)
+{
+    int rc = check_participant(b, id);
+    if (rc != 0)
+        return rc;
+    if (b->ops->await == NULL)
+        return muster_fail(MUSTER_E_UNSUPPORTED, "%s has no split-phase arrival (central-sense and "
+                           "central-blocking have)", muster_algorithm_name(b->ops->algorithm));
+    muster_waiter waiter = waiter_for(b, id, deadline_ns, NULL);
+    rc = b->ops->await(b, id, token.episode, &waiter);
+    if (rc == MUSTER_E_TIMEDOUT)
+        muster_barrier_abort(b);
+    return rc;
+}
+
+int muster_barrier_await(muster_barrier *b, unsigned id, muster_arrival token)
+{
+    return await(b, id, token, 0);
+}
+
+int muster_barrier_await_timeout(muster_barrier *b, unsigned id, muster_arrival token, uint64_t timeout_ns)
+{
+    return await(b, id, token, deadline_after(timeout_ns));
 }
 
 int muster_barrier_can_split(const muster_barrier *b)

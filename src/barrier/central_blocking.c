@@ -49,21 +49,56 @@ static int sleep_for_release(blocking_state *s, unsigned long episode, const mus
     return s->episode == episode ? MUSTER_E_BROKEN : 0;
 }
 
+/* Counts one arrival under the lock; the last one runs on_complete (when
+ * not NULL), starts the next episode and wakes everyone.  *episode: the
+ * episode arrived at. */
+static int count_arrival(muster_barrier *b, blocking_state *s, unsigned long *episode, void (*on_complete)(void *),
+                         void *arg)
+{
+    *episode = s->episode;
+    if (s->broken)
+        return MUSTER_E_BROKEN;
+    if (++s->arrived < b->participants)
+        return 0;
+    if (on_complete != NULL)
+        on_complete(arg);
+    s->arrived = 0;
+    s->episode++;
+    pthread_cond_broadcast(&s->released);
+    return MUSTER_BARRIER_SERIAL;
+}
+
 static int wait(muster_barrier *b, unsigned id, const muster_waiter *waiter)
 {
+    (void)id;
     blocking_state *s = b->state;
-    int rc = 0;
+    unsigned long episode;
     pthread_mutex_lock(&s->lock);
-    if (s->broken) {
-        rc = MUSTER_E_BROKEN;
-    } else if (++s->arrived == b->participants) {
-        s->arrived = 0;
-        s->episode++;
-        pthread_cond_broadcast(&s->released);
-        rc = MUSTER_BARRIER_SERIAL;
-    } else {
-        rc = sleep_for_release(s, s->episode, waiter);
-    }
+    int rc = count_arrival(b, s, &episode, NULL, NULL);
+    if (rc == 0)
+        rc = sleep_for_release(s, episode, waiter);
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static int arrive(muster_barrier *b, unsigned id, uint64_t *token, void (*on_complete)(void *), void *arg)
+{
+    (void)id;
+    blocking_state *s = b->state;
+    unsigned long episode;
+    pthread_mutex_lock(&s->lock);
+    int rc = count_arrival(b, s, &episode, on_complete, arg);
+    pthread_mutex_unlock(&s->lock);
+    *token = episode;
+    return rc;
+}
+
+static int await(muster_barrier *b, unsigned id, uint64_t token, const muster_waiter *waiter)
+{
+    (void)id;
+    blocking_state *s = b->state;
+    pthread_mutex_lock(&s->lock);
+    int rc = sleep_for_release(s, (unsigned long)token, waiter);
     pthread_mutex_unlock(&s->lock);
     return rc;
 }
@@ -123,6 +158,8 @@ const muster_barrier_ops muster_central_blocking_ops = {
     .default_padding = MUSTER_PAD_DEFAULT,
     .init = init,
     .wait = wait,
+    .arrive = arrive,
+    .await = await,
     .schedule = schedule,
     .abort = abort_blocking,
     .reset = reset,

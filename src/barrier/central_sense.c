@@ -16,11 +16,13 @@ static int init(muster_barrier *b)
     return muster_layout(b, 3, 0);
 }
 
-static int wait(muster_barrier *b, unsigned id, const muster_waiter *waiter)
+/* The arrival half of an episode: one increment; the last arriver resets
+ * the counter, runs on_complete, and publishes the release. */
+static int arrive(muster_barrier *b, unsigned id, uint64_t *token, void (*on_complete)(void *), void *arg)
 {
     uint32_t episode = muster_next_episode(b, id);
+    *token = episode;
     muster_flag *counter = muster_flag_at(b, muster_shared_flag(b, COUNTER));
-    muster_flag *release = muster_flag_at(b, muster_shared_flag(b, RELEASE));
     /* acq_rel: the last arriver acquires everyone's writes and its release
      * publish below passes them on. */
     uint32_t arrived = (atomic_fetch_add_explicit(counter, 1u, memory_order_acq_rel) & MUSTER_FLAG_VALUE_MASK) + 1u;
@@ -34,12 +36,29 @@ static int wait(muster_barrier *b, unsigned id, const muster_waiter *waiter)
          * before its own next arrival, so before any later GATHERED. */
         if (arrived == b->participants - 1 && id != 0)
             muster_flag_publish(muster_flag_at(b, muster_shared_flag(b, GATHERED)), episode, b->may_sleep);
-        return muster_wait_reach(release, episode, waiter);
+        return 0;
     }
     /* relaxed: ordered before the next episode's increments by the release. */
     atomic_store_explicit(counter, 0, memory_order_relaxed);
-    muster_flag_publish(release, episode, b->may_sleep);
+    if (on_complete != NULL)
+        on_complete(arg);
+    muster_flag_publish(muster_flag_at(b, muster_shared_flag(b, RELEASE)), episode, b->may_sleep);
     return MUSTER_BARRIER_SERIAL;
+}
+
+/* The waiting half: the release of the episode arrived at.  It cannot have
+ * moved past it: the next episode needs this participant's arrival. */
+static int await(muster_barrier *b, unsigned id, uint64_t token, const muster_waiter *waiter)
+{
+    (void)id;
+    return muster_wait_reach(muster_flag_at(b, muster_shared_flag(b, RELEASE)), (uint32_t)token, waiter);
+}
+
+static int wait(muster_barrier *b, unsigned id, const muster_waiter *waiter)
+{
+    uint64_t episode;
+    int rc = arrive(b, id, &episode, NULL, NULL);
+    return rc != 0 ? rc : await(b, id, episode, waiter);
 }
 
 static int gather(muster_barrier *b, const muster_waiter *waiter)
@@ -83,5 +102,7 @@ const muster_barrier_ops muster_central_sense_ops = {
     .wait = wait,
     .gather = gather,
     .release = release,
+    .arrive = arrive,
+    .await = await,
     .schedule = schedule,
 };

@@ -45,6 +45,15 @@ typedef struct muster_barrier_ops {
      * whose episode ends at participant 0 can offer it. */
     int (*gather)(muster_barrier *b, const muster_waiter *waiter);
     void (*release)(muster_barrier *b);
+    /* Optional, both or neither: split-phase episodes
+     * (muster_barrier_arrive / muster_barrier_await).  arrive counts
+     * participant id in without waiting and stores in *token what await
+     * waits for; SERIAL to the arrival that completed the episode, which
+     * first calls on_complete(arg) when not NULL, before any await of the
+     * episode returns; else 0 or a MUSTER_E_*.  Only algorithms whose arrival publishes everything
+     * a participant owes the episode at once can offer it. */
+    int (*arrive)(muster_barrier *b, unsigned id, uint64_t *token, void (*on_complete)(void *), void *arg);
+    int (*await)(muster_barrier *b, unsigned id, uint64_t token, const muster_waiter *waiter);
     /* Optional: extra work to break / reset / free algorithm state. */
     void (*abort)(muster_barrier *b);
     void (*reset)(muster_barrier *b);

@@ -1,6 +1,7 @@
 /* Comparators that need nothing beyond the system: glibc's
- * pthread_barrier_wait, C++20 std::barrier (through cxx_barrier.cpp) and the
- * floor, a two-thread exchange of flags that no barrier can beat. */
+ * pthread_barrier_wait, C++20 std::barrier and muster's own C++ API beside
+ * it (through cxx_barrier.cpp), and the floor, a two-thread exchange of
+ * flags that no barrier can beat. */
 #include "bench_impl.h"
 #include "platform/platform.h"
 #include "cxx_barrier.h"
@@ -102,6 +103,39 @@ const bench_impl bench_std_barrier = {
     .attach = pt_attach, /* the slot holds the shared pointer, as for pthreads */
     .wait = cxx_wait,
     .destroy = cxx_destroy,
+    .state_bytes = cxx_state_bytes,
+};
+
+/* ---- muster::barrier, the C++ API, used as std::barrier is ---------------- */
+
+static int muster_cxx_create(void **shared, unsigned n, const void *arg, char err[BENCH_ERR_LEN])
+{
+    (void)arg;
+    *shared = cxx_muster_barrier_create(n, err, BENCH_ERR_LEN);
+    return *shared != NULL ? 0 : -1;
+}
+
+static int muster_cxx_wait(bench_slot *slot)
+{
+    void *b;
+    memcpy(&b, slot->bytes, sizeof b);
+    cxx_muster_barrier_wait(b);
+    return 0;
+}
+
+static void muster_cxx_destroy(void *shared, unsigned n)
+{
+    (void)n;
+    cxx_muster_barrier_destroy(shared);
+}
+
+const bench_impl bench_muster_cxx = {
+    .name = "muster::barrier",
+    .family = "muster",
+    .create = muster_cxx_create,
+    .attach = pt_attach, /* the slot holds the shared pointer, as for pthreads */
+    .wait = muster_cxx_wait,
+    .destroy = muster_cxx_destroy,
     .state_bytes = cxx_state_bytes,
 };
 

@@ -1,6 +1,7 @@
 /* The library's error detail: what muster_error_detail() reports for the
  * calling thread's last failure.  Shared by every part of libmuster (the
- * barriers, the topology); defined in barrier/barrier.c.  Not installed. */
+ * barriers, the topology, machine files); defined in error.c, at the bottom
+ * of the layers.  Not installed. */
 #ifndef MUSTER_ERROR_H
 #define MUSTER_ERROR_H
 

@@ -18,8 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/json.h"
-#include "model/machine.h"
+#include "machine/json.h"
+#include "machine/machine.h"
 
 #include "check.h"
 
@@ -52,9 +52,9 @@ static void expect_json_error(const char *text, const char *mention)
 {
     json_value v;
     char err[256] = "";
-    int rc = json_parse(text, strlen(text), &v, err, sizeof err);
+    int rc = muster_json_parse(text, strlen(text), &v, err, sizeof err);
     if (rc == 0 || strstr(err, mention) == NULL)
-        fprintf(stderr, "json_parse(%s) = %d, \"%s\"; expected an error mentioning \"%s\"\n", text, rc, err, mention);
+        fprintf(stderr, "muster_json_parse(%s) = %d, \"%s\"; expected an error mentioning \"%s\"\n", text, rc, err, mention);
     CHECK(rc == -1);
     CHECK(strstr(err, mention) != NULL);
     CHECK(v.type == JSON_NULL);
@@ -65,7 +65,7 @@ static char *number_text(double x)
     static char text[64];
     FILE *f = fmemopen(text, sizeof text, "w");
     CHECK(f != NULL);
-    json_write_number(f, x);
+    muster_json_write_number(f, x);
     fclose(f);
     return text;
 }
@@ -75,16 +75,16 @@ static void check_json(void)
     const char *text = "{\"a\": [1, -2.5e3, true, false, null, \"x\\u00e9\\ud83d\\ude00\\n\\\"\"],\n \"b\": {}}";
     json_value v;
     char err[256];
-    CHECK(json_parse(text, strlen(text), &v, err, sizeof err) == 0, "%s", err);
-    const json_value *a = json_get(&v, "a");
+    CHECK(muster_json_parse(text, strlen(text), &v, err, sizeof err) == 0, "%s", err);
+    const json_value *a = muster_json_get(&v, "a");
     CHECK(a != NULL && a->type == JSON_ARRAY && a->u.array.count == 6);
     CHECK(a->u.array.items[0].u.number == 1 && a->u.array.items[1].u.number == -2500);
     CHECK(a->u.array.items[2].type == JSON_BOOL && a->u.array.items[2].u.boolean);
     CHECK(a->u.array.items[3].type == JSON_BOOL && !a->u.array.items[3].u.boolean);
     CHECK(a->u.array.items[4].type == JSON_NULL);
     CHECK(strcmp(a->u.array.items[5].u.string, "x\xc3\xa9\xf0\x9f\x98\x80\n\"") == 0);
-    CHECK(json_get(&v, "b")->type == JSON_OBJECT && json_get(&v, "missing") == NULL);
-    json_free(&v);
+    CHECK(muster_json_get(&v, "b")->type == JSON_OBJECT && muster_json_get(&v, "missing") == NULL);
+    muster_json_free(&v);
 
     expect_json_error("", "line 1 column 1: unexpected end of input");
     expect_json_error("[1,]", "line 1 column 4: expected a value, found ']'");
@@ -110,8 +110,8 @@ static void check_json(void)
     expect_json_error(deep, "nested deeper than 64 levels");
     deep[JSON_MAX_DEPTH] = ']'; /* exactly the limit: fine */
     deep[2 * JSON_MAX_DEPTH] = '\0';
-    CHECK(json_parse(deep + 1, strlen(deep + 1) - 1, &v, err, sizeof err) == 0, "%s", err);
-    json_free(&v);
+    CHECK(muster_json_parse(deep + 1, strlen(deep + 1) - 1, &v, err, sizeof err) == 0, "%s", err);
+    muster_json_free(&v);
 
     CHECK(strcmp(number_text(9.1), "9.1") == 0, "%s", number_text(9.1));
     CHECK(strcmp(number_text(0.1 + 0.2), "0.30000000000000004") == 0, "%s", number_text(0.1 + 0.2));

@@ -10,7 +10,7 @@
 
 #include "check.h"
 #include "model/cost.h"
-#include "model/machine.h"
+#include "machine/machine.h"
 #include "model/sim.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) <= 1e-9 * (fabs(a) + fabs(b)) + 1e-9)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "model/machine.h"
+#include "machine/machine.h"
 #include "model/sim.h"
 
 typedef struct variant {

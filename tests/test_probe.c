@@ -17,9 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/machine.h"
+#include "machine/machine.h"
 #include "platform/platform.h"
-#include "topology/probe.h"
+#include "model/probe.h"
 
 #include "check.h"
 

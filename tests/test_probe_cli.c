@@ -30,7 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "model/machine.h"
+#include "machine/machine.h"
 
 #include "check.h"
 

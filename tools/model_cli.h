@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "model/machine.h"
+#include "machine/machine.h"
 
 typedef struct model_machine_choice {
     const char *preset, *file;

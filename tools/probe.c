@@ -5,8 +5,8 @@
 
 #include "cli.h"
 #include "report_python.h"
-#include "model/machine.h"
-#include "topology/probe.h"
+#include "machine/machine.h"
+#include "model/probe.h"
 #include "muster/barrier.h"
 #include "muster/topology.h"
 

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "muster/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -94,21 +96,21 @@ typedef struct muster_barrier_attr {
 
 typedef struct muster_barrier muster_barrier;
 
-void muster_barrier_attr_init(muster_barrier_attr *attr);
+MUSTER_API void muster_barrier_attr_init(muster_barrier_attr *attr);
 
 /* Creates a barrier for `participants` threads.  attr may be NULL. */
-int muster_barrier_create(muster_barrier **out, unsigned participants,
-                          const muster_barrier_attr *attr);
-void muster_barrier_destroy(muster_barrier *barrier);
+MUSTER_API int muster_barrier_create(muster_barrier **out, unsigned participants,
+                                     const muster_barrier_attr *attr);
+MUSTER_API void muster_barrier_destroy(muster_barrier *barrier);
 
 /* Waits until all participants have arrived.  Returns MUSTER_BARRIER_SERIAL
  * to one participant per episode, 0 to the others, or MUSTER_E_BROKEN. */
-int muster_barrier_wait(muster_barrier *barrier, unsigned id);
+MUSTER_API int muster_barrier_wait(muster_barrier *barrier, unsigned id);
 
 /* As muster_barrier_wait, but gives up after timeout_ns: the barrier is then
  * broken, this call returns MUSTER_E_TIMEDOUT and every other participant's
  * wait returns MUSTER_E_BROKEN. */
-int muster_barrier_wait_timeout(muster_barrier *barrier, unsigned id, uint64_t timeout_ns);
+MUSTER_API int muster_barrier_wait_timeout(muster_barrier *barrier, unsigned id, uint64_t timeout_ns);
 
 /* Split episodes, for fork/join: participant 0 calls muster_barrier_gather,
  * which returns once every other participant has arrived (0) without
@@ -119,10 +121,10 @@ int muster_barrier_wait_timeout(muster_barrier *barrier, unsigned id, uint64_t t
  * static-fway, mcs-tree, hyper, tuned) and central-sense; the others return
  * MUSTER_E_UNSUPPORTED.  Gather returns MUSTER_E_BROKEN as wait does;
  * release needs a successful gather before it. */
-int muster_barrier_gather(muster_barrier *barrier);
-int muster_barrier_release(muster_barrier *barrier);
+MUSTER_API int muster_barrier_gather(muster_barrier *barrier);
+MUSTER_API int muster_barrier_release(muster_barrier *barrier);
 /* 1 when the barrier's algorithm offers split episodes, else 0. */
-int muster_barrier_can_split(const muster_barrier *barrier);
+MUSTER_API int muster_barrier_can_split(const muster_barrier *barrier);
 
 /* Split-phase episodes (a "fuzzy" barrier, std::barrier's arrive and
  * wait): participant id arrives without waiting, may do other work, and
@@ -138,56 +140,56 @@ int muster_barrier_can_split(const muster_barrier *barrier);
 typedef struct muster_arrival {
     uint64_t episode;
 } muster_arrival;
-int muster_barrier_arrive(muster_barrier *barrier, unsigned id, muster_arrival *token);
+MUSTER_API int muster_barrier_arrive(muster_barrier *barrier, unsigned id, muster_arrival *token);
 /* As muster_barrier_arrive; the arrival that completes the episode first
  * calls on_complete(arg) (when not NULL), before any participant's await of
  * the episode returns: std::barrier's completion step. */
-int muster_barrier_arrive_then(muster_barrier *barrier, unsigned id, muster_arrival *token,
-                               void (*on_complete)(void *), void *arg);
-int muster_barrier_await(muster_barrier *barrier, unsigned id, muster_arrival token);
-int muster_barrier_await_timeout(muster_barrier *barrier, unsigned id, muster_arrival token, uint64_t timeout_ns);
+MUSTER_API int muster_barrier_arrive_then(muster_barrier *barrier, unsigned id, muster_arrival *token,
+                                          void (*on_complete)(void *), void *arg);
+MUSTER_API int muster_barrier_await(muster_barrier *barrier, unsigned id, muster_arrival token);
+MUSTER_API int muster_barrier_await_timeout(muster_barrier *barrier, unsigned id, muster_arrival token, uint64_t timeout_ns);
 /* 1 when the barrier's algorithm offers split-phase episodes, else 0. */
-int muster_barrier_can_arrive(const muster_barrier *barrier);
+MUSTER_API int muster_barrier_can_arrive(const muster_barrier *barrier);
 
 /* Breaks the barrier: current and future waits return MUSTER_E_BROKEN until
  * muster_barrier_reset().  Safe to call from any thread, at any time. */
-int muster_barrier_abort(muster_barrier *barrier);
+MUSTER_API int muster_barrier_abort(muster_barrier *barrier);
 
 /* Makes a broken (or unused) barrier usable again.  No participant may be
  * inside a wait while it runs. */
-int muster_barrier_reset(muster_barrier *barrier);
+MUSTER_API int muster_barrier_reset(muster_barrier *barrier);
 
 /* 1 if broken, 0 if not. */
-int muster_barrier_is_broken(const muster_barrier *barrier);
+MUSTER_API int muster_barrier_is_broken(const muster_barrier *barrier);
 
 /* The settings the barrier actually uses, with every default resolved. */
-int muster_barrier_get_attr(const muster_barrier *barrier, muster_barrier_attr *out);
-unsigned muster_barrier_participants(const muster_barrier *barrier);
+MUSTER_API int muster_barrier_get_attr(const muster_barrier *barrier, muster_barrier_attr *out);
+MUSTER_API unsigned muster_barrier_participants(const muster_barrier *barrier);
 
 /* Bytes of barrier state per participant (flags, counters, private lines and
  * the plan), averaged over participants. */
-size_t muster_barrier_state_bytes(const muster_barrier *barrier);
+MUSTER_API size_t muster_barrier_state_bytes(const muster_barrier *barrier);
 
 /* The cluster size N_c used when cluster_size is 0, found once per process:
  * MUSTER_CLUSTER_SIZE, else the N_c of the muster-machine/1 file named by
  * MUSTER_MACHINE (`muster probe --output`), else the CPUs sharing the lowest
  * cache that several cores share.  *source, when not NULL, says which. */
-unsigned muster_default_cluster_size(const char **source);
+MUSTER_API unsigned muster_default_cluster_size(const char **source);
 
 /* Names.  The *_name functions return NULL for values out of range; the
  * parse functions return MUSTER_E_UNKNOWN_NAME for names they don't know. */
-const char *muster_algorithm_name(muster_algorithm algorithm);
-int muster_algorithm_parse(const char *name, muster_algorithm *out);
-const char *muster_wait_policy_name(muster_wait_policy policy);
-int muster_wait_policy_parse(const char *name, muster_wait_policy *out);
-const char *muster_wakeup_name(muster_wakeup wakeup);
-int muster_wakeup_parse(const char *name, muster_wakeup *out);
-const char *muster_padding_name(muster_padding padding);
-int muster_padding_parse(const char *name, muster_padding *out);
+MUSTER_API const char *muster_algorithm_name(muster_algorithm algorithm);
+MUSTER_API int muster_algorithm_parse(const char *name, muster_algorithm *out);
+MUSTER_API const char *muster_wait_policy_name(muster_wait_policy policy);
+MUSTER_API int muster_wait_policy_parse(const char *name, muster_wait_policy *out);
+MUSTER_API const char *muster_wakeup_name(muster_wakeup wakeup);
+MUSTER_API int muster_wakeup_parse(const char *name, muster_wakeup *out);
+MUSTER_API const char *muster_padding_name(muster_padding padding);
+MUSTER_API int muster_padding_parse(const char *name, muster_padding *out);
 
-const char *muster_strerror(int error);
+MUSTER_API const char *muster_strerror(int error);
 /* The calling thread's last failure, in one line ("" if none). */
-const char *muster_error_detail(void);
+MUSTER_API const char *muster_error_detail(void);
 
 #ifdef __cplusplus
 }

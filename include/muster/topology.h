@@ -23,6 +23,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "muster/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -49,31 +51,31 @@ typedef struct muster_topology muster_topology; /* opaque */
 /* Discovers this machine's topology.  0 and *out set, or MUSTER_E_INVAL
  * (out is NULL), MUSTER_E_NOMEM, MUSTER_E_SYSTEM (the affinity mask cannot
  * be read). */
-int muster_topology_discover(muster_topology **out);
-void muster_topology_free(muster_topology *t);
+MUSTER_API int muster_topology_discover(muster_topology **out);
+MUSTER_API void muster_topology_free(muster_topology *t);
 
 /* Where the topology came from: "hwloc 2.9.0", "flat (no hwloc)" or
  * "flat (hwloc failed)". */
-const char *muster_topology_source(const muster_topology *t);
+MUSTER_API const char *muster_topology_source(const muster_topology *t);
 
 /* Whether the level is known.  In a flat topology L3 and L2 are not; with
  * hwloc every level is, and a count of 0 means the machine has none. */
-bool muster_topology_level_known(const muster_topology *t, muster_topology_level level);
+MUSTER_API bool muster_topology_level_known(const muster_topology *t, muster_topology_level level);
 
 /* The number of groups at a level (0 when unknown or absent, or when level
  * is out of range), and group i of it ({0, NULL} when i is out of range). */
-unsigned muster_topology_count(const muster_topology *t, muster_topology_level level);
-muster_cpu_group muster_topology_group(const muster_topology *t, muster_topology_level level, unsigned i);
+MUSTER_API unsigned muster_topology_count(const muster_topology *t, muster_topology_level level);
+MUSTER_API muster_cpu_group muster_topology_group(const muster_topology *t, muster_topology_level level, unsigned i);
 
 /* Every PU (allowed CPU the topology knows), ascending. */
-muster_cpu_group muster_topology_pus(const muster_topology *t);
+MUSTER_API muster_cpu_group muster_topology_pus(const muster_topology *t);
 
 /* The process's affinity mask as captured when libmuster loaded. */
-muster_cpu_group muster_topology_affinity(const muster_topology *t);
+MUSTER_API muster_cpu_group muster_topology_affinity(const muster_topology *t);
 
 /* The cgroup CPU quota in CPUs (v2 cpu.max, v1 cpu.cfs_quota_us), the
  * tightest along the process's cgroup path; 0 when there is none. */
-double muster_topology_cpu_quota(const muster_topology *t);
+MUSTER_API double muster_topology_cpu_quota(const muster_topology *t);
 
 /* CPUs per cluster (the barrier attribute cluster_size): the lowest shared
  * cache level (L2, then L3) at which some group holds allowed CPUs of more
@@ -82,7 +84,7 @@ double muster_topology_cpu_quota(const muster_topology *t);
  * When no cache is shared by cores (or the caches are unknown), the number
  * of PUs.  Always >= 1.  *level, when not NULL, is set to the cache level
  * used, or MUSTER_TOPO_PU for the fallback. */
-unsigned muster_topology_cluster_size(const muster_topology *t, muster_topology_level *level);
+MUSTER_API unsigned muster_topology_cluster_size(const muster_topology *t, muster_topology_level *level);
 
 /* Writes the topology as one JSON object, no trailing newline:
  *   {"source":"hwloc 2.9.0","packages":[[0,1]],"numa_nodes":[[0,1]],
@@ -90,7 +92,7 @@ unsigned muster_topology_cluster_size(const muster_topology *t, muster_topology_
  *    "affinity":[0,1],"cgroup_cpu_quota":null,"cluster_size":2}
  * An unknown level is null; the quota is a number when there is one.
  * 0, or MUSTER_E_SYSTEM when writing fails. */
-int muster_topology_write_json(const muster_topology *t, FILE *out);
+MUSTER_API int muster_topology_write_json(const muster_topology *t, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -70,37 +70,6 @@ DEFINE_PARSE(muster_wait_policy_parse, muster_wait_policy, policy_names, MUSTER_
 DEFINE_PARSE(muster_wakeup_parse, muster_wakeup, wakeup_names, MUSTER_WAKE_COUNT)
 DEFINE_PARSE(muster_padding_parse, muster_padding, padding_names, MUSTER_PAD_COUNT)
 
-/* ---- errors ---- */
-
-static _Thread_local char error_detail[256];
-
-int muster_fail(int code, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    vsnprintf(error_detail, sizeof error_detail, format, args);
-    va_end(args);
-    return code;
-}
-
-const char *muster_error_detail(void) { return error_detail; }
-
-const char *muster_strerror(int error)
-{
-    switch (error) {
-    case MUSTER_OK: return "success";
-    case MUSTER_E_INVAL: return "invalid argument";
-    case MUSTER_E_UNSUPPORTED: return "attribute not supported by this algorithm";
-    case MUSTER_E_NOMEM: return "out of memory";
-    case MUSTER_E_RANGE: return "participant id out of range";
-    case MUSTER_E_BROKEN: return "barrier is broken (aborted or a participant timed out)";
-    case MUSTER_E_TIMEDOUT: return "timed out; the barrier is now broken";
-    case MUSTER_E_UNKNOWN_NAME: return "unknown name";
-    case MUSTER_E_SYSTEM: return "system call failed";
-    default: return "unknown muster error code";
-    }
-}
-
 /* ---- attributes ---- */
 
 void muster_barrier_attr_init(muster_barrier_attr *attr)

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
-#include "model/machine.h"
+#include "machine/machine.h"
 #include "muster/topology.h"
 
 static unsigned cluster_size;

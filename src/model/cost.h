@@ -18,7 +18,7 @@
 #ifndef MUSTER_MODEL_COST_H
 #define MUSTER_MODEL_COST_H
 
-#include "model/machine.h"
+#include "machine/machine.h"
 #include "muster/barrier.h"
 
 #define MUSTER_COST_MAX_FAN_IN 16u

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/machine.h"
+#include "machine/machine.h"
 
 #define PRESET_MESSAGE_NS 1.0 /* alpha_i = PRESET_MESSAGE_NS / L_i */
 #define PRESET_CONTENTION_NS 1.0

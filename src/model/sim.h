@@ -23,7 +23,7 @@
 
 #include <stddef.h>
 
-#include "model/machine.h"
+#include "machine/machine.h"
 #include "muster/barrier.h"
 
 typedef struct muster_sim_options {

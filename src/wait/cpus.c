@@ -99,7 +99,9 @@ static double tightest_on_path(const char *root, const char *cgroup, quota_reade
 {
     char dir[4096];
     double tightest = 0.0;
-    snprintf(dir, sizeof dir, "%s%s%s", root, cgroup[0] == '/' ? "" : "/", cgroup);
+    int length = snprintf(dir, sizeof dir, "%s%s%s", root, cgroup[0] == '/' ? "" : "/", cgroup);
+    if (length < 0 || (size_t)length >= sizeof dir)
+        return 0.0; /* a path this long is none we can read */
     /* A parent's quota bounds its children: take the smallest on the path. */
     for (;;) {
         double cpus = read_quota(dir);

@@ -1,6 +1,6 @@
 /* The JSON reader and writer of json.h: a recursive-descent parser over a
  * byte range that tracks line and column for its one error message. */
-#include "model/json.h"
+#include "machine/json.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -407,7 +407,7 @@ static int parse_value(parser *p, json_value *v, unsigned depth)
     return parse_literal(p, v);
 }
 
-int json_parse(const char *text, size_t length, json_value *out, char *err, size_t err_len)
+int muster_json_parse(const char *text, size_t length, json_value *out, char *err, size_t err_len)
 {
     parser p = {.at = text, .end = text + length, .line_start = text, .line = 1, .err = err, .err_len = err_len};
     int rc = parse_value(&p, out, 0);
@@ -417,29 +417,29 @@ int json_parse(const char *text, size_t length, json_value *out, char *err, size
             rc = fail(&p, "unexpected text after the JSON value");
     }
     if (rc != 0)
-        json_free(out);
+        muster_json_free(out);
     return rc;
 }
 
-void json_free(json_value *v)
+void muster_json_free(json_value *v)
 {
     if (v->type == JSON_STRING) {
         free(v->u.string);
     } else if (v->type == JSON_ARRAY) {
         for (size_t i = 0; i < v->u.array.count; i++)
-            json_free(&v->u.array.items[i]);
+            muster_json_free(&v->u.array.items[i]);
         free(v->u.array.items);
     } else if (v->type == JSON_OBJECT) {
         for (size_t i = 0; i < v->u.object.count; i++) {
             free(v->u.object.members[i].key);
-            json_free(&v->u.object.members[i].value);
+            muster_json_free(&v->u.object.members[i].value);
         }
         free(v->u.object.members);
     }
     v->type = JSON_NULL;
 }
 
-const json_value *json_get(const json_value *v, const char *key)
+const json_value *muster_json_get(const json_value *v, const char *key)
 {
     if (v == NULL || v->type != JSON_OBJECT)
         return NULL;
@@ -449,7 +449,7 @@ const json_value *json_get(const json_value *v, const char *key)
     return NULL;
 }
 
-const char *json_type_name(json_type type)
+const char *muster_json_type_name(json_type type)
 {
     static const char *const names[] = {"null", "a boolean", "a number", "a string", "an array", "an object"};
     return (unsigned)type < sizeof names / sizeof names[0] ? names[type] : "an unknown type";
@@ -457,7 +457,7 @@ const char *json_type_name(json_type type)
 
 /* ---- writing ------------------------------------------------------------ */
 
-void json_write_string(FILE *out, const char *s)
+void muster_json_write_string(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; *s; s++) {
@@ -476,7 +476,7 @@ void json_write_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
-void json_write_number(FILE *out, double v)
+void muster_json_write_number(FILE *out, double v)
 {
     if (!isfinite(v)) {
         fputs("null", out);

@@ -2,10 +2,10 @@
  * in machine.h).  Every complaint is one line, "field: problem", with the
  * field spelt as in the file (latency_ns[3][7], layers[2].alpha); loading
  * prefixes the path. */
-#include "model/machine.h"
+#include "machine/machine.h"
 #include "error.h"
 
-#include "model/json.h"
+#include "machine/json.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -177,11 +177,11 @@ int muster_machine_validate(const muster_machine *m, char *err, size_t len)
 static int get(const json_value *object, const char *field, const char *key, json_type type, bool required,
                const json_value **out, char *err, size_t len)
 {
-    *out = json_get(object, key);
+    *out = muster_json_get(object, key);
     if (*out == NULL)
         return required ? muster_say(err, len, "%s: missing", field) : 0;
     if ((*out)->type != type)
-        return muster_say(err, len, "%s: expected %s, found %s", field, json_type_name(type), json_type_name((*out)->type));
+        return muster_say(err, len, "%s: expected %s, found %s", field, muster_json_type_name(type), muster_json_type_name((*out)->type));
     return 0;
 }
 
@@ -189,7 +189,7 @@ static int whole_number(const char *field, const json_value *v, double min, doub
                         size_t len)
 {
     if (v->type != JSON_NUMBER)
-        return muster_say(err, len, "%s: expected a whole number, found %s", field, json_type_name(v->type));
+        return muster_say(err, len, "%s: expected a whole number, found %s", field, muster_json_type_name(v->type));
     double x = v->u.number;
     if (x != floor(x))
         return muster_say(err, len, "%s: %g is not a whole number", field, x);
@@ -205,7 +205,7 @@ static int whole_number(const char *field, const json_value *v, double min, doub
 static int optional_whole(const json_value *object, const char *field, const char *key, double min, double max,
                           unsigned *out, char *err, size_t len)
 {
-    const json_value *v = json_get(object, key);
+    const json_value *v = muster_json_get(object, key);
     double x;
     if (v == NULL)
         return 0;
@@ -278,20 +278,20 @@ static int read_cpus(const json_value *root, muster_machine *m, char *err, size_
 static int read_matrix(const char *field, const json_value *v, unsigned n, double *out, char *err, size_t len)
 {
     if (v->type != JSON_ARRAY)
-        return muster_say(err, len, "%s: expected an array, found %s", field, json_type_name(v->type));
+        return muster_say(err, len, "%s: expected an array, found %s", field, muster_json_type_name(v->type));
     if (v->u.array.count != n)
         return muster_say(err, len, "%s: %zu rows, expected %u (one per cpus entry)", field, v->u.array.count, n);
     for (unsigned i = 0; i < n; i++) {
         const json_value *row = &v->u.array.items[i];
         if (row->type != JSON_ARRAY)
-            return muster_say(err, len, "%s[%u]: expected an array, found %s", field, i, json_type_name(row->type));
+            return muster_say(err, len, "%s[%u]: expected an array, found %s", field, i, muster_json_type_name(row->type));
         if (row->u.array.count != n)
             return muster_say(err, len, "%s: row %u has %zu entries, expected %u (one per cpus entry)", field, i,
                        row->u.array.count, n);
         for (unsigned j = 0; j < n; j++) {
             const json_value *x = &row->u.array.items[j];
             if (x->type != JSON_NUMBER && !(i == j && x->type == JSON_NULL))
-                return muster_say(err, len, "%s[%u][%u]: expected a number, found %s", field, i, j, json_type_name(x->type));
+                return muster_say(err, len, "%s[%u][%u]: expected a number, found %s", field, i, j, muster_json_type_name(x->type));
             out[(size_t)i * n + j] = x->type == JSON_NUMBER ? x->u.number : 0.0;
         }
     }
@@ -303,7 +303,7 @@ static int read_layer(const json_value *v, unsigned k, muster_layer *layer, char
     char field[64];
     const json_value *x;
     if (v->type != JSON_OBJECT)
-        return muster_say(err, len, "layers[%u]: expected an object, found %s", k, json_type_name(v->type));
+        return muster_say(err, len, "layers[%u]: expected an object, found %s", k, muster_json_type_name(v->type));
     snprintf(layer->name, sizeof layer->name, "L%u", k);
     snprintf(field, sizeof field, "layers[%u].name", k);
     if (optional_string(v, field, "name", layer->name, sizeof layer->name, err, len) != 0)
@@ -342,7 +342,7 @@ static int read_probe_matrix(const json_value *probe, const char *key, unsigned 
                              size_t len)
 {
     char field[64];
-    const json_value *v = json_get(probe, key);
+    const json_value *v = muster_json_get(probe, key);
     if (v == NULL)
         return 0;
     snprintf(field, sizeof field, "probe.%s", key);
@@ -387,7 +387,7 @@ static int settle_layers(const json_value *root, muster_machine *m, bool listed,
     unsigned cluster_size = 0;
     if (optional_whole(root, "cluster_size", "cluster_size", 0, UINT_MAX, &cluster_size, err, len) != 0)
         return -1;
-    if (json_get(root, "cluster_size") != NULL && validate_cluster_size(cluster_size, m->cpus, err, len) != 0)
+    if (muster_json_get(root, "cluster_size") != NULL && validate_cluster_size(cluster_size, m->cpus, err, len) != 0)
         return -1;
     if (listed) {
         if (validate_layer_list(m, err, len) != 0)
@@ -409,7 +409,7 @@ static int machine_from_json(const json_value *root, muster_machine *m, char *er
     const json_value *latency;
     if (root->type != JSON_OBJECT)
         return muster_say(err, len, "expected a JSON object (a %s file), found %s", MUSTER_MACHINE_FORMAT,
-                   json_type_name(root->type));
+                   muster_json_type_name(root->type));
     if (read_format(root, err, len) != 0 || read_cpus(root, m, err, len) != 0 ||
         read_scalars(root, m, err, len) != 0 ||
         get(root, "latency_ns", "latency_ns", JSON_ARRAY, true, &latency, err, len) != 0 ||
@@ -470,12 +470,12 @@ int muster_machine_load(const char *path, muster_machine *m, char *err, size_t e
     memset(m, 0, sizeof *m);
     int rc = read_whole_file(path, &text, &size, msg, sizeof msg);
     if (rc == 0) {
-        rc = json_parse(text, size, &root, msg, sizeof msg);
+        rc = muster_json_parse(text, size, &root, msg, sizeof msg);
         free(text);
     }
     if (rc == 0)
         rc = machine_from_json(&root, m, msg, sizeof msg);
-    json_free(&root);
+    muster_json_free(&root);
     if (rc != 0) {
         muster_machine_free(m);
         muster_say(err, err_len, "%s: %s", path, msg);
@@ -493,7 +493,7 @@ static void write_matrix(FILE *out, const char *indent, const double *a, unsigne
         for (unsigned j = 0; j < n; j++) {
             if (j > 0)
                 fputs(", ", out);
-            json_write_number(out, a[(size_t)i * n + j]);
+            muster_json_write_number(out, a[(size_t)i * n + j]);
         }
         fprintf(out, "]%s\n", i + 1 < n ? "," : "");
     }
@@ -505,11 +505,11 @@ static void write_layers(FILE *out, const muster_machine *m)
     fputs("  \"layers\": [", out);
     for (unsigned k = 0; k < m->layer_count; k++) {
         fputs(k ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
-        json_write_string(out, m->layers[k].name);
+        muster_json_write_string(out, m->layers[k].name);
         fputs(", \"latency_ns\": ", out);
-        json_write_number(out, m->layers[k].latency_ns);
+        muster_json_write_number(out, m->layers[k].latency_ns);
         fputs(", \"alpha\": ", out);
-        json_write_number(out, m->layers[k].alpha);
+        muster_json_write_number(out, m->layers[k].alpha);
         fputc('}', out);
     }
     fputs(m->layer_count ? "\n  ],\n" : "],\n", out);
@@ -534,10 +534,10 @@ static bool is_json_object(const char *text)
 {
     char err[128];
     json_value v;
-    if (json_parse(text, strlen(text), &v, err, sizeof err) != 0)
+    if (muster_json_parse(text, strlen(text), &v, err, sizeof err) != 0)
         return false;
     bool object = v.type == JSON_OBJECT;
-    json_free(&v);
+    muster_json_free(&v);
     return object;
 }
 
@@ -550,13 +550,13 @@ int muster_machine_save(const muster_machine *m, FILE *out, const char *topology
         return -1;
     }
     fprintf(out, "{\n  \"format\": \"%s\",\n  \"name\": ", MUSTER_MACHINE_FORMAT);
-    json_write_string(out, m->name);
+    muster_json_write_string(out, m->name);
     fputs(",\n  \"source\": ", out);
-    json_write_string(out, m->source);
+    muster_json_write_string(out, m->source);
     fprintf(out, ",\n  \"cache_line_bytes\": %u,\n  \"epsilon_ns\": ", m->cache_line_bytes);
-    json_write_number(out, m->epsilon_ns);
+    muster_json_write_number(out, m->epsilon_ns);
     fputs(",\n  \"contention_ns\": ", out);
-    json_write_number(out, m->contention_ns);
+    muster_json_write_number(out, m->contention_ns);
     fprintf(out, ",\n  \"cluster_size\": %u,\n  \"cpus\": [", m->cluster_size);
     for (unsigned i = 0; i < m->cpus; i++)
         fprintf(out, "%s%d", i ? ", " : "", m->cpu_ids[i]);

@@ -7,8 +7,8 @@
  * so are duplicate keys in one object and \u0000 in strings (keys are looked
  * up as C strings, and a key given twice is a mistake in a hand-edited file,
  * not a wish).  Numbers are doubles.  Not installed; no external library. */
-#ifndef MUSTER_MODEL_JSON_H
-#define MUSTER_MODEL_JSON_H
+#ifndef MUSTER_MACHINE_JSON_H
+#define MUSTER_MACHINE_JSON_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,24 +45,24 @@ struct json_member {
 
 /* Parses text[0..length) as one JSON value.  0, or -1 with "line L column C:
  * problem" in err and *out a JSON null (nothing to free). */
-int json_parse(const char *text, size_t length, json_value *out, char *err, size_t err_len);
+int muster_json_parse(const char *text, size_t length, json_value *out, char *err, size_t err_len);
 
 /* Frees what json_parse allocated; *v becomes null. */
-void json_free(json_value *v);
+void muster_json_free(json_value *v);
 
 /* The member named key, or NULL (also when v is not an object). */
-const json_value *json_get(const json_value *v, const char *key);
+const json_value *muster_json_get(const json_value *v, const char *key);
 
 /* "null", "a boolean", "a number", "a string", "an array", "an object":
  * for messages like "expected a number, found a string". */
-const char *json_type_name(json_type type);
+const char *muster_json_type_name(json_type type);
 
 /* A JSON string literal, quotes and escapes included. */
-void json_write_string(FILE *out, const char *s);
+void muster_json_write_string(FILE *out, const char *s);
 
 /* The shortest decimal that reads back as exactly v ("9.1", not
  * "9.0999999999999996").  JSON has no NaN or infinity: those are written as
  * null, so callers check values before saving them. */
-void json_write_number(FILE *out, double v);
+void muster_json_write_number(FILE *out, double v);
 
 #endif

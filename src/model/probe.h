@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "model/machine.h"
+#include "machine/machine.h"
 
 #define MUSTER_PROBE_DEFAULT_REPETITIONS 15u
 /* With round_trips 0, R is calibrated so that one sample takes about this

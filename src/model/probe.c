@@ -8,7 +8,7 @@
  * on the machines we target.  K such samples give the minimum and the
  * median; the median is what we keep, since a sample the scheduler
  * interrupted is an outlier on one side only. */
-#include "topology/probe.h"
+#include "model/probe.h"
 #include "error.h"
 
 #include "platform/platform.h"

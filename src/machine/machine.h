@@ -32,8 +32,8 @@
  *   topology          object written by `muster probe` (informational) optional
  * Unknown keys are ignored.
  */
-#ifndef MUSTER_MODEL_MACHINE_H
-#define MUSTER_MODEL_MACHINE_H
+#ifndef MUSTER_MACHINE_MACHINE_H
+#define MUSTER_MACHINE_MACHINE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -18,7 +18,7 @@
  *    again comes back unchanged.  The two rules can disagree at a group's
  *    edge: on the Phytium 2000+ of Table I the tolerance groups {54.1, 61.4}
  *    but 61.4 is nearer 65.6, and there it goes. */
-#include "model/machine.h"
+#include "machine/machine.h"
 
 #include <math.h>
 #include <stdio.h>

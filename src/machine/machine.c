@@ -1,6 +1,6 @@
 /* The machine description's storage.  Reading, writing and checking files
  * live in machine_file.c; the built-in machines in presets.c. */
-#include "model/machine.h"
+#include "machine/machine.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -17,6 +17,13 @@
 #ifndef MUSTER_OMP_BUILD_LIBRARY
 #define MUSTER_OMP_BUILD_LIBRARY ""
 #endif
+/* The installed layout, relative to the command (tools/CMakeLists.txt). */
+#ifndef MUSTER_INSTALLED_OMP_LIBRARY
+#define MUSTER_INSTALLED_OMP_LIBRARY "../lib/libmuster-omp.so"
+#endif
+#ifndef MUSTER_INSTALLED_LIBEXEC
+#define MUSTER_INSTALLED_LIBEXEC "../libexec/muster"
+#endif
 #ifndef MUSTER_SYNCBENCH_BUILD_PATH
 #define MUSTER_SYNCBENCH_BUILD_PATH ""
 #endif
@@ -165,7 +172,8 @@ static int find_libomp(omp_found *f)
 
 int omp_find_runtime(omp_runtime rt, omp_found *f)
 {
-    static const char *const muster_installed[] = {"../lib/libmuster-omp.so", "libmuster-omp.so", NULL};
+    static const char *const muster_installed[] = {MUSTER_INSTALLED_OMP_LIBRARY, "../lib/libmuster-omp.so",
+                                                   "libmuster-omp.so", NULL};
     memset(f, 0, sizeof *f);
     switch (rt) {
     case OMP_RUNTIME_LIBGOMP:
@@ -205,25 +213,25 @@ int omp_find_runtimes(const char *prog, int wanted[OMP_RUNTIME_COUNT], char libr
 
 int omp_find_syncbench(omp_found *f)
 {
-    static const char *const installed[] = {"../libexec/muster/syncbench", "syncbench", NULL};
+    static const char *const installed[] = {MUSTER_INSTALLED_LIBEXEC "/syncbench", "syncbench", NULL};
     return find_built(f, "MUSTER_SYNCBENCH", MUSTER_SYNCBENCH_BUILD_PATH, installed);
 }
 
 int omp_find_syncbench_clang(omp_found *f)
 {
-    static const char *const installed[] = {"../libexec/muster/syncbench-clang", "syncbench-clang", NULL};
+    static const char *const installed[] = {MUSTER_INSTALLED_LIBEXEC "/syncbench-clang", "syncbench-clang", NULL};
     return find_built(f, "MUSTER_SYNCBENCH_CLANG", MUSTER_SYNCBENCH_CLANG_BUILD_PATH, installed);
 }
 
 int omp_find_taskbench(omp_found *f)
 {
-    static const char *const installed[] = {"../libexec/muster/taskbench", "taskbench", NULL};
+    static const char *const installed[] = {MUSTER_INSTALLED_LIBEXEC "/taskbench", "taskbench", NULL};
     return find_built(f, "MUSTER_TASKBENCH", MUSTER_TASKBENCH_BUILD_PATH, installed);
 }
 
 int omp_find_taskbench_clang(omp_found *f)
 {
-    static const char *const installed[] = {"../libexec/muster/taskbench-clang", "taskbench-clang", NULL};
+    static const char *const installed[] = {MUSTER_INSTALLED_LIBEXEC "/taskbench-clang", "taskbench-clang", NULL};
     return find_built(f, "MUSTER_TASKBENCH_CLANG", MUSTER_TASKBENCH_CLANG_BUILD_PATH, installed);
 }
 

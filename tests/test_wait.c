@@ -8,7 +8,7 @@
 
 #include "stress_common.h"
 #include "wait/wait.h"
-#include "barrier/internal.h" /* muster_team_waiter */
+#include "barrier/internal.h" /* muster_team_waiter, the barrier struct */
 
 typedef struct sleeper {
     muster_flag *flag;

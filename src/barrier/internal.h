@@ -9,6 +9,7 @@
 
 #include "error.h"
 #include "muster/barrier.h"
+#include "barrier/runtime.h"
 #include "platform/platform.h"
 #include "schedule.h"
 #include "wait/wait.h"
@@ -174,24 +175,6 @@ void muster_plan_schedule(const muster_barrier *b, unsigned id, muster_schedule 
 void muster_node_tree_schedule(const muster_barrier *b, unsigned id, muster_schedule *s);
 
 
-/* ---- environment (parsed once per process; warnings printed once) ---- */
-
-typedef struct muster_env_config {
-    bool has_algorithm, has_policy, has_spin_ns;
-    muster_algorithm algorithm;
-    muster_wait_policy policy;
-    int64_t spin_ns;
-} muster_env_config;
-
-const muster_env_config *muster_env(void);
-
-/* How a participant of a team of `participants` waits: policy DEFAULT and
- * spin_ns < 0 mean the environment's, else hybrid with libmuster's budget
- * for the team size (shorter, plus a few yields, when it outnumbers the
- * CPUs).  The budget used goes to *resolved_spin_ns when not NULL. */
-muster_waiter muster_team_waiter(unsigned participants, muster_wait_policy policy, int64_t spin_ns,
-                                 int64_t *resolved_spin_ns);
-
 /* ---- the algorithms ---- */
 
 extern const muster_barrier_ops muster_central_blocking_ops;
@@ -204,18 +187,5 @@ extern const muster_barrier_ops muster_static_fway_ops;
 extern const muster_barrier_ops muster_dynamic_fway_ops;
 extern const muster_barrier_ops muster_hyper_ops;
 extern const muster_barrier_ops muster_tuned_ops;
-
-/* Waits that do work meanwhile (wait.h, muster_wait_work), for thread pools
- * whose members run queued tasks while they wait at a barrier: the same as
- * muster_barrier_wait and muster_barrier_gather otherwise.  Whoever queues
- * work calls muster_barrier_nudge when the work's sleepers count is not
- * zero (wait.h says in what order), which wakes the barrier's sleepers so
- * they look for it. */
-int muster_barrier_wait_working(muster_barrier *b, unsigned id, const muster_wait_work *work);
-int muster_barrier_gather_working(muster_barrier *b, const muster_wait_work *work);
-void muster_barrier_nudge(muster_barrier *b);
-/* Wakes at most `count` of the barrier's sleepers (its flags in order);
- * returns how many it woke. */
-int muster_barrier_nudge_some(muster_barrier *b, int count);
 
 #endif

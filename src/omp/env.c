@@ -19,7 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "barrier/internal.h"
+#include "barrier/runtime.h"
 #include "omp/env.h"
 
 #define DEFAULT_AFFINITY_FORMAT "level %L thread %i affinity %A"

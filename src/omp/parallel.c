@@ -14,7 +14,7 @@
 #include "omp/env.h"
 #include "omp/internal.h"
 #include "omp/scheduler.h"
-#include "barrier/internal.h" /* muster_barrier_wait_working */
+#include "barrier/runtime.h" /* muster_barrier_wait_working */
 
 /* What a forking thread puts back after its region. */
 typedef struct region {

@@ -22,7 +22,7 @@
 
 #include "omp/internal.h"
 #include "omp/scheduler.h"
-#include "barrier/internal.h" /* muster_env(): MUSTER_BARRIER, the wait policy */
+#include "barrier/runtime.h" /* muster_env(): MUSTER_BARRIER, the wait policy */
 
 typedef struct pool_worker {
     /* Alone on its line: the worker spins here while parked. */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "omp/internal.h"
-#include "barrier/internal.h" /* muster_barrier_nudge */
+#include "barrier/runtime.h" /* muster_barrier_nudge */
 
 /* MUSTER_OMP_TASK_STATS=1 turns the counters on.  Off, they cost one
  * predictable branch: a shared counter bumped per task would be a contended

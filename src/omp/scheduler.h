@@ -51,6 +51,11 @@ typedef struct muster_omp_team_tasks {
     /* Tasks in `prioritized`: every look for work reads it, and takes the
      * queue's lock only when it is not 0. */
     _Atomic uint32_t prio_count;
+    /* Threads inside omp_fulfill_event completing one of the team's tasks:
+     * such a thread may still touch this struct after the count it let
+     * reach zero, so a team of one's scheduler is freed only once this is
+     * 0 (muster_omp_tasks_end_solo). */
+    _Atomic uint32_t fulfillers;
     _Alignas(MUSTER_CACHE_LINE) unsigned size;
     uint64_t idle_polls;       /* looks for work before sleeping (the team's spin budget) */
     int64_t queue_ahead;       /* MUSTER_OMP_QUEUE_AHEAD */

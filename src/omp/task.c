@@ -66,6 +66,7 @@
  * records the team it belongs to; an entry of another team (the thread has
  * since entered a nested parallel region) does not apply. */
 #include <omp.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -593,7 +594,12 @@ static void fulfil_record(deferred_task *t)
     if (atomic_fetch_sub_explicit(&t->detach_outstanding, 1, memory_order_acq_rel) != 1)
         return;
     muster_omp_team_tasks *tt = t->team->tasks;
+    /* seq_cst (both): the increment comes before the decrements that let
+     * the team's end go on, which then waits for the decrement, after our
+     * last touch of tt (a team of one frees it at its end). */
+    atomic_fetch_add(&tt->fulfillers, 1);
     muster_omp_tasks_finished(tt, complete_record(t));
+    atomic_fetch_sub(&tt->fulfillers, 1);
 }
 
 /* A task record with a copy of the arguments, counted in its parent's
@@ -1019,6 +1025,10 @@ static void give_solo_team_a_scheduler(muster_omp_team *team)
 void muster_omp_tasks_end_solo(muster_omp_team *team)
 {
     if (team->size == 1 && team->tasks != NULL) {
+        /* The drain's acquire load saw the last task's count reach zero:
+         * its fulfiller's increment, before that, is seen here. */
+        while (atomic_load(&team->tasks->fulfillers) != 0)
+            sched_yield(); /* it is a few instructions from done */
         muster_omp_team_tasks_destroy(team->tasks);
         team->tasks = NULL;
         /* As muster_omp_tasks_work_done: the implicit task's table goes

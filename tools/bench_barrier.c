@@ -6,6 +6,7 @@
 #include "bench_impl.h"
 #include "bench_report.h"
 #include "cli.h"
+#include "wait/wait.h" /* muster_affinity_cpus */
 
 #include <muster/barrier.h>
 #include <sched.h>
@@ -278,13 +279,7 @@ static int parse_options(int argc, char **argv, struct options *o, unsigned ncpu
 
 static int read_cpu_mask(struct cpu_mask *mask)
 {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) != 0)
-        return -1;
-    mask->count = 0;
-    for (int c = 0; c < CPU_SETSIZE; c++)
-        if (CPU_ISSET(c, &set))
-            mask->cpu[mask->count++] = c;
+    mask->count = muster_affinity_cpus(mask->cpu, CPU_SETSIZE);
     return mask->count > 0 ? 0 : -1;
 }
 

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "epcc_delay.h"
 #include "omp_runtime.h"
+#include "wait/wait.h" /* muster_affinity_cpus */
 
 #include <errno.h>
 #include <limits.h>
@@ -390,13 +391,9 @@ static int find_runtimes(omp_bench_run *run, char library[OMP_RUNTIME_COUNT][409
 
 static int read_cpus(omp_bench_run *run, int *cpu)
 {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) != 0)
+    run->cpus_available = muster_affinity_cpus(cpu, CPU_SETSIZE);
+    if (run->cpus_available == 0)
         return -1;
-    run->cpus_available = 0;
-    for (int c = 0; c < CPU_SETSIZE; c++)
-        if (CPU_ISSET(c, &set))
-            cpu[run->cpus_available++] = c;
     run->cpus_online = sysconf(_SC_NPROCESSORS_ONLN);
     run->cpu_list = cpu;
     return 0;

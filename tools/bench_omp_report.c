@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "report_text.h"
 #include "sample_stats.h"
+#include "json_write.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -323,7 +324,7 @@ static void json_cell(FILE *out, const omp_bench_run *run, size_t c, size_t k, s
     fprintf(out, ", \"samples\": %u, \"inner\": %llu", x->samples, (unsigned long long)x->inner);
     if (!ok) {
         fputs(", \"message\": ", out);
-        report_json_string(out, x->message);
+        muster_json_write_string(out, x->message);
     }
     fputc('}', out);
 }
@@ -333,7 +334,7 @@ static void json_header(FILE *out, const omp_bench_run *run)
     fputs("{\n  ", out);
     report_json_machine(out, run->cpus_online, run->cpus_available, run->cpu_list);
     fputs(",\n  \"settings\": {\"method\": \"epcc-syncbench\", \"compiler\": ", out);
-    report_json_string(out, run->compiler ? run->compiler : "gcc");
+    muster_json_write_string(out, run->compiler ? run->compiler : "gcc");
     fputs(", \"threads\": [", out);
     for (size_t k = 0; k < run->ncounts; k++)
         fprintf(out, "%s%u", k ? ", " : "", run->threads[k]);
@@ -344,7 +345,7 @@ static void json_header(FILE *out, const omp_bench_run *run)
     fprintf(out, ", \"delay_iters\": %u, \"omp_wait_policy\": ", run->delay_iters);
     const char *wait = getenv("OMP_WAIT_POLICY");
     if (wait)
-        report_json_string(out, wait);
+        muster_json_write_string(out, wait);
     else
         fputs("null", out);
     fputs("},\n  ", out);
@@ -362,7 +363,7 @@ void omp_report_json_runtimes(FILE *out, const int runtime[OMP_RUNTIME_COUNT],
         fprintf(out, "%s\"%s\": {\"found\": %s, ", first ? "" : ", ", omp_runtime_name((omp_runtime)rt),
                 runtime[rt] ? "true" : "false");
         fputs(runtime[rt] ? "\"path\": " : "\"message\": ", out);
-        report_json_string(out, runtime[rt] ? path[rt] : missing[rt]);
+        muster_json_write_string(out, runtime[rt] ? path[rt] : missing[rt]);
         fputc('}', out);
         first = 0;
     }

@@ -1,6 +1,7 @@
 #include "bench_report.h"
 #include "cli.h"
 #include "report_text.h"
+#include "json_write.h"
 
 #include <math.h>
 #include <muster/barrier.h>
@@ -358,11 +359,11 @@ static void json_cell(FILE *out, const bench_run *run, size_t r, size_t k)
     const bench_cell *c = bench_cell_at(run, r, k);
     int ok = c->status == CELL_OK;
     fputs("    {\"impl\": ", out);
-    report_json_string(out, row->policy ? muster_algorithm_name((muster_algorithm)row->choice.algorithm)
+    muster_json_write_string(out, row->policy ? muster_algorithm_name((muster_algorithm)row->choice.algorithm)
                                  : row->impl->name);
     fprintf(out, ", \"family\": \"%s\", \"policy\": ", row->impl->family);
     if (row->policy)
-        report_json_string(out, row->policy);
+        muster_json_write_string(out, row->policy);
     else
         fputs("null", out);
     sample_stats s = bench_cell_stats(c);
@@ -393,7 +394,7 @@ static void json_cell(FILE *out, const bench_run *run, size_t r, size_t k)
         fprintf(out, ", \"resolved\": {\"algorithm\": \"%s\", \"policy\": \"%s\"}", a, p);
     if (!ok) {
         fputs(", \"message\": ", out);
-        report_json_string(out, c->message);
+        muster_json_write_string(out, c->message);
     }
     fputc('}', out);
 }

@@ -8,6 +8,7 @@
 #include "bench_child.h"
 #include "cli.h"
 #include "epcc_delay.h"
+#include "wait/wait.h" /* muster_affinity_cpus */
 
 #include <errno.h>
 #include <sched.h>
@@ -321,14 +322,7 @@ static void run_rounds(task_bench_run *run, char library[OMP_RUNTIME_COUNT][4096
 
 static unsigned read_cpus(int *cpu)
 {
-    cpu_set_t set;
-    unsigned n = 0;
-    if (sched_getaffinity(0, sizeof set, &set) != 0)
-        return 0;
-    for (int c = 0; c < CPU_SETSIZE; c++)
-        if (CPU_ISSET(c, &set))
-            cpu[n++] = c;
-    return n;
+    return muster_affinity_cpus(cpu, CPU_SETSIZE);
 }
 
 static int alloc_cells(task_bench_run *run)

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "report_text.h"
 #include "sample_stats.h"
+#include "json_write.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -286,10 +287,10 @@ static void json_cell(FILE *out, const task_bench_run *run, size_t w, size_t k, 
     fputs("], \"tasks\": ", out);
     report_json_number(out, ok ? strtod(c->tasks, NULL) : NAN);
     fputs(", \"check\": ", out);
-    report_json_string(out, c->check);
+    muster_json_write_string(out, c->check);
     if (!ok) {
         fputs(", \"message\": ", out);
-        report_json_string(out, c->message);
+        muster_json_write_string(out, c->message);
     }
     fputc('}', out);
 }
@@ -299,7 +300,7 @@ void task_report_json(FILE *out, const task_bench_run *run)
     fputs("{\n  ", out);
     report_json_machine(out, run->cpus_online, run->cpus_available, run->cpu_list);
     fprintf(out, ",\n  \"settings\": {\"method\": \"taskbench\", \"compiler\": ");
-    report_json_string(out, run->compiler ? run->compiler : "gcc");
+    muster_json_write_string(out, run->compiler ? run->compiler : "gcc");
     fprintf(out, ", \"reps\": %u", run->reps);
     json_number_field(out, "scale", run->scale);
     fputs(", \"threads\": [", out);

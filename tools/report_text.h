@@ -16,8 +16,8 @@ int report_decimals_for(double x);
 /* Context switches per operation, ratios ("0.47×", "0.0047×"). */
 void report_format_csw(char *buf, size_t len, double x);
 void report_format_ratio(char *buf, size_t len, double r);
-/* A JSON string with escapes; a number, or null when not finite. */
-void report_json_string(FILE *out, const char *s);
+/* A measurement for JSON: 6 significant digits, or null when not finite
+ * (strings: muster_json_write_string, json_write.h). */
 void report_json_number(FILE *out, double x);
 /* `"machine": {"cpus": N, "cpus_available": M, "cpu_list": [...]}` without a
  * trailing comma or newline. */

@@ -57,12 +57,7 @@ const json_value *muster_json_get(const json_value *v, const char *key);
  * for messages like "expected a number, found a string". */
 const char *muster_json_type_name(json_type type);
 
-/* A JSON string literal, quotes and escapes included. */
-void muster_json_write_string(FILE *out, const char *s);
-
-/* The shortest decimal that reads back as exactly v ("9.1", not
- * "9.0999999999999996").  JSON has no NaN or infinity: those are written as
- * null, so callers check values before saving them. */
-void muster_json_write_number(FILE *out, double v);
+/* Writing: muster_json_write_string, muster_json_write_number. */
+#include "json_write.h"
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "json_write.h"
 #include "internal.h"
 #include "muster/barrier.h"
 #include "wait/wait.h"
@@ -402,27 +403,10 @@ static void write_level(const muster_topology *t, muster_topology_level level, c
     fputc(']', out);
 }
 
-/* The source names a library and its version, but it is still text: escape
- * what JSON requires rather than trust it. */
-static void write_string(const char *s, FILE *out)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 int muster_topology_write_json(const muster_topology *t, FILE *out)
 {
     fputs("{\"source\":", out);
-    write_string(t->source, out);
+    muster_json_write_string(out, t->source); /* a library's name and version, still text to escape */
     write_level(t, MUSTER_TOPO_PACKAGE, "packages", out);
     write_level(t, MUSTER_TOPO_NUMA, "numa_nodes", out);
     write_level(t, MUSTER_TOPO_L3, "l3", out);

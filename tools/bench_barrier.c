@@ -132,18 +132,6 @@ static int add_policy(const char *name, void *ctx)
     return 0;
 }
 
-static int add_thread_count(const char *text, void *ctx)
-{
-    struct options *o = ctx;
-    unsigned long n;
-    if (cli_parse_ulong(PROG, "--threads", text, 1, MUSTER_MAX_PARTICIPANTS, &n) != 0)
-        return CLI_USAGE;
-    if (o->nthreads == MAX_COUNTS)
-        return cli_usage_error(PROG, "--threads: more than %d team sizes", MAX_COUNTS);
-    o->threads[o->nthreads++] = (unsigned)n;
-    return 0;
-}
-
 static int compare_unsigned(const void *a, const void *b)
 {
     unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
@@ -184,7 +172,8 @@ static int set_policies(const char *v, struct options *o)
 
 static int set_threads(const char *v, struct options *o)
 {
-    return cli_for_each_item(PROG, "--threads", v, add_thread_count, o);
+    return cli_parse_count_list(PROG, "--threads", v, 1, MUSTER_MAX_PARTICIPANTS, o->threads, &o->nthreads,
+                                MAX_COUNTS);
 }
 
 static int set_reps(const char *v, struct options *o)

@@ -128,44 +128,10 @@ static int add_construct(const char *name, void *ctx)
     return 0;
 }
 
-static int add_runtime(const char *name, void *ctx)
-{
-    struct options *o = ctx;
-    int rt = omp_runtime_parse(name);
-    if (strcmp(name, "all") == 0) {
-        for (rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
-            o->runtime[rt] = 1;
-        return 0;
-    }
-    if (rt < 0)
-        return cli_usage_error(PROG, "--runtimes: unknown runtime '%s' (libgomp, libomp, muster)", name);
-    o->runtime[rt] = 1;
-    return 0;
-}
-
-static int add_thread_count(const char *text, void *ctx)
-{
-    struct options *o = ctx;
-    unsigned long n;
-    if (cli_parse_ulong(PROG, "--threads", text, 1, 4096, &n) != 0)
-        return CLI_USAGE;
-    for (size_t k = 0; k < o->nthreads; k++)
-        if (o->threads[k] == n)
-            return 0;
-    if (o->nthreads == MAX_COUNTS)
-        return cli_usage_error(PROG, "--threads: more than %d team sizes", MAX_COUNTS);
-    /* Kept ascending as they come, by insertion. */
-    size_t k = o->nthreads++;
-    for (; k > 0 && o->threads[k - 1] > n; k--)
-        o->threads[k] = o->threads[k - 1];
-    o->threads[k] = (unsigned)n;
-    return 0;
-}
-
 static int set_threads(const char *v, void *o)
 {
-    ((struct options *)o)->nthreads = 0;
-    return cli_for_each_item(PROG, "--threads", v, add_thread_count, o);
+    struct options *opts = o;
+    return cli_parse_count_list(PROG, "--threads", v, 1, 4096, opts->threads, &opts->nthreads, MAX_COUNTS);
 }
 
 static int set_constructs(const char *v, void *o)
@@ -176,8 +142,7 @@ static int set_constructs(const char *v, void *o)
 
 static int set_runtimes(const char *v, void *o)
 {
-    memset(((struct options *)o)->runtime, 0, sizeof ((struct options *)o)->runtime);
-    return cli_for_each_item(PROG, "--runtimes", v, add_runtime, o);
+    return omp_parse_runtimes(PROG, v, ((struct options *)o)->runtime);
 }
 
 static int set_compilers(const char *v, void *o)

@@ -185,3 +185,37 @@ int cli_for_each_item(const char *prog, const char *option, const char *list,
         item = comma + 1;
     }
 }
+
+typedef struct count_list {
+    const char *prog, *option;
+    unsigned long min, max;
+    unsigned *counts;
+    size_t *n, capacity;
+} count_list;
+
+/* One item: parsed, then inserted where it keeps the list ascending. */
+static int add_count(const char *text, void *ctx)
+{
+    count_list *l = ctx;
+    unsigned long value;
+    if (cli_parse_ulong(l->prog, l->option, text, l->min, l->max, &value) != 0)
+        return CLI_USAGE;
+    for (size_t k = 0; k < *l->n; k++)
+        if (l->counts[k] == value)
+            return 0;
+    if (*l->n == l->capacity)
+        return cli_usage_error(l->prog, "%s: more than %zu values", l->option, l->capacity);
+    size_t k = (*l->n)++;
+    for (; k > 0 && l->counts[k - 1] > value; k--)
+        l->counts[k] = l->counts[k - 1];
+    l->counts[k] = (unsigned)value;
+    return 0;
+}
+
+int cli_parse_count_list(const char *prog, const char *option, const char *list, unsigned long min,
+                         unsigned long max, unsigned *counts, size_t *n, size_t capacity)
+{
+    *n = 0;
+    count_list l = {prog, option, min, max, counts, n, capacity};
+    return cli_for_each_item(prog, option, list, add_count, &l);
+}

@@ -69,6 +69,12 @@ int cli_parse_args(const char *prog, int argc, char **argv, const cli_option *ta
 int cli_for_each_item(const char *prog, const char *option, const char *list,
                       int (*one)(const char *item, void *ctx), void *ctx);
 
+/* A comma-separated list of whole numbers in [min, max] ("2,4,8", a
+ * --threads list) into counts[0..*n), ascending and without repeats, at
+ * most capacity of them; a usage error naming the option otherwise. */
+int cli_parse_count_list(const char *prog, const char *option, const char *list, unsigned long min,
+                         unsigned long max, unsigned *counts, size_t *n, size_t capacity);
+
 /* "0-3,8,10-11" for an ascending list of CPU ids: runs of consecutive ids
  * become ranges.  Truncated (still terminated) when buf is too small. */
 void cli_format_cpu_list(char *buf, size_t len, const int *cpu, unsigned n);

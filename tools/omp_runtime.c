@@ -293,6 +293,34 @@ int omp_parse_compilers(const char *prog, const char *list, int compiler[OMP_COM
     return cli_for_each_item(prog, "--compilers", list, add_compiler, &l);
 }
 
+struct runtime_list {
+    const char *prog;
+    int *runtime;
+};
+
+static int add_runtime(const char *name, void *ctx)
+{
+    struct runtime_list *l = ctx;
+    if (strcmp(name, "all") == 0) {
+        for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
+            l->runtime[rt] = 1;
+        return 0;
+    }
+    int rt = omp_runtime_parse(name);
+    if (rt < 0)
+        return cli_usage_error(l->prog, "--runtimes: unknown runtime '%s' (libgomp, libomp, muster)", name);
+    l->runtime[rt] = 1;
+    return 0;
+}
+
+int omp_parse_runtimes(const char *prog, const char *list, int runtime[OMP_RUNTIME_COUNT])
+{
+    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
+        runtime[rt] = 0;
+    struct runtime_list l = {prog, runtime};
+    return cli_for_each_item(prog, "--runtimes", list, add_runtime, &l);
+}
+
 int omp_run_each_compiler(const int compiler[OMP_COMPILER_COUNT], int json, int (*run)(omp_compiler k, void *ctx),
                           void *ctx)
 {

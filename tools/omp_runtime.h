@@ -73,6 +73,9 @@ int omp_choose_compilers(const char *prog, int compiler[OMP_COMPILER_COUNT], con
 /* --compilers LIST for `prog`: compiler[] becomes 1 for each named, 0 for
  * the rest.  CLI_OK, or CLI_USAGE with a message naming a bad item. */
 int omp_parse_compilers(const char *prog, const char *list, int compiler[OMP_COMPILER_COUNT]);
+/* --runtimes LIST: libgomp, libomp, muster or all, comma-separated, into
+ * runtime[] (1 for each named; the rest 0); a usage error otherwise. */
+int omp_parse_runtimes(const char *prog, const char *list, int runtime[OMP_RUNTIME_COUNT]);
 
 /* Runs run(k, ctx) for each compiler left 1 by omp_choose_compilers, gcc's
  * first; the tables one blank line apart, and with json and two programs,

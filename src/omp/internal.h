@@ -146,7 +146,6 @@ typedef struct muster_omp_thread {
  * first call in a thread.  Never NULL. */
 extern _Thread_local muster_omp_thread muster_omp_thread_state __attribute__((tls_model("initial-exec")));
 muster_omp_thread *muster_omp_self_first(void); /* sets up a thread's state on its first call */
-muster_omp_thread *muster_omp_self_out_of_line(void); /* for lock.c's weak reference */
 /* Inline: one TLS address and a predictable branch, on every entry point
  * (a task created per tree node calls it several times). */
 static inline muster_omp_thread *muster_omp_self(void)

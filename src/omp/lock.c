@@ -52,20 +52,11 @@ static _Atomic uint64_t oversubscribed_polls;
 static _Atomic unsigned sleepers;
 static _Atomic unsigned sleeper_limit;
 
-/* The runtime's settings (env.c), referenced weakly so that the mutex also
- * works in programs built from this file alone (the unit tests). */
-extern const muster_omp_globals *muster_omp_globals_get(void) __attribute__((weak));
-/* The calling thread's state (parallel.c), weakly for the same reason:
- * out of line, as muster_omp_self() is inline on a TLS variable. */
-extern muster_omp_thread *muster_omp_self_out_of_line(void) __attribute__((weak));
-
 /* True when the caller's innermost team has more threads than the process
  * has CPUs. */
 static bool team_outnumbers_cpus(void)
 {
-    if (muster_omp_self_out_of_line == NULL)
-        return false;
-    const muster_omp_team *team = muster_omp_self_out_of_line()->team;
+    const muster_omp_team *team = muster_omp_self()->team;
     /* relaxed: set once before any spin reads it, see muster_omp_mutex_spin_polls;
      * the sleeper limit is one fewer than the CPUs. */
     return team != NULL && team->size > atomic_load_explicit(&sleeper_limit, memory_order_relaxed) + 1u;
@@ -75,7 +66,7 @@ static bool team_outnumbers_cpus(void)
  * threads not to spin: libgomp's mutex does not spin then either. */
 static bool passive_waits(void)
 {
-    return muster_omp_globals_get != NULL && muster_omp_globals_get()->wait_policy == MUSTER_WAIT_PASSIVE;
+    return muster_omp_globals_get()->wait_policy == MUSTER_WAIT_PASSIVE;
 }
 
 uint64_t muster_omp_mutex_spin_polls(void)

@@ -47,11 +47,6 @@ muster_omp_thread *muster_omp_self_first(void)
     return self;
 }
 
-muster_omp_thread *muster_omp_self_out_of_line(void)
-{
-    return muster_omp_self();
-}
-
 /* ---- process events: load, exit and fork ---- */
 
 /* At load, as libgomp does: read the environment (OMP_DISPLAY_ENV prints

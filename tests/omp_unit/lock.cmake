@@ -10,17 +10,16 @@
 
 set(MUSTER_OMP_UNIT_DIR ${CMAKE_CURRENT_SOURCE_DIR})
 
-# muster_omp_lock_unit_test(name source...): a pthread test linked with the
-# static library and the runtime sources it names.
+# muster_omp_lock_unit_test(name source): a pthread test linked with the
+# runtime as an archive (muster_omp_static).
 function(muster_omp_lock_unit_test name)
   muster_add_test(${name} ${ARGN})
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
+  target_link_libraries(${name} PRIVATE muster_omp_static)
 endfunction()
 
-muster_omp_lock_unit_test(test_omp_lock ${MUSTER_OMP_UNIT_DIR}/test_omp_lock.c
-  ${PROJECT_SOURCE_DIR}/src/omp/lock.c)
-muster_omp_lock_unit_test(test_omp_critical ${MUSTER_OMP_UNIT_DIR}/test_omp_critical.c
-  ${PROJECT_SOURCE_DIR}/src/omp/gomp/critical.c ${PROJECT_SOURCE_DIR}/src/omp/lock.c)
+muster_omp_lock_unit_test(test_omp_lock ${MUSTER_OMP_UNIT_DIR}/test_omp_lock.c)
+muster_omp_lock_unit_test(test_omp_critical ${MUSTER_OMP_UNIT_DIR}/test_omp_critical.c)
 
 # muster_omp_lock_program_test(name source...): an OpenMP program (gcc -fopenmp
 # at compile time only) linked against libmuster-omp; muster_static only

@@ -9,13 +9,6 @@
 #include "omp/scheduler.h"
 #include "stress_common.h"
 
-/* The pool's waiter for a team (pool.c): a plain hybrid one will do. */
-muster_waiter muster_omp_team_waiter(unsigned size)
-{
-    (void)size;
-    return (muster_waiter){.policy = MUSTER_WAIT_HYBRID, .spin_iterations = 100};
-}
-
 static void *item(uintptr_t k) { return (void *)(k * 16 + 16); }
 
 static void test_last_victim_first(void)

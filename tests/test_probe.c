@@ -1,4 +1,4 @@
-/* The latency probe (src/topology/probe.c), kept short (a fraction of a
+/* The latency probe (src/model/probe.c), kept short (a fraction of a
  * second on 2 CPUs: small R and K):
  *  - the affinity mask comes back ascending and complete;
  *  - a two-CPU probe gives a valid machine: entries positive and finite,

@@ -1,5 +1,5 @@
 /* `muster probe`: the core-to-core latency matrix of this machine by pinned
- * ping-pong (src/topology/probe.c), shown as a table, saved as a machine
+ * ping-pong (src/model/probe.c), shown as a table, saved as a machine
  * file, or drawn as a heat map by python/muster_report. */
 #include "probe.h"
 

@@ -1,5 +1,5 @@
 """The core-to-core latency heat map of a machine file ("muster-machine/1",
-the format described at the top of src/model/machine.h)."""
+the format described at the top of src/machine/machine.h)."""
 import math
 import os
 

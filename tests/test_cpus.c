@@ -102,11 +102,17 @@ static void remove_file(const char *relative)
     unlink(path);
 }
 
-static void check_quota(const char *cgroup, double expected)
+/* One fake tree walker's answer: v2's (cpu.max) or v1's (cpu.cfs_*). */
+#define check_quota(cgroup, expected) check_walk(muster_cgroup_cpu_quota, "muster_cgroup_cpu_quota", cgroup, expected)
+#define check_v1_quota(cgroup, expected) \
+    check_walk(muster_cgroup_v1_cpu_quota, "muster_cgroup_v1_cpu_quota", cgroup, expected)
+
+static void check_walk(double (*walk)(const char *, const char *), const char *name, const char *cgroup,
+                       double expected)
 {
-    double quota = muster_cgroup_cpu_quota(root, cgroup);
+    double quota = walk(root, cgroup);
     if (!near(quota, expected))
-        fprintf(stderr, "muster_cgroup_cpu_quota(root, \"%s\") = %g, expected %g\n", cgroup, quota, expected);
+        fprintf(stderr, "%s(root, \"%s\") = %g, expected %g\n", name, cgroup, quota, expected);
     CHECK(near(quota, expected));
 }
 
@@ -225,14 +231,6 @@ static void test_parse_cfs(void)
     check_cfs_bad("1 2", "100000");
     check_cfs_bad("150000", "100000 ");
     check_cfs_bad("0", "100000");
-}
-
-static void check_v1_quota(const char *cgroup, double expected)
-{
-    double quota = muster_cgroup_v1_cpu_quota(root, cgroup);
-    if (!near(quota, expected))
-        fprintf(stderr, "muster_cgroup_v1_cpu_quota(root, \"%s\") = %g, expected %g\n", cgroup, quota, expected);
-    CHECK(near(quota, expected));
 }
 
 /* A v1 directory's two files. */

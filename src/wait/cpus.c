@@ -156,47 +156,53 @@ static bool list_has(const char *list, const char *word)
     return false;
 }
 
-/* The mount of a cgroup hierarchy in a mountinfo file: v2 (cgroup2), or
- * v1 with the cpu controller (cgroup, super options holding "cpu").  Its
- * root within the hierarchy into mount_root, where it is mounted into
- * mount_point.  False when there is none. */
-static bool find_cgroup_mount(const char *mountinfo, bool v2, char *mount_root, char *mount_point, size_t size)
+/* Where one hierarchy (v2, or v1's with the cpu controller) puts this
+ * process: its path in the hierarchy, and where the hierarchy is mounted
+ * (the part of it mounted, mount_root, at mount_point). */
+typedef struct cgroup_place {
+    bool in_hierarchy, mounted;
+    char path[4096], mount_root[4096], mount_point[4096];
+} cgroup_place;
+
+/* One pass over a mountinfo file: the v2 mount (cgroup2) and the v1 mount
+ * with the cpu controller (cgroup, super options holding "cpu"), the first
+ * of each. */
+static void find_cgroup_mounts(const char *mountinfo, cgroup_place *v2, cgroup_place *v1)
 {
     FILE *file = fopen(mountinfo, "r");
     if (file == NULL)
-        return false;
+        return;
     char line[8192];
-    bool found = false;
-    while (!found && fgets(line, sizeof line, file) != NULL) {
+    while ((!v2->mounted || !v1->mounted) && fgets(line, sizeof line, file) != NULL) {
         /* id parent major:minor root mount-point options [optional...] - fstype source super-options */
         char root[4096], point[4096], fstype[64], super[1024];
         const char *dash = strstr(line, " - ");
         if (dash == NULL || sscanf(line, "%*s %*s %*s %4095s %4095s", root, point) != 2 ||
             sscanf(dash + 3, "%63s %*s %1023s", fstype, super) != 2)
             continue;
-        found = v2 ? strcmp(fstype, "cgroup2") == 0 : strcmp(fstype, "cgroup") == 0 && list_has(super, "cpu");
-        if (found) {
-            unescape_mount_path(root);
-            unescape_mount_path(point);
-            snprintf(mount_root, size, "%s", root);
-            snprintf(mount_point, size, "%s", point);
-        }
+        cgroup_place *place = strcmp(fstype, "cgroup2") == 0                               ? v2
+                              : strcmp(fstype, "cgroup") == 0 && list_has(super, "cpu") ? v1
+                                                                                         : NULL;
+        if (place == NULL || place->mounted)
+            continue;
+        unescape_mount_path(root);
+        unescape_mount_path(point);
+        snprintf(place->mount_root, sizeof place->mount_root, "%s", root);
+        snprintf(place->mount_point, sizeof place->mount_point, "%s", point);
+        place->mounted = true;
     }
     fclose(file);
-    return found;
 }
 
-/* The process's path in a hierarchy, from a /proc/<pid>/cgroup file: the
- * "0::/path" line (v2), or the line whose controllers include cpu (v1,
- * "4:cpu,cpuacct:/path").  False when there is none. */
-static bool own_cgroup_path(const char *proc_cgroup, bool v2, char *path, size_t size)
+/* One pass over a /proc/<pid>/cgroup file: the "0::/path" line (v2) and
+ * the line whose controllers include cpu (v1, "4:cpu,cpuacct:/path"). */
+static void own_cgroup_paths(const char *proc_cgroup, cgroup_place *v2, cgroup_place *v1)
 {
     FILE *file = fopen(proc_cgroup, "r");
     if (file == NULL)
-        return false;
+        return;
     char line[4096];
-    bool found = false;
-    while (!found && fgets(line, sizeof line, file) != NULL) {
+    while ((!v2->in_hierarchy || !v1->in_hierarchy) && fgets(line, sizeof line, file) != NULL) {
         line[strcspn(line, "\n")] = '\0';
         char *controllers = strchr(line, ':');
         char *cgroup = controllers != NULL ? strchr(controllers + 1, ':') : NULL;
@@ -204,45 +210,51 @@ static bool own_cgroup_path(const char *proc_cgroup, bool v2, char *path, size_t
             continue;
         *cgroup++ = '\0';
         *controllers++ = '\0'; /* line: the hierarchy's number */
-        found = v2 ? strcmp(line, "0") == 0 && *controllers == '\0' : list_has(controllers, "cpu");
-        if (found)
-            snprintf(path, size, "%s", cgroup);
+        cgroup_place *place = strcmp(line, "0") == 0 && *controllers == '\0' ? v2
+                              : list_has(controllers, "cpu")                  ? v1
+                                                                              : NULL;
+        if (place == NULL || place->in_hierarchy)
+            continue;
+        snprintf(place->path, sizeof place->path, "%s", cgroup);
+        place->in_hierarchy = true;
     }
     fclose(file);
-    return found;
 }
 
 /* The quota of one hierarchy: the process's path there made relative to
  * the mount's root (a container sees its own cgroup as the root), then the
- * tightest on the way up to the mount point.  Without a mountinfo entry a
- * v2 hierarchy is taken to be at /sys/fs/cgroup. */
-static double hierarchy_quota(const char *proc_cgroup, const char *mountinfo, bool v2)
+ * tightest on the way up to the mount point. */
+static double hierarchy_quota(const cgroup_place *place, double (*quota)(const char *root, const char *cgroup))
 {
-    char path[4096], mount_root[4096], mount_point[4096];
-    if (!own_cgroup_path(proc_cgroup, v2, path, sizeof path))
+    if (!place->in_hierarchy || !place->mounted)
         return 0.0;
-    if (!find_cgroup_mount(mountinfo, v2, mount_root, mount_point, sizeof mount_point)) {
-        if (!v2)
-            return 0.0;
-        snprintf(mount_root, sizeof mount_root, "/");
-        snprintf(mount_point, sizeof mount_point, "/sys/fs/cgroup");
-    }
-    const char *relative = path;
-    size_t root_length = strlen(mount_root);
-    if (strcmp(mount_root, "/") != 0 && strncmp(path, mount_root, root_length) == 0 &&
-        (path[root_length] == '/' || path[root_length] == '\0'))
-        relative = path + root_length;
-    return v2 ? muster_cgroup_cpu_quota(mount_point, relative) : muster_cgroup_v1_cpu_quota(mount_point, relative);
+    const char *relative = place->path;
+    size_t root_length = strlen(place->mount_root);
+    if (strcmp(place->mount_root, "/") != 0 && strncmp(place->path, place->mount_root, root_length) == 0 &&
+        (place->path[root_length] == '/' || place->path[root_length] == '\0'))
+        relative = place->path + root_length;
+    return quota(place->mount_point, relative);
 }
 
 double muster_cpu_quota_from(const char *proc_cgroup, const char *mountinfo)
 {
+    cgroup_place v2 = {0}, v1 = {0};
+    own_cgroup_paths(proc_cgroup, &v2, &v1);
+    if (!v2.in_hierarchy && !v1.in_hierarchy)
+        return 0.0;
+    find_cgroup_mounts(mountinfo, &v2, &v1);
+    if (v2.in_hierarchy && !v2.mounted) {
+        /* Without a mountinfo entry a v2 hierarchy is taken to be at /sys/fs/cgroup. */
+        snprintf(v2.mount_root, sizeof v2.mount_root, "/");
+        snprintf(v2.mount_point, sizeof v2.mount_point, "/sys/fs/cgroup");
+        v2.mounted = true;
+    }
     /* A hybrid host has both: the tighter one that is set counts. */
-    double v2 = hierarchy_quota(proc_cgroup, mountinfo, true);
-    double v1 = hierarchy_quota(proc_cgroup, mountinfo, false);
-    if (v2 > 0.0 && (v1 == 0.0 || v2 < v1))
-        return v2;
-    return v1;
+    double v2_quota = hierarchy_quota(&v2, muster_cgroup_cpu_quota);
+    double v1_quota = hierarchy_quota(&v1, muster_cgroup_v1_cpu_quota);
+    if (v2_quota > 0.0 && (v1_quota == 0.0 || v2_quota < v1_quota))
+        return v2_quota;
+    return v1_quota;
 }
 
 /* The process's mask, read when the library loads: later, the thread that

@@ -37,8 +37,9 @@ bool muster_deque_push(muster_deque *d, void *item)
     /* seq_cst, though release would do for the deque (a thief that reads
      * the new bottom sees the item): a pusher may then read another
      * variable with a seq_cst load and be ordered after this store, which
-     * scheduler.c's wake-up handshake relies on. */
-    atomic_store(&d->bottom, b + 1);
+     * scheduler.c's wake-up handshake relies on (platform.h: why an
+     * exchange). */
+    muster_store_before_load(&d->bottom, b + 1);
     return true;
 }
 
@@ -48,8 +49,8 @@ void *muster_deque_take(muster_deque *d)
     int64_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed) - 1;
     /* seq_cst store, then seq_cst load of top: thieves must see the
      * reservation before we read top, or both could take the last task
-     * (the paper's fence). */
-    atomic_store(&d->bottom, b);
+     * (the paper's fence; platform.h: why an exchange). */
+    muster_store_before_load(&d->bottom, b);
     int64_t t = atomic_load(&d->top);
     if (t > b) {
         /* Empty: undo the reservation.  relaxed: only the owner writes bottom. */

@@ -11,11 +11,13 @@
  *     at once (libomp does the same).  With no resize there is no resize
  *     bug (the published C11 version forgets to reload the array in push).
  *   - Where the paper puts a stand-alone seq_cst fence between a store and
- *     a load of the two indices, the store and the load are seq_cst
- *     themselves.  C11 gives the same order either way (both accesses are
+ *     a load of the two indices, the store is a seq_cst exchange and the
+ *     load seq_cst.  C11 gives the same order either way (both accesses are
  *     in the single total order S), x86 emits the same code for it (an
- *     xchg instead of mov + mfence), and ThreadSanitizer, which does not
- *     model stand-alone fences, can see it.
+ *     xchg instead of mov + mfence), ThreadSanitizer, which does not model
+ *     stand-alone fences, can see it, and qemu-user, which drops the order
+ *     of a plain seq_cst store before a load on AArch64, keeps it
+ *     (platform.h, muster_store_before_load).
  * Items are pointers; NULL cannot be pushed. */
 #ifndef MUSTER_OMP_DEQUE_H
 #define MUSTER_OMP_DEQUE_H

@@ -498,8 +498,9 @@ static void successor_ready(void *task, void *arg)
     if (t->fn == NULL) {
         /* A stand-in: its waiter runs the task (or nothing) itself. */
         muster_omp_team_tasks *tt = t->team->tasks;
-        /* seq_cst: the waiter's idle re-check, and the wake-up handshake. */
-        atomic_store(&t->stand_in_waiting, 0);
+        /* seq_cst: the waiter's idle re-check, and the wake-up handshake
+         * (platform.h: why an exchange). */
+        muster_store_before_load(&t->stand_in_waiting, 0);
         muster_omp_tasks_wake(tt);
         return;
     }

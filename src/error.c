@@ -18,6 +18,11 @@ int muster_fail(int code, const char *format, ...)
     return code;
 }
 
+void muster_warn_env(const char *variable, const char *value, const char *problem, const char *instead)
+{
+    fprintf(stderr, "muster: %s='%s' %s; using %s\n", variable, value, problem, instead);
+}
+
 const char *muster_error_detail(void) { return error_detail; }
 
 const char *muster_strerror(int error)

@@ -12,6 +12,10 @@
 /* Records a one-line detail for muster_error_detail() and returns code. */
 int muster_fail(int code, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
+/* The one stderr line for a bad environment variable:
+ *   muster: NAME='VALUE' <problem>; using <instead> */
+void muster_warn_env(const char *variable, const char *value, const char *problem, const char *instead);
+
 /* Formats a one-line message into err (when err_len > 0) and returns -1:
  * the error style of the model and probe code, which reports through a
  * caller's buffer rather than the thread's error detail. */

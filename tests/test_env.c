@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "muster/barrier.h"
-#include "wait/wait.h"
+#include "wait/policy.h"
 
 #include "check.h"
 

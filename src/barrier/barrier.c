@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #include "internal.h"
+#include "names.h"
 
 /* ---- names ---- */
 
@@ -16,7 +17,6 @@ static const char *const algorithm_names[MUSTER_ALG_COUNT] = {
     "auto", "central-blocking", "central-sense", "dissemination", "combining-tree",
     "mcs-tree", "tournament", "static-fway", "dynamic-fway", "hyper", "tuned",
 };
-static const char *const policy_names[MUSTER_WAIT_COUNT] = {"default", "active", "passive", "hybrid"};
 static const char *const wakeup_names[MUSTER_WAKE_COUNT] = {"default", "global", "binary", "cluster", "tree"};
 static const char *const padding_names[MUSTER_PAD_COUNT] = {"default", "padded", "packed"};
 
@@ -33,40 +33,23 @@ static const muster_barrier_ops *const algorithm_ops[MUSTER_ALG_COUNT] = {
     [MUSTER_ALG_TUNED] = &muster_tuned_ops,
 };
 
-static const char *name_of(const char *const *names, int count, int value)
+const char *muster_algorithm_name(muster_algorithm a)
 {
-    return value >= 0 && value < count ? names[value] : NULL;
+    return muster_name_of(algorithm_names, MUSTER_ALG_COUNT, (int)a);
 }
-
-static int parse_name(const char *const *names, int count, const char *name, int *out)
-{
-    if (name == NULL)
-        return muster_fail(MUSTER_E_INVAL, "name is NULL");
-    for (int i = 0; i < count; i++) {
-        if (strcasecmp(name, names[i]) == 0) {
-            *out = i;
-            return MUSTER_OK;
-        }
-    }
-    return muster_fail(MUSTER_E_UNKNOWN_NAME, "unknown name '%s'", name);
-}
-
-const char *muster_algorithm_name(muster_algorithm a) { return name_of(algorithm_names, MUSTER_ALG_COUNT, (int)a); }
-const char *muster_wait_policy_name(muster_wait_policy p) { return name_of(policy_names, MUSTER_WAIT_COUNT, (int)p); }
-const char *muster_wakeup_name(muster_wakeup w) { return name_of(wakeup_names, MUSTER_WAKE_COUNT, (int)w); }
-const char *muster_padding_name(muster_padding p) { return name_of(padding_names, MUSTER_PAD_COUNT, (int)p); }
+const char *muster_wakeup_name(muster_wakeup w) { return muster_name_of(wakeup_names, MUSTER_WAKE_COUNT, (int)w); }
+const char *muster_padding_name(muster_padding p) { return muster_name_of(padding_names, MUSTER_PAD_COUNT, (int)p); }
 
 #define DEFINE_PARSE(fn, type, names, count)                       \
     int fn(const char *name, type *out)                            \
     {                                                              \
         int value = 0;                                             \
-        int rc = parse_name(names, count, name, &value);           \
+        int rc = muster_name_parse(names, count, name, &value);    \
         if (rc == MUSTER_OK && out != NULL)                        \
             *out = (type)value;                                    \
         return rc;                                                 \
     }
 DEFINE_PARSE(muster_algorithm_parse, muster_algorithm, algorithm_names, MUSTER_ALG_COUNT)
-DEFINE_PARSE(muster_wait_policy_parse, muster_wait_policy, policy_names, MUSTER_WAIT_COUNT)
 DEFINE_PARSE(muster_wakeup_parse, muster_wakeup, wakeup_names, MUSTER_WAKE_COUNT)
 DEFINE_PARSE(muster_padding_parse, muster_padding, padding_names, MUSTER_PAD_COUNT)
 
@@ -154,31 +137,6 @@ static int resolve_shape(const muster_barrier_ops *ops, muster_barrier_attr *a)
     return MUSTER_OK;
 }
 
-muster_waiter muster_team_waiter(unsigned participants, muster_wait_policy policy, int64_t spin_ns,
-                                 int64_t *resolved_spin_ns)
-{
-    const muster_env_config *env = muster_env();
-    if (policy == MUSTER_WAIT_DEFAULT)
-        policy = env->has_policy ? env->policy : MUSTER_WAIT_HYBRID;
-    muster_waiter w = {.policy = policy};
-    if (spin_ns < 0) {
-        if (env->has_spin_ns) {
-            spin_ns = env->spin_ns;
-        } else if (participants > muster_cpus_available()) {
-            spin_ns = MUSTER_SPIN_NS_OVERSUBSCRIBED;
-            /* Only where the default budget is the oversubscribed one: an
-             * explicit MUSTER_SPIN_NS or spin_ns is the whole story. */
-            w.yields = MUSTER_YIELDS_OVERSUBSCRIBED;
-        } else {
-            spin_ns = MUSTER_SPIN_NS_DEFAULT;
-        }
-    }
-    w.spin_iterations = muster_spin_iterations(spin_ns);
-    if (resolved_spin_ns != NULL)
-        *resolved_spin_ns = spin_ns;
-    return w;
-}
-
 static void resolve_wait(muster_barrier *b)
 {
     muster_barrier_attr *a = &b->attr;
@@ -187,36 +145,17 @@ static void resolve_wait(muster_barrier *b)
     b->may_sleep = a->wait_policy != MUSTER_WAIT_ACTIVE;
 }
 
-/* CPU sharing by the census (wait.h) pays when the participants outnumber
- * the CPUs of the affinity mask and the waits take the oversubscribed
- * default (yields).  Not when a cgroup quota is what is short: polling
- * would burn the quota that the threads still to arrive need. */
-static bool census_sharing_pays(const muster_barrier *b)
-{
-    unsigned mask_cpus = muster_affinity_cpus(NULL, 0);
-    return b->ops->waits_only_for_release && b->waiter.yields > 0 && mask_cpus > 0 &&
-           b->participants > mask_cpus && muster_cpus_available() == mask_cpus;
-}
-
-/* The co-location guard (wait.h) is for waiters that spin: ACTIVE, and
- * HYBRID with a budget.  PASSIVE waiters sleep at once, and an
- * oversubscribed HYBRID waiter without sharing yields before it sleeps. */
-static bool census_guard_pays(const muster_barrier *b)
-{
-    return b->participants > 1 && b->waiter.policy != MUSTER_WAIT_PASSIVE &&
-           (b->waiter.policy == MUSTER_WAIT_ACTIVE || b->waiter.spin_iterations > 0);
-}
-
+/* The census (wait.h), when the wait policy module says it pays. */
 static int attach_census(muster_barrier *b)
 {
-    bool sharing = census_sharing_pays(b);
-    if (!sharing && !census_guard_pays(b))
+    muster_census_plan plan = muster_census_plan_for(b->participants, &b->waiter, b->ops->waits_only_for_release);
+    if (!plan.attach)
         return MUSTER_OK;
     b->census = muster_census_create(b->participants);
     if (b->census == NULL)
         return muster_fail(MUSTER_E_NOMEM, "no memory for the CPU census of %u participants", b->participants);
     b->waiter.census = b->census;
-    b->waiter.share_ns = sharing ? MUSTER_SHARE_NS_OVERSUBSCRIBED : 0;
+    b->waiter.share_ns = plan.share_ns;
     return MUSTER_OK;
 }
 

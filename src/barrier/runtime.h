@@ -1,6 +1,6 @@
 /* What a runtime built on libmuster (libmuster-omp) uses beyond the public
- * API: the environment as libmuster read it, the waiter a team's barriers
- * get, and waits that do work meanwhile.  Not installed; the algorithms'
+ * API: MUSTER_BARRIER as libmuster read it, how threads wait (the wait
+ * policy module), and waits that do work meanwhile.  Not installed; the algorithms'
  * own internals stay in internal.h. */
 #ifndef MUSTER_BARRIER_RUNTIME_H
 #define MUSTER_BARRIER_RUNTIME_H
@@ -9,25 +9,17 @@
 #include <stdint.h>
 
 #include "muster/barrier.h"
+#include "wait/policy.h"
 #include "wait/wait.h"
 
-/* ---- environment (parsed once per process; warnings printed once) ---- */
+/* ---- MUSTER_BARRIER (parsed once per process; a warning printed once) ---- */
 
 typedef struct muster_env_config {
-    bool has_algorithm, has_policy, has_spin_ns;
+    bool has_algorithm;
     muster_algorithm algorithm;
-    muster_wait_policy policy;
-    int64_t spin_ns;
 } muster_env_config;
 
 const muster_env_config *muster_env(void);
-
-/* How a participant of a team of `participants` waits: policy DEFAULT and
- * spin_ns < 0 mean the environment's, else hybrid with libmuster's budget
- * for the team size (shorter, plus a few yields, when it outnumbers the
- * CPUs).  The budget used goes to *resolved_spin_ns when not NULL. */
-muster_waiter muster_team_waiter(unsigned participants, muster_wait_policy policy, int64_t spin_ns,
-                                 int64_t *resolved_spin_ns);
 
 /* Waits that do work meanwhile (wait.h, muster_wait_work), for thread pools
  * whose members run queued tasks while they wait at a barrier: the same as

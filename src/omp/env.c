@@ -8,8 +8,9 @@
  * line naming the variable, the value, what is wrong and what is used
  * instead, and the default is used; nothing here aborts.
  *
- * MUSTER_BARRIER, MUSTER_WAIT_POLICY, MUSTER_SPIN_NS and OMP_WAIT_POLICY are
- * libmuster's own and are parsed (and warned about) once, by muster_env(). */
+ * MUSTER_BARRIER is libmuster's own, and MUSTER_WAIT_POLICY, MUSTER_SPIN_NS
+ * and OMP_WAIT_POLICY belong to its wait policy module (wait/policy.c): each
+ * is parsed (and warned about) once, there. */
 #include <ctype.h>
 #include <limits.h>
 #include <pthread.h>
@@ -462,7 +463,7 @@ static void read_environment(void)
         icvs->bind = MUSTER_OMP_BIND_TRUE;
 
     const muster_env_config *muster = muster_env();
-    globals.wait_policy = muster->has_policy ? muster->policy : MUSTER_WAIT_DEFAULT;
+    globals.wait_policy = muster_wait_settings_get()->policy;
     globals.algorithm = muster->has_algorithm ? muster->algorithm : MUSTER_ALG_AUTO;
 
     read_display_env();
@@ -551,7 +552,7 @@ static void display_lists(FILE *out, const muster_omp_icvs *icvs)
 
 static void display_muster(FILE *out, bool verbose)
 {
-    const muster_env_config *muster = muster_env();
+    const muster_wait_settings *wait = muster_wait_settings_get();
     muster_wait_policy policy = globals.wait_policy == MUSTER_WAIT_DEFAULT ? MUSTER_WAIT_HYBRID
                                                                           : globals.wait_policy;
     fputs("  MUSTER_RUNTIME = 'libmuster-omp'\n", out);
@@ -559,8 +560,8 @@ static void display_muster(FILE *out, bool verbose)
     fprintf(out, "  MUSTER_WAIT_POLICY = '%s'\n", muster_wait_policy_name(policy));
     if (!verbose)
         return;
-    if (muster->has_spin_ns)
-        fprintf(out, "  MUSTER_SPIN_NS = '%lld'\n", (long long)muster->spin_ns);
+    if (wait->has_spin_ns)
+        fprintf(out, "  MUSTER_SPIN_NS = '%lld'\n", (long long)wait->spin_ns);
     else
         fputs("  MUSTER_SPIN_NS = 'default'\n", out);
     fprintf(out, "  MUSTER_CPUS_AVAILABLE = '%u'\n", globals.available_cpus);

@@ -42,6 +42,7 @@
 
 #include "muster/barrier.h"
 #include "platform/platform.h"
+#include "wait/policy.h"
 #include "wait/wait.h"
 
 /* Exported with default visibility; everything else in the .so is hidden
@@ -221,8 +222,9 @@ void muster_omp_pool_forget(muster_omp_thread *self);
 void muster_omp_run_member(muster_omp_thread *self, muster_omp_team *team, unsigned id);
 
 /* How a member of a team of `size` waits outside the team's barriers
- * (parked workers, work shares): libmuster's defaults for the size, with
- * OMP_WAIT_POLICY=active throttled when the team outnumbers the CPUs. */
+ * (parked workers, work shares): as its barriers, with the team's explicit
+ * policy (muster_omp_team_policy: OMP_WAIT_POLICY=active throttled when the
+ * team outnumbers the CPUs). */
 muster_waiter muster_omp_team_waiter(unsigned size);
 
 /* An explicit or implicit barrier of the calling thread's team (a no-op in

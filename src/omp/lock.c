@@ -15,11 +15,8 @@
 
 /* ---- the mutex's contended paths ---- */
 
-/* How long a contended locker spins before sleeping.  OpenMP critical
- * sections are short: a futex sleep and wake costs several microseconds,
- * so spinning for about as long as that round trip wins whenever the holder
- * is running on another CPU. */
-#define MUTEX_SPIN_NS 20000
+/* How long a contended locker spins, and when it stops spinning, are the
+ * wait policy module's (muster_mutex_plan_for); this is the mechanism. */
 
 /* relaxed: statistics only; they order nothing. */
 static _Atomic uint64_t sleep_count, wake_count;
@@ -30,25 +27,12 @@ muster_omp_mutex_counts muster_omp_mutex_counters(void)
                                      atomic_load_explicit(&wake_count, memory_order_relaxed)};
 }
 
-/* When the locker's team outnumbers the CPUs, the lock has more contenders
- * than running threads, and a waiter that sleeps starts a cascade: its CPU
- * goes to a team-mate that finds the word CONTENDED and sleeps at once, so
- * every later handoff is a futex wake and a context switch.  Spinning
- * longer under heavier contention is the DragonFly lesson.  Measured with
- * `muster bench omp --constructs critical,lock` on 2 CPUs: at 4 and 8
- * threads 0.1-0.25 us per construct with 20 us (MUTEX_SPIN_NS), 0.15-0.27
- * with 2 us, 0.04-0.13 with 200 us; libgomp 0.03-0.08. */
-#define MUTEX_SPIN_OVERSUBSCRIBED_NS 200000
-
-/* UINT64_MAX: not computed yet. */
+/* The plan's spin budgets (in polls; UINT64_MAX: not computed yet). */
 static _Atomic uint64_t spin_polls = UINT64_MAX;
 static _Atomic uint64_t oversubscribed_polls;
-/* Threads asleep on any runtime mutex, and how many may sleep before
- * spinning stops paying: one fewer than the CPUs the process may use.
- * That many sleepers means threads outnumber CPUs (or will, once they are
- * woken): the holder and the next waiter to wake usually need the CPU a
- * spinner would burn.  Only threads that go to sleep touch the count, and
- * they make a system call anyway; spinners just read it. */
+/* Threads asleep on any runtime mutex, and the plan's limit on them, past
+ * which spinning stops paying.  Only threads that go to sleep touch the
+ * count, and they make a system call anyway; spinners just read it. */
 static _Atomic unsigned sleepers;
 static _Atomic unsigned sleeper_limit;
 
@@ -62,13 +46,6 @@ static bool team_outnumbers_cpus(void)
     return team != NULL && team->size > atomic_load_explicit(&sleeper_limit, memory_order_relaxed) + 1u;
 }
 
-/* OMP_WAIT_POLICY=passive (or MUSTER_WAIT_POLICY=passive) asks waiting
- * threads not to spin: libgomp's mutex does not spin then either. */
-static bool passive_waits(void)
-{
-    return muster_omp_globals_get()->wait_policy == MUSTER_WAIT_PASSIVE;
-}
-
 uint64_t muster_omp_mutex_spin_polls(void)
 {
     /* relaxed: every thread computes the same values; a race only repeats
@@ -76,13 +53,12 @@ uint64_t muster_omp_mutex_spin_polls(void)
     uint64_t polls = atomic_load_explicit(&spin_polls, memory_order_relaxed);
     if (polls != UINT64_MAX)
         return polls;
-    unsigned cpus = muster_cpus_available();
-    polls = cpus <= 1 || passive_waits() ? 0 : muster_spin_iterations(MUTEX_SPIN_NS);
-    atomic_store_explicit(&sleeper_limit, cpus - 1, memory_order_relaxed);
-    atomic_store_explicit(&oversubscribed_polls, polls == 0 ? 0 : muster_spin_iterations(MUTEX_SPIN_OVERSUBSCRIBED_NS),
-                          memory_order_relaxed);
-    atomic_store_explicit(&spin_polls, polls, memory_order_relaxed);
-    return polls;
+    /* The process's policy (passive: no spinning), as the OpenMP layer holds it. */
+    muster_mutex_plan plan = muster_mutex_plan_for(muster_omp_globals_get()->wait_policy);
+    atomic_store_explicit(&sleeper_limit, plan.sleeper_limit, memory_order_relaxed);
+    atomic_store_explicit(&oversubscribed_polls, plan.oversubscribed_polls, memory_order_relaxed);
+    atomic_store_explicit(&spin_polls, plan.spin_polls, memory_order_relaxed);
+    return plan.spin_polls;
 }
 
 /* A fork()ed child has only the forking thread: the parent's sleepers do

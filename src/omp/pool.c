@@ -22,7 +22,7 @@
 
 #include "omp/internal.h"
 #include "omp/scheduler.h"
-#include "barrier/runtime.h" /* muster_env(): MUSTER_BARRIER, the wait policy */
+#include "barrier/runtime.h" /* muster_env(): MUSTER_BARRIER; the wait policy */
 
 typedef struct pool_worker {
     /* Alone on its line: the worker spins here while parked. */
@@ -67,23 +67,9 @@ static muster_omp_team exit_order;
 
 /* ---- waiting while parked ---- */
 
-/* OMP_WAIT_POLICY=active asks threads to spin; but spinning threads that
- * outnumber the CPUs only keep the thread they wait for off its CPU.  Like
- * libgomp's throttled spin count, such teams wait hybrid with libmuster's
- * oversubscribed spin budget.  MUSTER_WAIT_POLICY=active is taken at its
- * word.  DEFAULT leaves the rest to libmuster (its environment, else hybrid). */
-static muster_wait_policy team_wait_policy(unsigned size)
-{
-    const muster_env_config *env = muster_env();
-    if (env->has_policy && env->policy == MUSTER_WAIT_ACTIVE && getenv("MUSTER_WAIT_POLICY") == NULL &&
-        size > muster_cpus_available())
-        return MUSTER_WAIT_HYBRID;
-    return MUSTER_WAIT_DEFAULT;
-}
-
 muster_waiter muster_omp_team_waiter(unsigned size)
 {
-    return muster_team_waiter(size, team_wait_policy(size), -1, NULL);
+    return muster_team_waiter(size, muster_omp_team_policy(size), -1, NULL);
 }
 
 static muster_omp_team *park(pool_worker *w)
@@ -201,7 +187,7 @@ static team_barriers *barriers_for(muster_omp_pool *pool, unsigned size)
     const muster_env_config *env = muster_env();
     muster_barrier_attr attr;
     muster_barrier_attr_init(&attr);
-    attr.wait_policy = team_wait_policy(size);
+    attr.wait_policy = muster_omp_team_policy(size);
     if (muster_barrier_create(&tb->team, size, &attr) != MUSTER_OK)
         return NULL;
     muster_barrier_attr resolved;

@@ -79,13 +79,13 @@ muster_omp_team_tasks *muster_omp_team_tasks_create(unsigned size)
     muster_omp_prio_init(&tt->prioritized);
     tt->size = size;
     tt->deques = deques;
-    tt->never_sleep = w.policy == MUSTER_WAIT_ACTIVE;
-    /* Passive teams sleep at once; oversubscribed ones look a few times. */
-    tt->idle_polls = w.policy == MUSTER_WAIT_PASSIVE ? 0 : w.spin_iterations > 0 ? w.spin_iterations : 64;
+    muster_task_wait_plan plan = muster_task_wait_plan_for(size, &w);
+    tt->never_sleep = plan.never_sleep;
+    tt->idle_polls = plan.idle_polls;
+    tt->nap_ns = plan.nap_ns;
+    tt->spare_members = plan.spare_members;
     const char *ahead = getenv("MUSTER_OMP_QUEUE_AHEAD");
     tt->queue_ahead = ahead != NULL && atoi(ahead) > 0 ? atoi(ahead) : MUSTER_OMP_QUEUE_AHEAD;
-    unsigned cpus = muster_cpus_available();
-    tt->spare_members = cpus > 0 && size > cpus ? size - cpus : 0;
     const char *defer = getenv("MUSTER_OMP_DEFER");
     tt->defer_always = defer != NULL && strcmp(defer, "ahead") == 0;
     return tt;
@@ -137,7 +137,7 @@ static void wake_sleepers(muster_omp_team_tasks *tt)
  * them fight for the CPUs (measured: 20 000 context switches per run of a
  * dependence-heavy program at 8 members on 2 CPUs).  An awake member may
  * be blocked in its own code instead; then a sleeper finds the task within
- * MUSTER_OMP_TASK_NAP_NS.  A count reaching zero, which a waiter waits
+ * its nap (MUSTER_TASK_NAP_NS).  A count reaching zero, which a waiter waits
  * for, always wakes everyone (muster_omp_tasks_finished). */
 static void wake_for_work(muster_omp_team_tasks *tt)
 {
@@ -337,7 +337,7 @@ void muster_omp_tasks_idle(muster_omp_team_tasks *tt, muster_omp_idle *idle, boo
     atomic_fetch_add(&tt->sleepers, 1); /* seq_cst: see wake_sleepers */
     if (still_waiting(arg) && !muster_omp_tasks_visible(tt)) {
         count(&sleep_count);
-        muster_futex_wait(&tt->signal, seen, muster_now_ns() + MUSTER_OMP_TASK_NAP_NS);
+        muster_futex_wait(&tt->signal, seen, muster_now_ns() + tt->nap_ns);
     }
     atomic_fetch_sub(&tt->sleepers, 1);
 }

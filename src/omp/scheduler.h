@@ -24,10 +24,6 @@
  * enough that while everyone is busy a task costs a call, as undeferred.
  * MUSTER_OMP_QUEUE_AHEAD overrides it (measurements). */
 #define MUSTER_OMP_QUEUE_AHEAD 4
-/* The longest a member with nothing to run sleeps before it looks for work
- * again, whoever is supposed to wake it (a safety net: see wake_for_work
- * in scheduler.c). */
-#define MUSTER_OMP_TASK_NAP_NS 10000000u
 /* Unfinished deferred tasks per member before new ones run at once
  * (libgomp's throttle is 64 per thread too). */
 #define MUSTER_OMP_TASKS_PER_MEMBER 64
@@ -57,11 +53,12 @@ typedef struct muster_omp_team_tasks {
      * 0 (muster_omp_tasks_end_solo). */
     _Atomic uint32_t fulfillers;
     _Alignas(MUSTER_CACHE_LINE) unsigned size;
-    uint64_t idle_polls;       /* looks for work before sleeping (the team's spin budget) */
+    uint64_t idle_polls;       /* looks for work before sleeping (muster_task_wait_plan) */
+    uint64_t nap_ns;           /* the longest an idle member sleeps unwoken (the plan's) */
     int64_t queue_ahead;       /* MUSTER_OMP_QUEUE_AHEAD */
     bool defer_always;         /* MUSTER_OMP_DEFER=ahead: queue ahead even when nobody is hungry */
     uint32_t spare_members;    /* members beyond the CPUs available: hungry ones that cannot help */
-    bool never_sleep;          /* MUSTER_WAIT_POLICY=active */
+    bool never_sleep;          /* an active team */
     muster_deque *deques;      /* [size], each aligned to a cache line */
     muster_omp_prio_queue prioritized; /* tasks with a priority above 0 */
     /* The team's barriers, whose waiters run tasks too (a member waiting at

@@ -857,12 +857,12 @@ const muster_wait_work *muster_omp_tasks_work(muster_omp_thread *self, muster_om
     if (team == NULL || team->size < 2 || team->tasks == NULL)
         return NULL;
     *storage = (muster_omp_task_work){.tt = team->tasks, .id = id, .thief = muster_omp_thief_for(id)};
-    /* A sleeping member looks again every MUSTER_OMP_TASK_NAP_NS: new work
+    /* A sleeping member looks again after its nap (MUSTER_TASK_NAP_NS): new work
      * wakes sleepers only while CPUs are idle (scheduler.c), so this is
      * what finds a task left for members that then blocked in their own
      * code. */
     storage->work = (muster_wait_work){
-        .run = run_one_task, .arg = storage, .sleepers = &team->tasks->sleepers, .nap_ns = MUSTER_OMP_TASK_NAP_NS};
+        .run = run_one_task, .arg = storage, .sleepers = &team->tasks->sleepers, .nap_ns = team->tasks->nap_ns};
     return &storage->work;
 }
 

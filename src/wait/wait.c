@@ -5,6 +5,7 @@
 #include <pthread.h>
 
 #include "platform/platform.h"
+#include "wait/policy.h"
 
 /* relaxed: statistics only; they order nothing. */
 static _Atomic uint64_t sleep_count, wake_count, yield_count;
@@ -15,12 +16,6 @@ muster_wait_counts muster_wait_counters(void)
                                 atomic_load_explicit(&wake_count, memory_order_relaxed),
                                 atomic_load_explicit(&yield_count, memory_order_relaxed)};
 }
-
-/* How long a waiter with a census polls before it looks at the census
- * again: a CPU-mate cannot arrive while we hold the CPU, unless it migrated
- * here.  Short against the 200 us default budget, long against the ~5 ns
- * that a look costs (rseq's CPU number and one or two cached loads). */
-#define CENSUS_CHUNK_NS 2000
 
 /* How often (in polls) a spinning waiter with a deadline reads the clock. */
 #define DEADLINE_CHECK_INTERVAL 64u
@@ -82,7 +77,7 @@ static bool shares_cpu_with_mate(const muster_waiter *waiter)
  * waiting, or an error. */
 static int spin_guarded(muster_flag *flag, uint32_t target, const muster_waiter *waiter, uint64_t polls)
 {
-    uint64_t chunk = muster_spin_iterations(CENSUS_CHUNK_NS);
+    uint64_t chunk = muster_spin_iterations(MUSTER_CENSUS_CHUNK_NS);
     while (polls > 0) {
         uint64_t step = polls < chunk ? polls : chunk;
         int state = shares_cpu_with_mate(waiter) ? yield_once(flag, target) : spin(flag, target, waiter, step);
@@ -113,7 +108,7 @@ static int yield_cpu(muster_flag *flag, uint32_t target, const muster_waiter *wa
  * waiter->share_ns.  Returns 1 reached, 0 still waiting, or an error. */
 static int share_cpu(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
 {
-    uint64_t chunk = muster_spin_iterations(CENSUS_CHUNK_NS);
+    uint64_t chunk = muster_spin_iterations(MUSTER_CENSUS_CHUNK_NS);
     uint64_t give_up = muster_now_ns() + waiter->share_ns;
     for (;;) {
         int cpu = muster_current_cpu();
@@ -205,7 +200,7 @@ static int working_step(muster_flag *flag, uint32_t target, const muster_waiter 
 static int wait_working(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
 {
     const muster_wait_work *work = waiter->work;
-    uint64_t chunk = muster_spin_iterations(CENSUS_CHUNK_NS);
+    uint64_t chunk = muster_spin_iterations(MUSTER_CENSUS_CHUNK_NS);
     uint64_t budget = waiter->spin_iterations;
     if (waiter->policy == MUSTER_WAIT_HYBRID && waiter->census != NULL && waiter->share_ns > 0)
         budget += muster_spin_iterations((int64_t)waiter->share_ns);

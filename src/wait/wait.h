@@ -213,29 +213,4 @@ int muster_parse_cfs_quota(const char *quota_text, const char *period_text, doub
 double muster_cgroup_cpu_quota(const char *root, const char *cgroup);
 double muster_cgroup_v1_cpu_quota(const char *root, const char *cgroup);
 
-/* Default hybrid spin budgets: long enough to ride out a late arrival on an
- * idle machine (sleeping too early causes context-switch storms, LLVM
- * PR #195473), and short when participants outnumber CPUs, where the thread
- * we wait for usually needs our CPU to run at all. */
-#define MUSTER_SPIN_NS_DEFAULT 200000
-#define MUSTER_SPIN_NS_OVERSUBSCRIBED 0
-
-/* When threads outnumber CPUs, the thread a waiter waits for is usually
- * runnable on the waiter's own CPU.  A few sched_yield calls before
- * sleeping hand it the CPU at once; a futex sleep lets the CPU go idle, and
- * the release must then wake an idle CPU (an IPI; on a VM a halt exit),
- * which is what makes sleeping barriers slow.  Bounded, and only when
- * oversubscribed: not the unbounded yield loop of LLVM PR #195473 or
- * DragonFly's locks.  Measured with `muster bench barrier` on 2 CPUs,
- * central-sense/hybrid: 4 threads 9.3 -> 2.5 us, 8 threads 15.7 -> 5.5 us
- * (1 yield: 6.6 / 6.2; 16: 2.4 / 5.7). */
-#define MUSTER_YIELDS_OVERSUBSCRIBED 4
-
-/* How long an oversubscribed waiter with a census shares its CPU (yielding
- * to CPU-mates that have not arrived, polling when all have) before it
- * sleeps: long enough to cover a few rounds of context switches on the
- * other CPUs, short enough that a late arrival does not burn a CPU for
- * long. */
-#define MUSTER_SHARE_NS_OVERSUBSCRIBED 50000
-
 #endif

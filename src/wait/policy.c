@@ -1,0 +1,183 @@
+/* How a thread waits (policy.h says what lives here and why). */
+#include "wait/policy.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "error.h"
+#include "names.h"
+
+/* ---- the policies' names (the public muster_wait_policy_name/parse) ---- */
+
+static const char *const policy_names[MUSTER_WAIT_COUNT] = {"default", "active", "passive", "hybrid"};
+
+const char *muster_wait_policy_name(muster_wait_policy p)
+{
+    return muster_name_of(policy_names, MUSTER_WAIT_COUNT, (int)p);
+}
+
+int muster_wait_policy_parse(const char *name, muster_wait_policy *out)
+{
+    int value = 0;
+    int rc = muster_name_parse(policy_names, MUSTER_WAIT_COUNT, name, &value);
+    if (rc == MUSTER_OK && out != NULL)
+        *out = (muster_wait_policy)value;
+    return rc;
+}
+
+/* ---- the process's settings ---- */
+
+static muster_wait_settings settings = {.policy = MUSTER_WAIT_DEFAULT};
+static pthread_once_t settings_once = PTHREAD_ONCE_INIT;
+
+/* OMP_WAIT_POLICY knows only active and passive (the OpenMP spec's). */
+static bool read_policy_variable(const char *variable, bool omp)
+{
+    const char *value = getenv(variable);
+    if (value == NULL)
+        return false;
+    muster_wait_policy policy;
+    if (muster_wait_policy_parse(value, &policy) == MUSTER_OK && policy != MUSTER_WAIT_DEFAULT &&
+        (!omp || policy != MUSTER_WAIT_HYBRID)) {
+        settings.policy = policy;
+        settings.policy_from_omp = omp;
+        return true;
+    }
+    muster_warn_env(variable, value, omp ? "is not one of active, passive" : "is not one of active, passive, hybrid",
+                    "hybrid");
+    return false;
+}
+
+static void read_spin_ns(void)
+{
+    const char *value = getenv("MUSTER_SPIN_NS");
+    if (value == NULL)
+        return;
+    char *end;
+    errno = 0;
+    long long ns = strtoll(value, &end, 10);
+    if (errno == 0 && end != value && *end == '\0' && ns >= 0 && ns <= MUSTER_MAX_SPIN_NS) {
+        settings.has_spin_ns = true;
+        settings.spin_ns = ns;
+        return;
+    }
+    char problem[96];
+    snprintf(problem, sizeof problem, "is not a whole number of nanoseconds in [0, %lld]",
+             (long long)MUSTER_MAX_SPIN_NS);
+    muster_warn_env("MUSTER_SPIN_NS", value, problem, "the default spin budget");
+}
+
+static void read_settings(void)
+{
+    /* A set MUSTER_WAIT_POLICY decides, even when it is garbage (then
+     * hybrid, with its warning): OMP_WAIT_POLICY is not consulted. */
+    if (getenv("MUSTER_WAIT_POLICY") != NULL)
+        read_policy_variable("MUSTER_WAIT_POLICY", false);
+    else
+        read_policy_variable("OMP_WAIT_POLICY", true);
+    read_spin_ns();
+}
+
+const muster_wait_settings *muster_wait_settings_get(void)
+{
+    pthread_once(&settings_once, read_settings);
+    return &settings;
+}
+
+/* ---- barriers ---- */
+
+muster_waiter muster_team_waiter(unsigned participants, muster_wait_policy policy, int64_t spin_ns,
+                                 int64_t *resolved_spin_ns)
+{
+    const muster_wait_settings *env = muster_wait_settings_get();
+    if (policy == MUSTER_WAIT_DEFAULT)
+        policy = env->policy != MUSTER_WAIT_DEFAULT ? env->policy : MUSTER_WAIT_HYBRID;
+    muster_waiter w = {.policy = policy};
+    if (spin_ns < 0) {
+        if (env->has_spin_ns) {
+            spin_ns = env->spin_ns;
+        } else if (participants > muster_cpus_available()) {
+            spin_ns = MUSTER_SPIN_NS_OVERSUBSCRIBED;
+            /* Only where the default budget is the oversubscribed one: an
+             * explicit MUSTER_SPIN_NS or spin_ns is the whole story. */
+            w.yields = MUSTER_YIELDS_OVERSUBSCRIBED;
+        } else {
+            spin_ns = MUSTER_SPIN_NS_DEFAULT;
+        }
+    }
+    w.spin_iterations = muster_spin_iterations(spin_ns);
+    if (resolved_spin_ns != NULL)
+        *resolved_spin_ns = spin_ns;
+    return w;
+}
+
+/* CPU sharing by the census pays when the participants outnumber the CPUs
+ * of the affinity mask and the waits take the oversubscribed default
+ * (yields).  Not when a cgroup quota is what is short: polling would burn
+ * the quota that the threads still to arrive need. */
+static bool census_sharing_pays(unsigned participants, const muster_waiter *w, bool waits_only_for_release)
+{
+    unsigned mask_cpus = muster_affinity_cpus(NULL, 0);
+    return waits_only_for_release && w->yields > 0 && mask_cpus > 0 && participants > mask_cpus &&
+           muster_cpus_available() == mask_cpus;
+}
+
+/* The co-location guard is for waiters that spin: ACTIVE, and HYBRID with
+ * a budget.  PASSIVE waiters sleep at once, and an oversubscribed HYBRID
+ * waiter without sharing yields before it sleeps. */
+static bool census_guard_pays(unsigned participants, const muster_waiter *w)
+{
+    return participants > 1 && w->policy != MUSTER_WAIT_PASSIVE &&
+           (w->policy == MUSTER_WAIT_ACTIVE || w->spin_iterations > 0);
+}
+
+muster_census_plan muster_census_plan_for(unsigned participants, const muster_waiter *waiter,
+                                          bool waits_only_for_release)
+{
+    bool sharing = census_sharing_pays(participants, waiter, waits_only_for_release);
+    return (muster_census_plan){
+        .attach = sharing || census_guard_pays(participants, waiter),
+        .share_ns = sharing ? MUSTER_SHARE_NS_OVERSUBSCRIBED : 0,
+    };
+}
+
+/* ---- OpenMP teams, libmuster-omp's mutex and task scheduler ---- */
+
+muster_wait_policy muster_omp_team_policy(unsigned size)
+{
+    const muster_wait_settings *env = muster_wait_settings_get();
+    if (env->policy == MUSTER_WAIT_DEFAULT)
+        return MUSTER_WAIT_HYBRID;
+    if (env->policy == MUSTER_WAIT_ACTIVE && env->policy_from_omp && size > muster_cpus_available())
+        return MUSTER_WAIT_HYBRID;
+    return env->policy;
+}
+
+muster_mutex_plan muster_mutex_plan_for(muster_wait_policy policy)
+{
+    unsigned cpus = muster_cpus_available();
+    /* One CPU: the holder cannot run while we spin.  Passive: libgomp's
+     * mutex does not spin then either. */
+    bool spins = cpus > 1 && policy != MUSTER_WAIT_PASSIVE;
+    return (muster_mutex_plan){
+        .spin_polls = spins ? muster_spin_iterations(MUSTER_MUTEX_SPIN_NS) : 0,
+        .oversubscribed_polls = spins ? muster_spin_iterations(MUSTER_MUTEX_SPIN_OVERSUBSCRIBED_NS) : 0,
+        .sleeper_limit = cpus - 1,
+    };
+}
+
+muster_task_wait_plan muster_task_wait_plan_for(unsigned size, const muster_waiter *waiter)
+{
+    unsigned cpus = muster_cpus_available();
+    uint64_t polls = waiter->policy == MUSTER_WAIT_PASSIVE ? 0
+                     : waiter->spin_iterations > 0         ? waiter->spin_iterations
+                                                           : MUSTER_TASK_IDLE_POLLS_OVERSUBSCRIBED;
+    return (muster_task_wait_plan){
+        .never_sleep = waiter->policy == MUSTER_WAIT_ACTIVE,
+        .idle_polls = polls,
+        .nap_ns = MUSTER_TASK_NAP_NS,
+        .spare_members = cpus > 0 && size > cpus ? size - cpus : 0,
+    };
+}

@@ -1,0 +1,137 @@
+/* How a thread waits: every decision about it, and every constant behind
+ * those decisions with the measurement or argument that chose it.  The
+ * mechanisms take their numbers from here and decide nothing themselves:
+ * wait.c's spin / yield / share / sleep loop and its census, the barriers,
+ * and libmuster-omp's teams, runtime mutex and task scheduler.  Nothing else
+ * reads MUSTER_WAIT_POLICY, MUSTER_SPIN_NS or OMP_WAIT_POLICY. */
+#ifndef MUSTER_WAIT_POLICY_H
+#define MUSTER_WAIT_POLICY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "muster/barrier.h"
+#include "wait/wait.h"
+
+/* ---- the constants ---- */
+
+/* Hybrid spin budget of a barrier waiter: long enough to ride out a late
+ * arrival on an idle machine (sleeping too early causes context-switch
+ * storms, LLVM PR #195473). */
+#define MUSTER_SPIN_NS_DEFAULT 200000
+/* ... and when participants outnumber CPUs: none, since the thread we wait
+ * for usually needs our CPU to run at all. */
+#define MUSTER_SPIN_NS_OVERSUBSCRIBED 0
+
+/* When threads outnumber CPUs, a few sched_yield calls before sleeping hand
+ * the CPU to the thread we wait for at once; a futex sleep lets the CPU go
+ * idle, and the release must then wake an idle CPU (an IPI; on a VM a halt
+ * exit), which is what makes sleeping barriers slow.  Bounded, and only
+ * when oversubscribed: not the unbounded yield loop of LLVM PR #195473 or
+ * DragonFly's locks.  Measured with `muster bench barrier` on 2 CPUs,
+ * central-sense/hybrid: 4 threads 9.3 -> 2.5 us, 8 threads 15.7 -> 5.5 us
+ * (1 yield: 6.6 / 6.2; 16: 2.4 / 5.7). */
+#define MUSTER_YIELDS_OVERSUBSCRIBED 4
+
+/* How long an oversubscribed waiter with a census shares its CPU (yielding
+ * to CPU-mates that have not arrived, polling when all have) before it
+ * sleeps: long enough to cover a few rounds of context switches on the
+ * other CPUs, short enough that a late arrival does not burn a CPU for
+ * long. */
+#define MUSTER_SHARE_NS_OVERSUBSCRIBED 50000
+
+/* How long a waiter with a census polls before it looks at the census
+ * again: a CPU-mate cannot arrive while we hold the CPU, unless it migrated
+ * here.  Short against the 200 us default budget, long against the ~5 ns
+ * that a look costs (rseq's CPU number and one or two cached loads). */
+#define MUSTER_CENSUS_CHUNK_NS 2000
+
+/* How long a contended locker of libmuster-omp's runtime mutex spins before
+ * sleeping.  OpenMP critical sections are short: a futex sleep and wake
+ * costs several microseconds, so spinning for about as long as that round
+ * trip wins whenever the holder runs on another CPU. */
+#define MUSTER_MUTEX_SPIN_NS 20000
+/* ... and when the locker's team outnumbers the CPUs.  A waiter that sleeps
+ * then starts a cascade: its CPU goes to a team-mate that finds the word
+ * CONTENDED and sleeps at once, so every later hand-off is a futex wake and
+ * a context switch.  Spinning longer under heavier contention is the
+ * DragonFly lesson.  Measured with `muster bench omp --constructs
+ * critical,lock` on 2 CPUs: at 4 and 8 threads 0.1-0.25 us per construct
+ * with 20 us, 0.15-0.27 with 2 us, 0.04-0.13 with 200 us; libgomp
+ * 0.03-0.08. */
+#define MUSTER_MUTEX_SPIN_OVERSUBSCRIBED_NS 200000
+
+/* Looks for a task an idle member of an oversubscribed team makes before it
+ * sleeps (its barrier budget is 0 there): a few, since a task queued by a
+ * CPU-mate appears only after a context switch anyway. */
+#define MUSTER_TASK_IDLE_POLLS_OVERSUBSCRIBED 64
+/* The longest a member with no task to run sleeps before it looks again,
+ * whoever is supposed to wake it: a safety net under the scheduler's
+ * choice to leave spare members asleep (scheduler.c, wake_for_work). */
+#define MUSTER_TASK_NAP_NS 10000000u
+
+/* ---- the process's settings ---- */
+
+/* MUSTER_WAIT_POLICY, else OMP_WAIT_POLICY (active or passive only), and
+ * MUSTER_SPIN_NS: read once per process; garbage gets one warning line
+ * naming the variable, the value and what is used instead. */
+typedef struct muster_wait_settings {
+    muster_wait_policy policy; /* DEFAULT: neither variable set it */
+    bool policy_from_omp;      /* OMP_WAIT_POLICY set it: a hint, see muster_omp_team_policy */
+    bool has_spin_ns;
+    int64_t spin_ns;
+} muster_wait_settings;
+
+const muster_wait_settings *muster_wait_settings_get(void);
+
+/* ---- the decisions ---- */
+
+/* How a participant of a barrier of `participants` waits: policy DEFAULT
+ * and spin_ns < 0 mean the settings', else hybrid with the budget for the
+ * team size (none, plus a few yields, when it outnumbers the CPUs).  The
+ * budget used goes to *resolved_spin_ns when not NULL. */
+muster_waiter muster_team_waiter(unsigned participants, muster_wait_policy policy, int64_t spin_ns,
+                                 int64_t *resolved_spin_ns);
+
+/* Whether a barrier's waiters get a census (wait.h), and for what: the
+ * co-location guard for waiters that spin, CPU sharing (share_ns > 0) for
+ * oversubscribed ones.  waits_only_for_release: the algorithm's waiters
+ * wait for one release, not for each other (sharing needs that). */
+typedef struct muster_census_plan {
+    bool attach;
+    uint64_t share_ns;
+} muster_census_plan;
+muster_census_plan muster_census_plan_for(unsigned participants, const muster_waiter *waiter,
+                                          bool waits_only_for_release);
+
+/* The policy of an OpenMP team of `size`, explicit (never DEFAULT):
+ * OMP_WAIT_POLICY=active asks threads to spin, but spinning threads that
+ * outnumber the CPUs only keep the thread they wait for off its CPU, so
+ * such a team waits hybrid with the oversubscribed budget (like libgomp's
+ * throttled spin count).  MUSTER_WAIT_POLICY=active is taken at its word. */
+muster_wait_policy muster_omp_team_policy(unsigned size);
+
+/* How libmuster-omp's runtime mutex waits, for threads whose teams wait
+ * with `policy`: spin polls before sleeping (0: sleep at once: one CPU, or
+ * passive), the longer budget for oversubscribed teams, and how many
+ * sleepers on any mutex make spinning stop paying (one fewer than the
+ * CPUs: that many sleepers means threads outnumber CPUs, and the holder
+ * needs the CPU a spinner would burn). */
+typedef struct muster_mutex_plan {
+    uint64_t spin_polls, oversubscribed_polls;
+    unsigned sleeper_limit;
+} muster_mutex_plan;
+muster_mutex_plan muster_mutex_plan_for(muster_wait_policy policy);
+
+/* How an idle member of a task team of `size` whose barriers wait as
+ * `waiter` looks for tasks: never sleeping (active), or looking idle_polls
+ * times (passive: none) and then napping at most nap_ns; spare_members are
+ * those beyond the CPUs, which the scheduler may leave asleep. */
+typedef struct muster_task_wait_plan {
+    bool never_sleep;
+    uint64_t idle_polls, nap_ns;
+    unsigned spare_members;
+} muster_task_wait_plan;
+muster_task_wait_plan muster_task_wait_plan_for(unsigned size, const muster_waiter *waiter);
+
+#endif

@@ -124,13 +124,20 @@ bool muster_omp_tasks_push(muster_omp_team_tasks *tt, unsigned id, void *task);
 /* Counts a task that will be queued later (muster_omp_tasks_push_again):
  * one waiting for its dependences.  Not throttled. */
 void muster_omp_tasks_count_new(muster_omp_team_tasks *tt);
-/* A deferred task finished: counts it, and wakes the sleepers when it was
- * the team's last, or when emptied_a_count (it was the last unfinished
- * child of its parent, or of its taskgroup: a waiter may wait for that). */
-void muster_omp_tasks_finished(muster_omp_team_tasks *tt, bool emptied_a_count);
-/* Wakes every sleeping member (one load when none sleeps): something a
- * waiter waits for has happened outside the counts above. */
-void muster_omp_tasks_wake(muster_omp_team_tasks *tt);
+/* A deferred task finished: counts it, and wakes every sleeper when it was
+ * the team's last; else only the members in wake_members (the tags of
+ * muster_omp_member_tag: those asleep waiting for a count the task
+ * emptied, its parent's children or its taskgroup's tasks). */
+void muster_omp_tasks_finished(muster_omp_team_tasks *tt, uint32_t wake_members);
+/* Wakes the members in `members` (tags), if asleep in muster_omp_tasks_idle. */
+void muster_omp_tasks_wake_members(muster_omp_team_tasks *tt, uint32_t members);
+/* The futex tag of member id in muster_omp_tasks_idle: one of 31 bits
+ * (members 31 apart share one, and a wake for one may wake the other: it
+ * looks again and sleeps). */
+static inline uint32_t muster_omp_member_tag(unsigned id)
+{
+    return 1u << (id % 31u);
+}
 /* Member id's newest queued task, or NULL. */
 void *muster_omp_tasks_take_own(muster_omp_team_tasks *tt, unsigned id);
 /* Queues a task that is already counted in pending (one a member took or
@@ -154,14 +161,15 @@ void *muster_omp_tasks_take_prioritized(muster_omp_team_tasks *tt, bool (*eligib
 void *muster_omp_tasks_steal(muster_omp_team_tasks *tt, unsigned id, muster_omp_thief *thief);
 
 /* How a member waits while it has nothing to run: `idle_polls` looks, then
- * sleeps until a task is queued or finishes (or 10 ms pass: a safety net,
- * the handshake itself loses no wake-up).  still_waiting(arg) is re-checked
- * after announcing the sleep. */
+ * sleeps until a task is queued, the team's last task finishes, or (with
+ * tag, muster_omp_member_tag: 0 for none) a wake for that member alone (or
+ * until its nap ends: a safety net, the handshake itself loses no
+ * wake-up).  still_waiting(arg) is re-checked after announcing the sleep. */
 typedef struct muster_omp_idle {
     uint64_t polls;
 } muster_omp_idle;
 void muster_omp_tasks_idle(muster_omp_team_tasks *tt, muster_omp_idle *idle, bool (*still_waiting)(void *),
-                           void *arg);
+                           void *arg, uint32_t tag);
 /* True when some member's deque or the priority queue holds a task (a
  * snapshot). */
 bool muster_omp_tasks_visible(muster_omp_team_tasks *tt);

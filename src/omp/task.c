@@ -102,13 +102,45 @@ static void *checked_malloc(size_t bytes)
 
 /* ---- where the calling thread is ---- */
 
+/* A count of unfinished tasks that one thread may wait for (a task's
+ * deferred children for its taskwait, a taskgroup's tasks for its end, a
+ * stand-in's predecessors) in the low 32 bits, and in the high 32 the team
+ * member asleep waiting for it (id + 1; 0: none).  One word, so that the
+ * decrement that empties it also says whom to wake, and touches nothing of
+ * the count's owner afterwards (its waiter may free it at once): only that
+ * member is woken, not every sleeper of the team. */
+typedef _Atomic uint64_t task_count;
+#define TASK_COUNT_ONE ((uint64_t)1)
+#define TASK_COUNT_SLEEPER(id) ((uint64_t)((id) + 1u) << 32)
+
+static uint32_t tasks_left(uint64_t count) { return (uint32_t)count; }
+
+/* The tag of the member asleep on a count whose value was `count` just
+ * before the decrement that emptied it, or 0. */
+static uint32_t sleeper_tag(uint64_t count)
+{
+    uint32_t sleeper = (uint32_t)(count >> 32);
+    return sleeper == 0 ? 0 : muster_omp_member_tag(sleeper - 1);
+}
+
+/* Counts one of the tasks finished; the tag of the member to wake when
+ * that emptied the count (0: none, or nobody asleep on it). */
+static uint32_t count_finished(task_count *count)
+{
+    /* seq_cst: releases the task's writes to the waiter that reads the
+     * count empty (acquire), and orders this against a waiter's
+     * announcement on the same word (count_nonzero). */
+    uint64_t before = atomic_fetch_sub(count, TASK_COUNT_ONE);
+    return tasks_left(before) == 1 ? sleeper_tag(before) : 0;
+}
+
 /* The completion count of a task's deferred children: heap-allocated when
  * the first one is created, and reference counted (the task's frame holds
  * one reference, each unfinished child another), since a child may finish
  * after its parent.  Holds a reference to its own parent's node, so a
  * chain of nodes answers "is this task a descendant of that one?". */
 typedef struct task_node {
-    _Atomic uint32_t children; /* deferred children not finished yet */
+    task_count children;       /* deferred children not finished yet */
     _Atomic uint32_t refs;
     struct task_node *parent;  /* the creating task's node; NULL: none (an implicit task) */
     /* Its children's dependences: made by the task's own thread with the
@@ -131,7 +163,7 @@ typedef struct taskgroup {
     void *reductions;       /* the ABI layer's task reductions (see the slot below); inherited */
     bool workshare;         /* the group of a worksharing construct's task reductions */
     _Atomic bool cancelled; /* cancel taskgroup (cancel.c): its tasks no longer start */
-    _Atomic uint32_t tasks; /* deferred tasks created in the group, not finished yet */
+    task_count tasks;       /* deferred tasks created in the group, not finished yet */
 } taskgroup;
 
 static _Thread_local task_frame *current_frame;
@@ -466,7 +498,7 @@ struct deferred_task {
     _Atomic bool fulfilled; /* detach: a second omp_fulfill_event is an error */
     /* A stand-in (fn NULL) for an undeferred task or taskwait depend: 1
      * until its predecessors have finished, then 0 (see wait_for_own_deps). */
-    _Atomic uint32_t stand_in_waiting;
+    task_count stand_in_waiting;
     /* the argument block follows */
 };
 
@@ -498,10 +530,9 @@ static void successor_ready(void *task, void *arg)
     if (t->fn == NULL) {
         /* A stand-in: its waiter runs the task (or nothing) itself. */
         muster_omp_team_tasks *tt = t->team->tasks;
-        /* seq_cst: the waiter's idle re-check, and the wake-up handshake
-         * (platform.h: why an exchange). */
-        muster_store_before_load(&t->stand_in_waiting, 0);
-        muster_omp_tasks_wake(tt);
+        uint32_t waiter = count_finished(&t->stand_in_waiting);
+        if (waiter != 0)
+            muster_omp_tasks_wake_members(tt, waiter);
         return;
     }
     muster_omp_thread *self = muster_omp_self();
@@ -550,25 +581,22 @@ static bool run_record_body(deferred_task *t)
 }
 
 /* A task that is complete: its successors become ready, its parent and
- * taskgroup count it finished, and the record is freed.  True when that
- * emptied one of those counts (a waiter may wait for it). */
-static bool complete_record(deferred_task *t)
+ * taskgroup count it finished, and the record is freed.  Returns the tags
+ * of the members asleep waiting for a count that emptied (0: none). */
+static uint32_t complete_record(deferred_task *t)
 {
     if (t->deps != NULL)
         release_successors(t);
-    /* seq_cst (both): releases the task's writes to the waiter that reads
-     * the count reaching zero (acquire), and is part of the wake-up
-     * handshake with a waiter about to sleep (scheduler.c). */
-    bool emptied = t->group != NULL && atomic_fetch_sub(&t->group->tasks, 1) == 1;
-    emptied |= atomic_fetch_sub(&t->parent->children, 1) == 1;
+    uint32_t wake = t->group != NULL ? count_finished(&t->group->tasks) : 0;
+    wake |= count_finished(&t->parent->children);
     node_release(t->parent);
     muster_omp_task_free(t);
-    return emptied;
+    return wake;
 }
 
 /* Runs a record that is not counted in the team's pending (not detached)
  * and completes it. */
-static bool run_record(deferred_task *t)
+static uint32_t run_record(deferred_task *t)
 {
     (void)run_record_body(t);
     return complete_record(t);
@@ -628,9 +656,9 @@ static deferred_task *new_record(muster_omp_team *team, task_frame *running, voi
      * publishes them, and the task's finish, which undoes them, comes after
      * its start. */
     atomic_fetch_add_explicit(&parent->refs, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&parent->children, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&parent->children, TASK_COUNT_ONE, memory_order_relaxed);
     if (t->group != NULL)
-        atomic_fetch_add_explicit(&t->group->tasks, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&t->group->tasks, TASK_COUNT_ONE, memory_order_relaxed);
     return t;
 }
 
@@ -731,13 +759,35 @@ static bool defer_with_deps(muster_omp_thread *self, muster_omp_team *team, task
 /* ---- waiting is working ---- */
 
 typedef struct count_wait {
-    _Atomic uint32_t *count;
+    task_count *count;
+    unsigned member;
+    bool announced; /* the member is counted asleep on the count */
 } count_wait;
 
+/* The re-check of a member about to sleep until the count empties: it
+ * announces itself on the count first, so the decrement that empties it
+ * wakes this member (count_finished). */
 static bool count_nonzero(void *arg)
 {
-    /* seq_cst: the re-check of an idle member's handshake (scheduler.c). */
-    return atomic_load(((count_wait *)arg)->count) != 0;
+    count_wait *cw = arg;
+    /* seq_cst: one RMW both announces and re-checks; the emptying
+     * decrement, an RMW of the same word, comes before it (we see 0) or
+     * after it (it sees us). */
+    uint64_t before = atomic_fetch_add(cw->count, TASK_COUNT_SLEEPER(cw->member));
+    cw->announced = true;
+    return tasks_left(before) != 0;
+}
+
+/* Takes the announcement back once awake: the count is then a plain count
+ * again for the next sleep, or for its owner. */
+static void count_withdraw(count_wait *cw)
+{
+    if (!cw->announced)
+        return;
+    /* relaxed: only this member writes the high half; a finisher that read
+     * it set just before sends one needless wake. */
+    atomic_fetch_sub_explicit(cw->count, TASK_COUNT_SLEEPER(cw->member), memory_order_relaxed);
+    cw->announced = false;
 }
 
 /* A task the waiter may not run (not its descendant) moves to the waiter's
@@ -763,20 +813,20 @@ static bool may_run_here(void *task, const void *waiter)
  * a task's taskwait or taskgroup may run only that task's descendants).
  * Such tasks sit on top of the waiter's own deque; once that has none, it
  * steals, and passes on what it may not run. */
-static void wait_running_descendants(_Atomic uint32_t *count, const task_node *waiter)
+static void wait_running_descendants(task_count *count, const task_node *waiter)
 {
     muster_omp_team_tasks *tt = team_tasks();
     /* acquire: the finished tasks' writes are seen once the count is zero. */
-    if (tt == NULL || atomic_load_explicit(count, memory_order_acquire) == 0)
+    if (tt == NULL || tasks_left(atomic_load_explicit(count, memory_order_acquire)) == 0)
         return;
     muster_omp_thread *self = muster_omp_self();
     unsigned id = self->id;
     muster_omp_thief thief = muster_omp_thief_for(id);
-    count_wait cw = {count};
+    count_wait cw = {.count = count, .member = id};
     muster_omp_idle idle = {0};
     deferred_task *held = NULL; /* stolen, not ours to run, own deque full */
     bool hungry = false;
-    while (atomic_load_explicit(count, memory_order_acquire) != 0) {
+    while (tasks_left(atomic_load_explicit(count, memory_order_acquire)) != 0) {
         if (held != NULL && pass_on(tt, id, held))
             held = NULL;
         deferred_task *t = muster_omp_tasks_take_prioritized(tt, may_run_here, waiter);
@@ -805,7 +855,8 @@ static void wait_running_descendants(_Atomic uint32_t *count, const task_node *w
             idle.polls = 0;
             continue;
         }
-        muster_omp_tasks_idle(tt, &idle, count_nonzero, &cw);
+        muster_omp_tasks_idle(tt, &idle, count_nonzero, &cw, muster_omp_member_tag(id));
+        count_withdraw(&cw);
     }
     muster_omp_tasks_set_hungry(tt, &hungry, false);
     if (held != NULL)
@@ -904,7 +955,7 @@ void muster_omp_tasks_drain(muster_omp_thread *self)
             idle.polls = 0;
             continue;
         }
-        muster_omp_tasks_idle(tt, &idle, team_has_tasks, tt);
+        muster_omp_tasks_idle(tt, &idle, team_has_tasks, tt, 0);
     }
     muster_omp_tasks_set_hungry(tt, &hungry, false);
 }
@@ -932,7 +983,7 @@ static void wait_for_own_deps(muster_omp_team *team, task_frame *running, void *
         return;
     }
     s->record = (deferred_task){.team = team, .parent = node};
-    atomic_init(&s->record.stand_in_waiting, 1);
+    atomic_init(&s->record.stand_in_waiting, TASK_COUNT_ONE);
     s->record.deps = muster_omp_deps_new(depend, &s->record, team);
     s->table = node->deps;
     if (!muster_omp_deps_register(s->table, s->record.deps))

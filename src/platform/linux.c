@@ -11,6 +11,11 @@
 
 int muster_futex_wait(_Atomic uint32_t *word, uint32_t expected, uint64_t deadline_ns)
 {
+    return muster_futex_wait_tagged(word, expected, deadline_ns, FUTEX_BITSET_MATCH_ANY);
+}
+
+int muster_futex_wait_tagged(_Atomic uint32_t *word, uint32_t expected, uint64_t deadline_ns, uint32_t bits)
+{
     struct timespec deadline, *timeout = NULL;
     if (deadline_ns != 0) {
         deadline.tv_sec = (time_t)(deadline_ns / 1000000000u);
@@ -20,7 +25,7 @@ int muster_futex_wait(_Atomic uint32_t *word, uint32_t expected, uint64_t deadli
     /* FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC deadline, so
      * retrying after EINTR does not stretch the wait. */
     long rc = syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG,
-                      expected, timeout, NULL, FUTEX_BITSET_MATCH_ANY);
+                      expected, timeout, NULL, bits);
     if (rc == 0 || errno == EAGAIN)
         return 0;
     return -1;
@@ -29,6 +34,13 @@ int muster_futex_wait(_Atomic uint32_t *word, uint32_t expected, uint64_t deadli
 int muster_futex_wake(_Atomic uint32_t *word, int count)
 {
     long woken = syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, count, NULL, NULL, 0);
+    return woken > 0 ? (int)woken : 0;
+}
+
+int muster_futex_wake_tagged(_Atomic uint32_t *word, int count, uint32_t bits)
+{
+    long woken =
+        syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_BITSET | FUTEX_PRIVATE_FLAG, count, NULL, NULL, bits);
     return woken > 0 ? (int)woken : 0;
 }
 

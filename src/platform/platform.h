@@ -63,6 +63,13 @@ int muster_futex_wait(_Atomic uint32_t *word, uint32_t expected, uint64_t deadli
  * (0 on error). */
 int muster_futex_wake(_Atomic uint32_t *word, int count);
 
+/* The same with a tag: a sleeper names the bits it answers to (never 0),
+ * and a wake with `bits` wakes only sleepers sharing one of them, so one
+ * word can serve "any of you" and "you alone".  muster_futex_wait's
+ * sleepers answer to every bit, and muster_futex_wake wakes every tag. */
+int muster_futex_wait_tagged(_Atomic uint32_t *word, uint32_t expected, uint64_t deadline_ns, uint32_t bits);
+int muster_futex_wake_tagged(_Atomic uint32_t *word, int count, uint32_t bits);
+
 /* Anonymous zero-filled memory that no thread has touched yet, so each page
  * lands on the NUMA node of the first thread that writes it. */
 void *muster_map_zeroed(size_t bytes);

@@ -3,8 +3,14 @@
  * every other member once, never itself; what it takes comes out oldest
  * first; the prioritized queue goes highest first, first come first served
  * within a priority, and a restricted taker skips what it may not run
- * without disturbing it. */
+ * without disturbing it; and, with threads, that a wake for one idle
+ * member wakes that member and leaves the others asleep. */
+#include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "omp/scheduler.h"
 #include "stress_common.h"
@@ -98,11 +104,100 @@ static void test_prioritized(void)
     muster_omp_team_tasks_destroy(tt);
 }
 
+/* ---- waking one member ---- */
+
+typedef struct sleeper {
+    muster_omp_team_tasks *tt;
+    unsigned id;
+    _Atomic bool released;    /* what the member waits for */
+    _Atomic unsigned returns; /* times muster_omp_tasks_idle came back */
+    _Atomic uint64_t returned_ns;
+    _Atomic long tid;
+} sleeper;
+
+static bool not_released(void *arg)
+{
+    return !atomic_load(&((sleeper *)arg)->released);
+}
+
+static void *sleeper_main(void *arg)
+{
+    sleeper *s = arg;
+    atomic_store(&s->tid, (long)syscall(SYS_gettid));
+    muster_omp_idle idle = {0};
+    while (!atomic_load(&s->released)) {
+        muster_omp_tasks_idle(s->tt, &idle, not_released, s, muster_omp_member_tag(s->id));
+        atomic_fetch_add(&s->returns, 1);
+    }
+    atomic_store(&s->returned_ns, muster_now_ns());
+    return NULL;
+}
+
+/* Whether thread tid is blocked in the kernel (state S: in its futex wait,
+ * not merely counted asleep and about to call it). */
+static bool blocked(long tid)
+{
+    char path[64], text[256];
+    snprintf(path, sizeof path, "/proc/self/task/%ld/stat", tid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return false;
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    const char *after_name = strrchr(text, ')');
+    return after_name != NULL && after_name[1] == ' ' && after_name[2] == 'S';
+}
+
+/* Until the members are counted asleep and blocked in their futex wait: a
+ * wake that finds one on its way in makes it return (the word changed),
+ * which is right but not what this test looks at. */
+static void wait_until_asleep(sleeper *members, unsigned first, unsigned last)
+{
+    for (unsigned id = first; id <= last; id++)
+        while (atomic_load(&members[id].tid) == 0 || !blocked(atomic_load(&members[id].tid)))
+            sched_yield();
+}
+
+/* Members 1 and 2 sleep (no looks first, and a nap of 60 s, so a lost wake
+ * shows); a wake for member 1 releases it within a second (not a timing
+ * check: a lost wake takes the whole nap) and leaves member 2 asleep,
+ * never having returned; then member 2's own wake. */
+static void test_wake_one_member(void)
+{
+    muster_omp_team_tasks *tt = muster_omp_team_tasks_create(3);
+    CHECK(tt != NULL, "create");
+    tt->idle_polls = 0;
+    tt->never_sleep = false;
+    tt->nap_ns = 60ull * 1000000000u;
+    sleeper members[3] = {{.tt = tt, .id = 0}, {.tt = tt, .id = 1}, {.tt = tt, .id = 2}};
+    pthread_t threads[3];
+    for (unsigned id = 1; id <= 2; id++)
+        CHECK(pthread_create(&threads[id], NULL, sleeper_main, &members[id]) == 0, "thread");
+    wait_until_asleep(members, 1, 2);
+    CHECK(atomic_load(&tt->sleepers) == 2, "both counted asleep");
+    uint64_t woken_at = muster_now_ns();
+    atomic_store(&members[1].released, true);
+    muster_omp_tasks_wake_members(tt, muster_omp_member_tag(1));
+    pthread_join(threads[1], NULL);
+    uint64_t took = atomic_load(&members[1].returned_ns) - woken_at;
+    CHECK(took < 1000000000u, "member 1 came back after %.3f s: its wake was lost (slept to its nap)", took / 1e9);
+    wait_until_asleep(members, 2, 2);
+    CHECK(atomic_load(&members[2].returns) == 0, "member 2 woke %u times for member 1's wake",
+          atomic_load(&members[2].returns));
+    atomic_store(&members[2].released, true);
+    muster_omp_tasks_wake_members(tt, muster_omp_member_tag(2));
+    pthread_join(threads[2], NULL);
+    CHECK(atomic_load(&members[2].returned_ns) - woken_at < 2000000000u, "member 2's wake was lost");
+    muster_omp_team_tasks_destroy(tt);
+}
+
 int main(void)
 {
     test_last_victim_first();
     test_round_visits_everyone();
     test_prioritized();
+    test_wake_one_member();
     printf("test_omp_scheduler: ok\n");
     return 0;
 }

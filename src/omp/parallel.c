@@ -6,6 +6,8 @@
  * else the num_threads clause or nthreads-var, capped by thread-limit-var and,
  * with dyn-var, by the CPUs available.  A region of one thread still counts
  * as a level; it forks nothing. */
+#include <dlfcn.h>
+#include <omp.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,10 +51,36 @@ muster_omp_thread *muster_omp_self_first(void)
 
 /* ---- process events: load, exit and fork ---- */
 
+/* With plain LD_PRELOAD the program's own libgomp is loaded too, and its
+ * constructor, which runs before ours, binds the initial thread under
+ * OMP_PROC_BIND or OMP_PLACES: the affinity mask we then read is its first
+ * place, and teams default to that many threads (README: use muster run,
+ * whose shim keeps libgomp out).  Said once, with libgomp's own count,
+ * rather than running on one CPU in silence. */
+static void warn_if_libgomp_bound_us(void)
+{
+    void *gomp = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (gomp == NULL)
+        return;
+    int (*their_procs)(void) = (int (*)(void))dlsym(gomp, "omp_get_num_procs");
+    dlclose(gomp); /* NOLOAD: only drops the reference we just took */
+    if (their_procs == NULL || their_procs == omp_get_num_procs)
+        return; /* not loaded, or the shim's libgomp.so.1, which is us */
+    int theirs = their_procs(), ours = omp_get_num_procs();
+    if (theirs <= ours)
+        return;
+    fprintf(stderr,
+            "libmuster-omp: the program's own libgomp.so.1 is loaded too and bound the initial thread "
+            "(OMP_PROC_BIND/OMP_PLACES) before libmuster-omp read the affinity mask: %d CPU(s) seen instead of "
+            "%d; run the program with 'muster run', which keeps libgomp out\n",
+            ours, theirs);
+}
+
 /* At load, as libgomp does: read the environment (OMP_DISPLAY_ENV prints
  * now) and, when binding is on, bind the initial thread to its place. */
 __attribute__((constructor)) static void at_load(void)
 {
+    warn_if_libgomp_bound_us();
     muster_omp_globals_get();
     muster_omp_bind_initial_thread(muster_omp_self());
 }

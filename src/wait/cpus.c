@@ -272,7 +272,12 @@ static unsigned read_mask(cpu_set_t *mask)
     return 0;
 }
 
-__attribute__((constructor)) static void read_process_mask(void)
+/* Priority 101, the first an application may use: before every constructor
+ * of default priority in the same library, among them libmuster-omp's
+ * at_load, which binds the initial thread to its place under
+ * OMP_PROC_BIND.  Run after it (the link order put it there), this read the
+ * bound thread's mask: one CPU, and every team looked oversubscribed. */
+__attribute__((constructor(101))) static void read_process_mask(void)
 {
     process_cpus = read_mask(&process_mask);
 }

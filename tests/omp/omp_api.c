@@ -7,12 +7,15 @@
  * it also runs itself with OMP_DYNAMIC, OMP_MAX_ACTIVE_LEVELS,
  * OMP_THREAD_LIMIT, an OMP_NUM_THREADS list, and OMP_PROC_BIND/OMP_PLACES
  * lists set, and checks that the queries report them. */
+#include <dlfcn.h>
 #include <limits.h>
 #include <sched.h>
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
 
 #include "corpus.h"
+
+static int own_libgomp_beside(void);
 
 static void sleep_ms(int ms)
 {
@@ -61,6 +64,15 @@ static int child(const char *which)
         /* (The initial thread may be bound to its place already: its
          * affinity mask says nothing of the places' number.) */
         int places = omp_get_num_places();
+        /* Binding the initial thread at load does not shrink the process's
+         * CPUs (libmuster-omp once read its mask after binding: 1).  Except
+         * under plain LD_PRELOAD, where the program's own libgomp binds it
+         * first (README; libmuster-omp warns). */
+        const char *parent_procs = getenv("CORPUS_PARENT_PROCS");
+        if (!own_libgomp_beside())
+            CHECK(parent_procs != NULL && omp_get_num_procs() == atoi(parent_procs),
+                  "omp_get_num_procs() = %d under OMP_PROC_BIND, %s unbound", omp_get_num_procs(),
+                  parent_procs ? parent_procs : "?");
         CHECK(places >= 1 && places <= get_nprocs_conf(),
               "omp_get_num_places() = %d with OMP_PLACES=threads and %d CPUs configured", places, get_nprocs_conf());
         int bad = 0;
@@ -76,6 +88,18 @@ static int child(const char *which)
         FAIL("unknown child case '%s'", which);
     }
     return 0;
+}
+
+/* Whether libgomp.so.1 is loaded but is not the runtime answering omp_*
+ * (a preloaded libmuster-omp without muster run's shim). */
+static int own_libgomp_beside(void)
+{
+    void *gomp = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (gomp == NULL)
+        return 0;
+    void *theirs = dlsym(gomp, "omp_get_num_procs");
+    dlclose(gomp);
+    return theirs != NULL && theirs != dlsym(RTLD_DEFAULT, "omp_get_num_procs");
 }
 
 static void run_child(const char *self, const char *which, const char *const *env)
@@ -232,7 +256,10 @@ int main(int argc, char **argv)
     run_child(argv[0], "dynamic", env_dynamic);
     run_child(argv[0], "levels", env_levels);
     run_child(argv[0], "limit", env_limit);
-    static const char *const env_bind[] = {"OMP_PROC_BIND", "spread,close", "OMP_PLACES", "threads", NULL};
+    char procs_text[16];
+    snprintf(procs_text, sizeof procs_text, "%d", procs);
+    const char *const env_bind[] = {"OMP_PROC_BIND", "spread,close", "OMP_PLACES", "threads",
+                                    "CORPUS_PARENT_PROCS", procs_text, NULL};
     run_child(argv[0], "bind", env_bind);
     corpus_summary("max_threads=%d env_cases=4 ok", T);
     return 0;

@@ -1,24 +1,32 @@
-/* The environment variables (MUSTER_BARRIER, MUSTER_WAIT_POLICY,
- * OMP_WAIT_POLICY, MUSTER_SPIN_NS), checked from outside: tests/CMakeLists.txt
- * runs this program under different environments and matches its output.
+/* The environment variables libmuster reads (MUSTER_BARRIER,
+ * MUSTER_WAIT_POLICY, OMP_WAIT_POLICY, MUSTER_SPIN_NS): every case below runs
+ * this program again as a child under its own environment and checks what
+ * the child reports against the case's expectations.
  *
- * It creates two default barriers for 3 participants (the environment is read
- * once, so any warning must appear once), capturing what the library writes
- * to stderr meanwhile, then prints on stdout:
+ *   test_env --driver COMMAND...   runs every case; COMMAND runs this
+ *                                  program (under an emulator in a cross
+ *                                  build), with --child appended
+ *   test_env --child [--algorithm NAME] [--policy NAME]
+ *
+ * The child creates two default barriers for 3 participants (the environment
+ * is read once, so any warning must appear once), capturing what the library
+ * writes to stderr meanwhile, then prints on stdout:
  *   stderr| <each captured line>     (also copied to the real stderr)
  *   stderr_lines=<count>
  *   algorithm=<name> policy=<name> spin_ns=<n> spin_ns_is_default=<0|1>
  * runs some episodes with 3 threads, and finally prints "test_env: ok".
- * Capturing makes the output order deterministic (ctest reads stdout and
- * stderr from separate pipes) and proves the warnings go to stderr.
- *
- * usage: test_env [--algorithm NAME] [--policy NAME]
- *   explicit attributes, to check that they win over the environment. */
+ * Capturing makes the output order deterministic and proves the warnings go
+ * to stderr.  --algorithm/--policy: explicit attributes, which must win over
+ * the environment.  Each warning is one line:
+ *   muster: NAME='VALUE' <problem>; using <instead> */
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "muster/barrier.h"
@@ -71,17 +79,17 @@ static void *member_main(void *arg)
     return NULL;
 }
 
-int main(int argc, char **argv)
+static int child_main(int argc, char **argv)
 {
     muster_barrier_attr attr;
     muster_barrier_attr_init(&attr);
-    for (int i = 1; i < argc; i++) {
+    for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--algorithm") == 0 && i + 1 < argc) {
             CHECK(muster_algorithm_parse(argv[++i], &attr.algorithm) == MUSTER_OK);
         } else if (strcmp(argv[i], "--policy") == 0 && i + 1 < argc) {
             CHECK(muster_wait_policy_parse(argv[++i], &attr.wait_policy) == MUSTER_OK);
         } else {
-            fprintf(stderr, "usage: %s [--algorithm NAME] [--policy NAME]\n", argv[0]);
+            fprintf(stderr, "usage: %s --child [--algorithm NAME] [--policy NAME]\n", argv[0]);
             return 2;
         }
     }
@@ -162,5 +170,262 @@ int main(int argc, char **argv)
     muster_barrier_destroy(barrier);
 
     printf("episodes=%u\ntest_env: ok\n", t.episodes);
+    return 0;
+}
+
+/* ---- the driver: each case, a child under its own environment ---- */
+
+enum { ANY_SPIN = -2, DEFAULT_SPIN = -1 };
+
+typedef struct env_case {
+    const char *name;
+    const char *env[4];  /* NAME=VALUE, set on top of a clean environment */
+    const char *args[3]; /* the child's explicit attributes */
+    unsigned warnings;   /* stderr lines the library prints */
+    const char *warning; /* each starts "muster: " + this; NULL: any variable */
+    const char *algorithm, *policy; /* NULL: any valid one (the child checks validity) */
+    long long spin_ns;   /* ANY_SPIN, DEFAULT_SPIN (the team size's budget), or exact */
+} env_case;
+
+static const env_case cases[] = {
+    {"defaults", {0}, {0}, 0, NULL, NULL, "hybrid", DEFAULT_SPIN},
+    /* MUSTER_BARRIER */
+    {"barrier_tournament", {"MUSTER_BARRIER=tournament"}, {0}, 0, NULL, "tournament", "hybrid", DEFAULT_SPIN},
+    {"barrier_case", {"MUSTER_BARRIER=Static-FWay"}, {0}, 0, NULL, "static-fway", "hybrid", DEFAULT_SPIN},
+    {"barrier_explicit_attr_wins", {"MUSTER_BARRIER=tournament"}, {"--algorithm", "central-sense"}, 0, NULL,
+     "central-sense", "hybrid", DEFAULT_SPIN},
+    {"barrier_bogus", {"MUSTER_BARRIER=bogus"}, {0}, 1, "MUSTER_BARRIER='bogus' is not one of ", NULL, "hybrid",
+     DEFAULT_SPIN},
+    {"barrier_empty", {"MUSTER_BARRIER="}, {0}, 1, "MUSTER_BARRIER='' is not one of ", NULL, "hybrid",
+     DEFAULT_SPIN},
+    /* MUSTER_WAIT_POLICY and OMP_WAIT_POLICY */
+    {"policy_passive", {"MUSTER_WAIT_POLICY=passive"}, {0}, 0, NULL, NULL, "passive", DEFAULT_SPIN},
+    {"policy_active", {"MUSTER_WAIT_POLICY=active"}, {0}, 0, NULL, NULL, "active", DEFAULT_SPIN},
+    {"policy_hybrid", {"MUSTER_WAIT_POLICY=hybrid"}, {0}, 0, NULL, NULL, "hybrid", DEFAULT_SPIN},
+    {"policy_garbage", {"MUSTER_WAIT_POLICY=garbage"}, {0}, 1,
+     "MUSTER_WAIT_POLICY='garbage' is not one of active, passive, hybrid; using hybrid", NULL, "hybrid",
+     DEFAULT_SPIN},
+    {"policy_explicit_attr_wins", {"MUSTER_WAIT_POLICY=passive"}, {"--policy", "active"}, 0, NULL, NULL, "active",
+     DEFAULT_SPIN},
+    {"omp_active", {"OMP_WAIT_POLICY=active"}, {0}, 0, NULL, NULL, "active", DEFAULT_SPIN},
+    {"omp_passive_uppercase", {"OMP_WAIT_POLICY=PASSIVE"}, {0}, 0, NULL, NULL, "passive", DEFAULT_SPIN},
+    {"omp_garbage", {"OMP_WAIT_POLICY=garbage"}, {0}, 1,
+     "OMP_WAIT_POLICY='garbage' is not one of active, passive; using hybrid", NULL, "hybrid", DEFAULT_SPIN},
+    {"omp_hybrid_is_not_omp", {"OMP_WAIT_POLICY=hybrid"}, {0}, 1, "OMP_WAIT_POLICY='hybrid' is not one of ", NULL,
+     "hybrid", DEFAULT_SPIN},
+    {"muster_policy_beats_omp", {"MUSTER_WAIT_POLICY=passive", "OMP_WAIT_POLICY=active"}, {0}, 0, NULL, NULL,
+     "passive", DEFAULT_SPIN},
+    {"muster_policy_beats_omp_2", {"MUSTER_WAIT_POLICY=active", "OMP_WAIT_POLICY=passive"}, {0}, 0, NULL, NULL,
+     "active", DEFAULT_SPIN},
+    /* MUSTER_SPIN_NS */
+    {"spin_5000", {"MUSTER_SPIN_NS=5000"}, {0}, 0, NULL, NULL, "hybrid", 5000},
+    {"spin_0", {"MUSTER_SPIN_NS=0"}, {0}, 0, NULL, NULL, "hybrid", 0},
+    {"spin_max", {"MUSTER_SPIN_NS=10000000000"}, {0}, 0, NULL, NULL, "hybrid", 10000000000LL},
+    {"spin_bad_negative", {"MUSTER_SPIN_NS=-3"}, {0}, 1, "MUSTER_SPIN_NS='-3' is not a whole number", NULL, "hybrid",
+     DEFAULT_SPIN},
+    {"spin_bad_word", {"MUSTER_SPIN_NS=abc"}, {0}, 1, "MUSTER_SPIN_NS='abc' ", NULL, "hybrid", DEFAULT_SPIN},
+    {"spin_bad_float", {"MUSTER_SPIN_NS=1e99"}, {0}, 1, "MUSTER_SPIN_NS='1e99' ", NULL, "hybrid", DEFAULT_SPIN},
+    {"spin_bad_huge", {"MUSTER_SPIN_NS=99999999999999"}, {0}, 1, "MUSTER_SPIN_NS='99999999999999' ", NULL,
+     "hybrid", DEFAULT_SPIN},
+    {"spin_bad_above_max", {"MUSTER_SPIN_NS=10000000001"}, {0}, 1, "MUSTER_SPIN_NS='10000000001' ", NULL,
+     "hybrid", DEFAULT_SPIN},
+    {"spin_bad_suffix", {"MUSTER_SPIN_NS=12abc"}, {0}, 1, "MUSTER_SPIN_NS='12abc' ", NULL, "hybrid",
+     DEFAULT_SPIN},
+    {"spin_empty", {"MUSTER_SPIN_NS="}, {0}, 1, "MUSTER_SPIN_NS='' ", NULL, "hybrid", DEFAULT_SPIN},
+    /* Everything wrong at once: one warning per variable, each printed once. */
+    {"all_bad", {"MUSTER_BARRIER=nope", "MUSTER_WAIT_POLICY=sometimes", "MUSTER_SPIN_NS=lots"}, {0}, 3, NULL, NULL,
+     "hybrid", DEFAULT_SPIN},
+};
+
+/* The variables libmuster reads: a developer's shell must not change a case. */
+static const char *const cleared[] = {"MUSTER_BARRIER",      "MUSTER_WAIT_POLICY", "MUSTER_SPIN_NS",
+                                      "OMP_WAIT_POLICY",     "MUSTER_CLUSTER_SIZE", "MUSTER_MACHINE"};
+
+static bool is_cleared(const char *assignment)
+{
+    for (size_t i = 0; i < sizeof cleared / sizeof cleared[0]; i++) {
+        size_t n = strlen(cleared[i]);
+        if (strncmp(assignment, cleared[i], n) == 0 && assignment[n] == '=')
+            return true;
+    }
+    return false;
+}
+
+extern char **environ;
+
+static char **case_environment(const env_case *c)
+{
+    size_t n = 0;
+    while (environ[n] != NULL)
+        n++;
+    char **env = calloc(n + 8, sizeof *env);
+    CHECK(env != NULL);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!is_cleared(environ[i]))
+            env[k++] = environ[i];
+    for (size_t i = 0; i < 4 && c->env[i] != NULL; i++)
+        env[k++] = (char *)c->env[i];
+    return env;
+}
+
+/* Reads all of fd into a growing buffer (NUL-terminated). */
+static char *read_all(int fd)
+{
+    size_t cap = 4096, len = 0;
+    char *text = malloc(cap);
+    CHECK(text != NULL);
+    for (ssize_t got; (got = read(fd, text + len, cap - len - 1)) != 0;) {
+        if (got < 0) {
+            CHECK(errno == EINTR, "read: %s", strerror(errno));
+            continue;
+        }
+        len += (size_t)got;
+        if (cap - len < 2) {
+            cap *= 2;
+            text = realloc(text, cap);
+            CHECK(text != NULL);
+        }
+    }
+    text[len] = '\0';
+    return text;
+}
+
+/* The value of `key=` on the line starting with `key=`... in text, or "". */
+static void field(const char *text, const char *line_key, const char *key, char *out, size_t len)
+{
+    out[0] = '\0';
+    size_t lk = strlen(line_key);
+    for (const char *line = text; line != NULL && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        if (strncmp(line, line_key, lk) != 0 || line[lk] != '=')
+            continue;
+        char pattern[64];
+        snprintf(pattern, sizeof pattern, "%s=", key);
+        const char *v = strstr(line, pattern);
+        if (v != NULL && (v == line || v[-1] == ' ')) {
+            v += strlen(pattern);
+            snprintf(out, len, "%.*s", (int)strcspn(v, " \n"), v);
+        }
+        return;
+    }
+}
+
+/* Runs one case's child; returns its stdout, and its stderr in *err. */
+static char *run_child(const env_case *c, char **command, int command_len, char **err, int *status)
+{
+    char *argv[32];
+    int argc = 0;
+    for (int i = 0; i < command_len && argc < 24; i++)
+        argv[argc++] = command[i];
+    argv[argc++] = "--child";
+    for (int i = 0; i < 3 && c->args[i] != NULL; i++)
+        argv[argc++] = (char *)c->args[i];
+    argv[argc] = NULL;
+    int out[2], errp[2];
+    CHECK(pipe(out) == 0 && pipe(errp) == 0, "pipe: %s", strerror(errno));
+    char **env = case_environment(c);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    CHECK(pid >= 0, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        dup2(out[1], STDOUT_FILENO);
+        dup2(errp[1], STDERR_FILENO);
+        close(out[0]);
+        close(errp[0]);
+        execvpe(argv[0], argv, env);
+        fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    free(env);
+    close(out[1]);
+    close(errp[1]);
+    /* The child writes a few hundred bytes to each: far below a pipe's
+     * buffer, so reading one and then the other cannot deadlock. */
+    char *text = read_all(out[0]);
+    *err = read_all(errp[0]);
+    close(out[0]);
+    close(errp[0]);
+    while (waitpid(pid, status, 0) < 0)
+        CHECK(errno == EINTR, "waitpid: %s", strerror(errno));
+    return text;
+}
+
+/* Lines of text that start with prefix. */
+static unsigned count_lines(const char *text, const char *prefix)
+{
+    unsigned n = 0;
+    size_t plen = strlen(prefix);
+    for (const char *line = text; line != NULL && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+        n += strncmp(line, prefix, plen) == 0;
+    return n;
+}
+
+static void check_warnings(const env_case *c, const char *out, const char *err)
+{
+    char got[16];
+    field(out, "stderr_lines", "stderr_lines", got, sizeof got);
+    CHECK(got[0] != '\0' && (unsigned)atoi(got) == c->warnings, "%s: %s warning lines, expected %u\n%s", c->name,
+          got, c->warnings, out);
+    /* Every line the library printed is a warning in the one format, on
+     * stderr (the child copies the captured lines there), and nothing else
+     * of the library's reached stderr. */
+    CHECK(count_lines(out, "stderr| muster: ") == c->warnings, "%s: lines not in the warning format\n%s", c->name,
+          out);
+    CHECK(count_lines(err, "muster: ") == c->warnings, "%s: %u library lines on stderr, expected %u\n%s", c->name,
+          count_lines(err, "muster: "), c->warnings, err);
+    for (const char *line = out; line != NULL && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        if (strncmp(line, "stderr| muster: ", 16) != 0)
+            continue;
+        size_t len = strcspn(line, "\n");
+        CHECK(memmem(line, len, "; using ", 8) != NULL, "%s: a warning without what is used instead: %.*s",
+              c->name, (int)len, line);
+        if (c->warning != NULL)
+            CHECK(strncmp(line + 16, c->warning, strlen(c->warning)) == 0, "%s: warning '%.*s', expected '%s...'",
+                  c->name, (int)len, line, c->warning);
+    }
+}
+
+static void check_case(const env_case *c, char **command, int command_len)
+{
+    char *err = NULL;
+    int status = 0;
+    char *out = run_child(c, command, command_len, &err, &status);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: the child failed (status %#x)\n%s%s", c->name, status,
+          out, err);
+    CHECK(strstr(out, "\ntest_env: ok\n") != NULL, "%s: the child did not finish\n%s", c->name, out);
+    check_warnings(c, out, err);
+    char algorithm[64], policy[64], spin[32], is_default[8];
+    field(out, "algorithm", "algorithm", algorithm, sizeof algorithm);
+    field(out, "algorithm", "policy", policy, sizeof policy);
+    field(out, "algorithm", "spin_ns", spin, sizeof spin);
+    field(out, "algorithm", "spin_ns_is_default", is_default, sizeof is_default);
+    CHECK(algorithm[0] && policy[0] && spin[0] && is_default[0], "%s: no settings line\n%s", c->name, out);
+    if (c->algorithm != NULL)
+        CHECK(strcmp(algorithm, c->algorithm) == 0, "%s: algorithm %s, expected %s", c->name, algorithm,
+              c->algorithm);
+    CHECK(strcmp(policy, c->policy) == 0, "%s: policy %s, expected %s", c->name, policy, c->policy);
+    if (c->spin_ns == DEFAULT_SPIN)
+        CHECK(strcmp(is_default, "1") == 0, "%s: spin_ns %s is not the default budget", c->name, spin);
+    else if (c->spin_ns != ANY_SPIN)
+        CHECK(atoll(spin) == c->spin_ns, "%s: spin_ns %s, expected %lld", c->name, spin, c->spin_ns);
+    printf("%-28s ok: %u warning(s), algorithm=%s policy=%s spin_ns=%s\n", c->name, c->warnings, algorithm, policy,
+           spin);
+    free(out);
+    free(err);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && strcmp(argv[1], "--child") == 0)
+        return child_main(argc, argv);
+    if (argc < 3 || strcmp(argv[1], "--driver") != 0) {
+        fprintf(stderr, "usage: %s --driver COMMAND... | --child [--algorithm NAME] [--policy NAME]\n", argv[0]);
+        return 2;
+    }
+    size_t n = sizeof cases / sizeof cases[0];
+    for (size_t i = 0; i < n; i++)
+        check_case(&cases[i], argv + 2, argc - 2);
+    printf("test_env: %zu cases ok\n", n);
     return 0;
 }

@@ -33,6 +33,7 @@
 #include "wait/policy.h"
 
 #include "check.h"
+#include "env_driver.h"
 
 #define PARTICIPANTS 3u
 
@@ -179,7 +180,7 @@ enum { ANY_SPIN = -2, DEFAULT_SPIN = -1 };
 
 typedef struct env_case {
     const char *name;
-    const char *env[4];  /* NAME=VALUE, set on top of a clean environment */
+    const char *env[4];  /* NAME=VALUE, set on top of a clean environment (env_driver.h) */
     const char *args[3]; /* the child's explicit attributes */
     unsigned warnings;   /* stderr lines the library prints */
     const char *warning; /* each starts "muster: " + this; NULL: any variable */
@@ -237,149 +238,25 @@ static const env_case cases[] = {
      "hybrid", DEFAULT_SPIN},
 };
 
-/* The variables libmuster reads: a developer's shell must not change a case. */
-static const char *const cleared[] = {"MUSTER_BARRIER",      "MUSTER_WAIT_POLICY", "MUSTER_SPIN_NS",
-                                      "OMP_WAIT_POLICY",     "MUSTER_CLUSTER_SIZE", "MUSTER_MACHINE"};
-
-static bool is_cleared(const char *assignment)
-{
-    for (size_t i = 0; i < sizeof cleared / sizeof cleared[0]; i++) {
-        size_t n = strlen(cleared[i]);
-        if (strncmp(assignment, cleared[i], n) == 0 && assignment[n] == '=')
-            return true;
-    }
-    return false;
-}
-
-extern char **environ;
-
-static char **case_environment(const env_case *c)
-{
-    size_t n = 0;
-    while (environ[n] != NULL)
-        n++;
-    char **env = calloc(n + 8, sizeof *env);
-    CHECK(env != NULL);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!is_cleared(environ[i]))
-            env[k++] = environ[i];
-    for (size_t i = 0; i < 4 && c->env[i] != NULL; i++)
-        env[k++] = (char *)c->env[i];
-    return env;
-}
-
-/* Reads all of fd into a growing buffer (NUL-terminated). */
-static char *read_all(int fd)
-{
-    size_t cap = 4096, len = 0;
-    char *text = malloc(cap);
-    CHECK(text != NULL);
-    for (ssize_t got; (got = read(fd, text + len, cap - len - 1)) != 0;) {
-        if (got < 0) {
-            CHECK(errno == EINTR, "read: %s", strerror(errno));
-            continue;
-        }
-        len += (size_t)got;
-        if (cap - len < 2) {
-            cap *= 2;
-            text = realloc(text, cap);
-            CHECK(text != NULL);
-        }
-    }
-    text[len] = '\0';
-    return text;
-}
-
-/* The value of `key=` on the line starting with `key=`... in text, or "". */
-static void field(const char *text, const char *line_key, const char *key, char *out, size_t len)
-{
-    out[0] = '\0';
-    size_t lk = strlen(line_key);
-    for (const char *line = text; line != NULL && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-        if (strncmp(line, line_key, lk) != 0 || line[lk] != '=')
-            continue;
-        char pattern[64];
-        snprintf(pattern, sizeof pattern, "%s=", key);
-        const char *v = strstr(line, pattern);
-        if (v != NULL && (v == line || v[-1] == ' ')) {
-            v += strlen(pattern);
-            snprintf(out, len, "%.*s", (int)strcspn(v, " \n"), v);
-        }
-        return;
-    }
-}
-
-/* Runs one case's child; returns its stdout, and its stderr in *err. */
-static char *run_child(const env_case *c, char **command, int command_len, char **err, int *status)
-{
-    char *argv[32];
-    int argc = 0;
-    for (int i = 0; i < command_len && argc < 24; i++)
-        argv[argc++] = command[i];
-    argv[argc++] = "--child";
-    for (int i = 0; i < 3 && c->args[i] != NULL; i++)
-        argv[argc++] = (char *)c->args[i];
-    argv[argc] = NULL;
-    int out[2], errp[2];
-    CHECK(pipe(out) == 0 && pipe(errp) == 0, "pipe: %s", strerror(errno));
-    char **env = case_environment(c);
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    CHECK(pid >= 0, "fork: %s", strerror(errno));
-    if (pid == 0) {
-        dup2(out[1], STDOUT_FILENO);
-        dup2(errp[1], STDERR_FILENO);
-        close(out[0]);
-        close(errp[0]);
-        execvpe(argv[0], argv, env);
-        fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    free(env);
-    close(out[1]);
-    close(errp[1]);
-    /* The child writes a few hundred bytes to each: far below a pipe's
-     * buffer, so reading one and then the other cannot deadlock. */
-    char *text = read_all(out[0]);
-    *err = read_all(errp[0]);
-    close(out[0]);
-    close(errp[0]);
-    while (waitpid(pid, status, 0) < 0)
-        CHECK(errno == EINTR, "waitpid: %s", strerror(errno));
-    return text;
-}
-
-/* Lines of text that start with prefix. */
-static unsigned count_lines(const char *text, const char *prefix)
-{
-    unsigned n = 0;
-    size_t plen = strlen(prefix);
-    for (const char *line = text; line != NULL && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
-        n += strncmp(line, prefix, plen) == 0;
-    return n;
-}
-
 static void check_warnings(const env_case *c, const char *out, const char *err)
 {
-    char got[16];
-    field(out, "stderr_lines", "stderr_lines", got, sizeof got);
-    CHECK(got[0] != '\0' && (unsigned)atoi(got) == c->warnings, "%s: %s warning lines, expected %u\n%s", c->name,
-          got, c->warnings, out);
+    size_t len;
+    const char *line = env_line(out, "stderr_lines=", &len);
+    CHECK(line != NULL && (unsigned)atoi(line + 13) == c->warnings, "%s: %.*s, expected %u warning lines\n%s",
+          c->name, line ? (int)len : 0, line ? line : "", c->warnings, out);
     /* Every line the library printed is a warning in the one format, on
      * stderr (the child copies the captured lines there), and nothing else
      * of the library's reached stderr. */
-    CHECK(count_lines(out, "stderr| muster: ") == c->warnings, "%s: lines not in the warning format\n%s", c->name,
-          out);
-    CHECK(count_lines(err, "muster: ") == c->warnings, "%s: %u library lines on stderr, expected %u\n%s", c->name,
-          count_lines(err, "muster: "), c->warnings, err);
-    for (const char *line = out; line != NULL && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+    CHECK(env_count_lines(out, "stderr| muster: ") == c->warnings, "%s: lines not in the warning format\n%s",
+          c->name, out);
+    CHECK(env_count_lines(err, "muster: ") == c->warnings, "%s: %u library lines on stderr, expected %u\n%s",
+          c->name, env_count_lines(err, "muster: "), c->warnings, err);
+    for (line = out; line != NULL && *line; line = env_next_line(line)) {
         if (strncmp(line, "stderr| muster: ", 16) != 0)
             continue;
-        size_t len = strcspn(line, "\n");
-        CHECK(memmem(line, len, "; using ", 8) != NULL, "%s: a warning without what is used instead: %.*s",
-              c->name, (int)len, line);
+        len = strcspn(line, "\n");
+        CHECK(env_glob_n("*; using *", line, len), "%s: a warning without what is used instead: %.*s", c->name,
+              (int)len, line);
         if (c->warning != NULL)
             CHECK(strncmp(line + 16, c->warning, strlen(c->warning)) == 0, "%s: warning '%.*s', expected '%s...'",
                   c->name, (int)len, line, c->warning);
@@ -388,19 +265,18 @@ static void check_warnings(const env_case *c, const char *out, const char *err)
 
 static void check_case(const env_case *c, char **command, int command_len)
 {
-    char *err = NULL;
-    int status = 0;
-    char *out = run_child(c, command, command_len, &err, &status);
-    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: the child failed (status %#x)\n%s%s", c->name, status,
-          out, err);
-    CHECK(strstr(out, "\ntest_env: ok\n") != NULL, "%s: the child did not finish\n%s", c->name, out);
-    check_warnings(c, out, err);
+    env_child_result r = env_child(command, command_len, c->args, c->env);
+    CHECK(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "%s: the child failed (status %#x)\n%s%s", c->name,
+          r.status, r.out, r.err);
+    CHECK(strstr(r.out, "\ntest_env: ok\n") != NULL, "%s: the child did not finish\n%s", c->name, r.out);
+    check_warnings(c, r.out, r.err);
+    size_t len;
+    const char *line = env_line(r.out, "algorithm=", &len);
     char algorithm[64], policy[64], spin[32], is_default[8];
-    field(out, "algorithm", "algorithm", algorithm, sizeof algorithm);
-    field(out, "algorithm", "policy", policy, sizeof policy);
-    field(out, "algorithm", "spin_ns", spin, sizeof spin);
-    field(out, "algorithm", "spin_ns_is_default", is_default, sizeof is_default);
-    CHECK(algorithm[0] && policy[0] && spin[0] && is_default[0], "%s: no settings line\n%s", c->name, out);
+    CHECK(line != NULL && env_word(line, len, "algorithm", algorithm, sizeof algorithm) &&
+              env_word(line, len, "policy", policy, sizeof policy) && env_word(line, len, "spin_ns", spin, sizeof spin) &&
+              env_word(line, len, "spin_ns_is_default", is_default, sizeof is_default),
+          "%s: no settings line\n%s", c->name, r.out);
     if (c->algorithm != NULL)
         CHECK(strcmp(algorithm, c->algorithm) == 0, "%s: algorithm %s, expected %s", c->name, algorithm,
               c->algorithm);
@@ -411,8 +287,7 @@ static void check_case(const env_case *c, char **command, int command_len)
         CHECK(atoll(spin) == c->spin_ns, "%s: spin_ns %s, expected %lld", c->name, spin, c->spin_ns);
     printf("%-28s ok: %u warning(s), algorithm=%s policy=%s spin_ns=%s\n", c->name, c->warnings, algorithm, policy,
            spin);
-    free(out);
-    free(err);
+    env_child_free(&r);
 }
 
 int main(int argc, char **argv)

@@ -1,7 +1,8 @@
 /* The cluster size N_c that barriers use when given none, and the auto
- * selector that reads it (src/barrier/cluster.c), checked from outside:
- * tests/CMakeLists.txt runs this under different MUSTER_CLUSTER_SIZE and
- * MUSTER_MACHINE settings and matches what it prints:
+ * selector that reads it (src/barrier/cluster.c), checked from outside: the
+ * driver runs this program again as a child under each case's
+ * MUSTER_CLUSTER_SIZE and MUSTER_MACHINE settings (the table at the end)
+ * and matches what the child prints:
  *   stderr| <each line the library wrote to stderr>
  *   cluster_size=<N> source=<where it came from>
  *   auto(<P>)=<algorithm>        for P = 1 .. CPUs + 1
@@ -23,6 +24,7 @@
 #include "wait/wait.h"
 
 #include "check.h"
+#include "env_driver.h"
 
 static muster_algorithm auto_choice(unsigned participants)
 {
@@ -89,7 +91,7 @@ static void run_tuned_episodes(void)
     muster_barrier_destroy(b);
 }
 
-int main(void)
+static int child_main(void)
 {
     /* Capture fd 2 while the library looks for N_c. */
     fflush(stderr);
@@ -133,5 +135,92 @@ int main(void)
     }
     run_tuned_episodes();
     printf("test_cluster: ok\n");
+    return 0;
+}
+
+/* ---- the driver: each case, a child under its own environment ---- */
+
+typedef struct cluster_case {
+    const char *name;
+    const char *env[3];      /* NAME=VALUE; '@' stands for the test data directory */
+    const char *warning;     /* the one library line (a pattern after "muster: "); NULL: none */
+    const char *lines[3];    /* lines (patterns) the child prints, in this order */
+} cluster_case;
+
+#define BAD_SIZE(v)                                                                                            \
+    {"variable_bad_" v, {"MUSTER_CLUSTER_SIZE=" v}, "MUSTER_CLUSTER_SIZE='" v "' is not a whole number in [1, 4096]; using *", \
+     {"cluster_size=# source=topology*"}}
+
+static const cluster_case cases[] = {
+    {"topology", {0}, NULL, {"cluster_size=# source=topology (*"}},
+    {"variable_one", {"MUSTER_CLUSTER_SIZE=1"}, NULL, {"cluster_size=1 source=MUSTER_CLUSTER_SIZE", "auto(2)=tuned"}},
+    {"variable_two", {"MUSTER_CLUSTER_SIZE=2"}, NULL,
+     {"cluster_size=2 source=MUSTER_CLUSTER_SIZE", "auto(1)=dissemination", "auto(2)=dissemination"}},
+    {"machine_file", {"MUSTER_MACHINE=@/cluster_one.json"}, NULL, {"cluster_size=1 source=machine file *cluster_one.json"}},
+    {"variable_beats_file", {"MUSTER_CLUSTER_SIZE=3", "MUSTER_MACHINE=@/cluster_one.json"}, NULL,
+     {"cluster_size=3 source=MUSTER_CLUSTER_SIZE"}},
+    BAD_SIZE("0"), BAD_SIZE("-2"), BAD_SIZE("abc"), BAD_SIZE("4097"), BAD_SIZE("2x"),
+    {"variable_bad_then_file", {"MUSTER_CLUSTER_SIZE=many", "MUSTER_MACHINE=@/cluster_one.json"},
+     "MUSTER_CLUSTER_SIZE='many' *; using *", {"cluster_size=1 source=machine file*"}},
+    {"machine_missing", {"MUSTER_MACHINE=/nonexistent/probe.json"},
+     "MUSTER_MACHINE: /nonexistent/probe.json: cannot open*; using the topology's cluster size",
+     {"cluster_size=# source=topology*"}},
+    {"machine_malformed", {"MUSTER_MACHINE=@/negative_latency.json"},
+     "MUSTER_MACHINE: *negative_latency.json: latency_ns*; using the topology's cluster size",
+     {"cluster_size=# source=topology*"}},
+};
+
+static void check_case(const cluster_case *c, const char *data_dir, char **command, int command_len)
+{
+    char storage[3][1024];
+    const char *env[4] = {NULL, NULL, NULL, NULL};
+    for (int i = 0; i < 3 && c->env[i] != NULL; i++) {
+        const char *at = strchr(c->env[i], '@');
+        if (at != NULL)
+            snprintf(storage[i], sizeof storage[i], "%.*s%s%s", (int)(at - c->env[i]), c->env[i], data_dir, at + 1);
+        else
+            snprintf(storage[i], sizeof storage[i], "%s", c->env[i]);
+        env[i] = storage[i];
+    }
+    const char *no_args[1] = {NULL};
+    env_child_result r = env_child(command, command_len, no_args, env);
+    CHECK(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "%s: the child failed (status %#x)\n%s%s", c->name,
+          r.status, r.out, r.err);
+    CHECK(strstr(r.out, "\ntest_cluster: ok\n") != NULL, "%s: the child did not finish\n%s", c->name, r.out);
+    /* The library wrote exactly the expected warning, once, or nothing. */
+    unsigned expected_warnings = c->warning != NULL;
+    CHECK(env_count_lines(r.out, "stderr| ") == expected_warnings, "%s: %u lines on stderr, expected %u\n%s",
+          c->name, env_count_lines(r.out, "stderr| "), expected_warnings, r.out);
+    size_t len;
+    if (c->warning != NULL) {
+        const char *line = env_line(r.out, "stderr| muster: ", &len);
+        CHECK(line != NULL && env_glob_n(c->warning, line + 16, len - 16), "%s: warning '%.*s', expected '%s'",
+              c->name, line ? (int)len : 0, line ? line : "", c->warning);
+    }
+    const char *from = r.out;
+    for (int i = 0; i < 3 && c->lines[i] != NULL; i++) {
+        bool found = false;
+        for (; from != NULL && *from && !found; from = env_next_line(from))
+            found = env_glob_n(c->lines[i], from, strcspn(from, "\n"));
+        CHECK(found, "%s: no line '%s' (in this order)\n%s", c->name, c->lines[i], r.out);
+    }
+    printf("%-24s ok\n", c->name);
+    env_child_free(&r);
+}
+
+/* usage: test_cluster --child
+ *        test_cluster --driver DATA_DIR COMMAND...   (every case) */
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "--child") == 0)
+        return child_main();
+    if (argc < 4 || strcmp(argv[1], "--driver") != 0) {
+        fprintf(stderr, "usage: %s --driver DATA_DIR COMMAND... | --child\n", argv[0]);
+        return 2;
+    }
+    size_t n = sizeof cases / sizeof cases[0];
+    for (size_t i = 0; i < n; i++)
+        check_case(&cases[i], argv[2], argv + 3, argc - 3);
+    printf("test_cluster: %zu cases ok\n", n);
     return 0;
 }

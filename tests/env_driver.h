@@ -3,9 +3,10 @@
  * environment and read what it printed.  Header-only; include it in one
  * file of a test program (test_env.c, test_omp_env.c).
  *
- *   env_child       runs COMMAND... --child ARGS under a clean environment
- *                   plus the case's NAME=VALUE settings; returns stdout and
- *                   stderr (the command is the emulator's in a cross build)
+ *   env_run         runs a command under a clean environment plus the
+ *                   case's NAME=VALUE settings; returns stdout and stderr
+ *   env_child       the same for COMMAND... --child ARGS (the command is the
+ *                   emulator's in a cross build)
  *   env_glob        matches text against a pattern: '*' any run of
  *                   characters, '#' one or more digits, all else literal
  *   env_line        the line of text that starts with a prefix
@@ -66,20 +67,10 @@ typedef struct env_child_result {
     int status;
 } env_child_result;
 
-/* Runs command[0..command_len) --child args... (NULL-terminated, at most 8)
- * with the settings (NULL-terminated NAME=VALUE, at most 16) added to a
- * clean environment. */
-static inline env_child_result env_child(char **command, int command_len, const char *const *args,
-                                         const char *const *settings)
+/* Runs argv (NULL-terminated) with the settings (NULL-terminated
+ * NAME=VALUE, at most 16) added to a clean environment. */
+static inline env_child_result env_run(char *const *argv, const char *const *settings)
 {
-    char *argv[40];
-    int argc = 0;
-    for (int i = 0; i < command_len && argc < 28; i++)
-        argv[argc++] = command[i];
-    argv[argc++] = "--child";
-    for (int i = 0; i < 8 && args[i] != NULL; i++)
-        argv[argc++] = (char *)args[i];
-    argv[argc] = NULL;
     size_t n = 0;
     while (environ[n] != NULL)
         n++;
@@ -119,6 +110,22 @@ static inline env_child_result env_child(char **command, int command_len, const 
     while (waitpid(pid, &r.status, 0) < 0)
         CHECK(errno == EINTR, "waitpid: %s", strerror(errno));
     return r;
+}
+
+/* Runs command[0..command_len) --child args... (NULL-terminated, at most 8)
+ * under the settings (env_run). */
+static inline env_child_result env_child(char **command, int command_len, const char *const *args,
+                                         const char *const *settings)
+{
+    char *argv[40];
+    int argc = 0;
+    for (int i = 0; i < command_len && argc < 28; i++)
+        argv[argc++] = command[i];
+    argv[argc++] = "--child";
+    for (int i = 0; i < 8 && args[i] != NULL; i++)
+        argv[argc++] = (char *)args[i];
+    argv[argc] = NULL;
+    return env_run(argv, settings);
 }
 
 static inline void env_child_free(env_child_result *r)

@@ -11,7 +11,10 @@
  *                   characters, '#' one or more digits, all else literal
  *   env_line        the line of text that starts with a prefix
  *   env_word        the value of key= in a line of space-separated words
- *   env_count_lines lines of text that start with a prefix */
+ *   env_count_lines lines of text that start with a prefix
+ *   env_lines_in_order  every pattern matches a line of text, in order
+ *   env_expand      '@' in a case's string stands for a directory
+ *   env_drive       a driver's main: --driver COMMAND..., each case */
 #ifndef MUSTER_TEST_ENV_DRIVER_H
 #define MUSTER_TEST_ENV_DRIVER_H
 
@@ -212,6 +215,55 @@ static inline bool env_word(const char *line, size_t len, const char *key, char 
         return true;
     }
     return false;
+}
+
+/* Whether each of the patterns (up to max, NULL-terminated) matches a whole
+ * line of text, in this order; the first that does not into *missing. */
+static inline bool env_lines_in_order(const char *text, const char *const *patterns, size_t max, const char **missing)
+{
+    const char *from = text;
+    for (size_t i = 0; i < max && patterns[i] != NULL; i++) {
+        bool found = false;
+        for (; from != NULL && *from && !found; from = env_next_line(from))
+            found = env_glob_n(patterns[i], from, strcspn(from, "\n"));
+        if (!found) {
+            *missing = patterns[i];
+            return false;
+        }
+    }
+    return true;
+}
+
+/* text with its first '@' replaced by dir, into out. */
+static inline const char *env_expand(char *out, size_t len, const char *text, const char *dir)
+{
+    const char *at = strchr(text, '@');
+    if (at != NULL)
+        snprintf(out, len, "%.*s%s%s", (int)(at - text), text, dir, at + 1);
+    else
+        snprintf(out, len, "%s", text);
+    return out;
+}
+
+/* A driver's main: PROG --child ... is child(argc, argv); PROG --driver
+ * [LEADING...] COMMAND... runs check(i, leading, command, command_len) for
+ * each of the n cases, where `leading` is the `leading_args` words after
+ * --driver (a data directory), and prints "PROG: N cases ok".  2 for a bad
+ * command line. */
+static inline int env_drive(int argc, char **argv, int (*child)(int argc, char **argv), int leading_args, size_t n,
+                            void (*check)(size_t i, char **leading, char **command, int command_len))
+{
+    if (argc >= 2 && strcmp(argv[1], "--child") == 0)
+        return child(argc, argv);
+    if (argc < 3 + leading_args || strcmp(argv[1], "--driver") != 0) {
+        fprintf(stderr, "usage: %s --driver%s COMMAND... | --child ...\n", argv[0], leading_args ? " DIR" : "");
+        return 2;
+    }
+    for (size_t i = 0; i < n; i++)
+        check(i, argv + 2, argv + 2 + leading_args, argc - 2 - leading_args);
+    const char *name = strrchr(argv[0], '/');
+    printf("%s: %zu cases ok\n", name != NULL ? name + 1 : argv[0], n);
+    return 0;
 }
 
 #endif

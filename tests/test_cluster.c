@@ -91,8 +91,10 @@ static void run_tuned_episodes(void)
     muster_barrier_destroy(b);
 }
 
-static int child_main(void)
+static int child_main(int argc, char **argv)
 {
+    (void)argc;
+    (void)argv;
     /* Capture fd 2 while the library looks for N_c. */
     fflush(stderr);
     FILE *capture = tmpfile();
@@ -174,14 +176,8 @@ static void check_case(const cluster_case *c, const char *data_dir, char **comma
 {
     char storage[3][1024];
     const char *env[4] = {NULL, NULL, NULL, NULL};
-    for (int i = 0; i < 3 && c->env[i] != NULL; i++) {
-        const char *at = strchr(c->env[i], '@');
-        if (at != NULL)
-            snprintf(storage[i], sizeof storage[i], "%.*s%s%s", (int)(at - c->env[i]), c->env[i], data_dir, at + 1);
-        else
-            snprintf(storage[i], sizeof storage[i], "%s", c->env[i]);
-        env[i] = storage[i];
-    }
+    for (int i = 0; i < 3 && c->env[i] != NULL; i++)
+        env[i] = env_expand(storage[i], sizeof storage[i], c->env[i], data_dir);
     const char *no_args[1] = {NULL};
     env_child_result r = env_child(command, command_len, no_args, env);
     CHECK(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "%s: the child failed (status %#x)\n%s%s", c->name,
@@ -197,30 +193,21 @@ static void check_case(const cluster_case *c, const char *data_dir, char **comma
         CHECK(line != NULL && env_glob_n(c->warning, line + 16, len - 16), "%s: warning '%.*s', expected '%s'",
               c->name, line ? (int)len : 0, line ? line : "", c->warning);
     }
-    const char *from = r.out;
-    for (int i = 0; i < 3 && c->lines[i] != NULL; i++) {
-        bool found = false;
-        for (; from != NULL && *from && !found; from = env_next_line(from))
-            found = env_glob_n(c->lines[i], from, strcspn(from, "\n"));
-        CHECK(found, "%s: no line '%s' (in this order)\n%s", c->name, c->lines[i], r.out);
-    }
+    const char *missing = NULL;
+    CHECK(env_lines_in_order(r.out, c->lines, 3, &missing), "%s: no line '%s' (in this order)\n%s", c->name, missing,
+          r.out);
     printf("%-24s ok\n", c->name);
     env_child_free(&r);
+}
+
+static void check_one(size_t i, char **leading, char **command, int command_len)
+{
+    check_case(&cases[i], leading[0], command, command_len);
 }
 
 /* usage: test_cluster --child
  *        test_cluster --driver DATA_DIR COMMAND...   (every case) */
 int main(int argc, char **argv)
 {
-    if (argc == 2 && strcmp(argv[1], "--child") == 0)
-        return child_main();
-    if (argc < 4 || strcmp(argv[1], "--driver") != 0) {
-        fprintf(stderr, "usage: %s --driver DATA_DIR COMMAND... | --child\n", argv[0]);
-        return 2;
-    }
-    size_t n = sizeof cases / sizeof cases[0];
-    for (size_t i = 0; i < n; i++)
-        check_case(&cases[i], argv[2], argv + 3, argc - 3);
-    printf("test_cluster: %zu cases ok\n", n);
-    return 0;
+    return env_drive(argc, argv, child_main, 1, sizeof cases / sizeof cases[0], check_one);
 }

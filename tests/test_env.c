@@ -263,8 +263,11 @@ static void check_warnings(const env_case *c, const char *out, const char *err)
     }
 }
 
-static void check_case(const env_case *c, char **command, int command_len)
+/* Case i (env_drive's check). */
+static void check_case(size_t i, char **leading, char **command, int command_len)
 {
+    (void)leading;
+    const env_case *c = &cases[i];
     env_child_result r = env_child(command, command_len, c->args, c->env);
     CHECK(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "%s: the child failed (status %#x)\n%s%s", c->name,
           r.status, r.out, r.err);
@@ -292,15 +295,5 @@ static void check_case(const env_case *c, char **command, int command_len)
 
 int main(int argc, char **argv)
 {
-    if (argc >= 2 && strcmp(argv[1], "--child") == 0)
-        return child_main(argc, argv);
-    if (argc < 3 || strcmp(argv[1], "--driver") != 0) {
-        fprintf(stderr, "usage: %s --driver COMMAND... | --child [--algorithm NAME] [--policy NAME]\n", argv[0]);
-        return 2;
-    }
-    size_t n = sizeof cases / sizeof cases[0];
-    for (size_t i = 0; i < n; i++)
-        check_case(&cases[i], argv + 2, argc - 2);
-    printf("test_env: %zu cases ok\n", n);
-    return 0;
+    return env_drive(argc, argv, child_main, 0, sizeof cases / sizeof cases[0], check_case);
 }

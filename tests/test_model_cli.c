@@ -47,14 +47,8 @@ static void check_case(const cli_case *c, const char *data_dir, char **muster, i
     int argc = 0;
     for (int i = 0; i < muster_words && argc < 28; i++)
         argv[argc++] = muster[i];
-    for (int i = 0; i < 10 && c->args[i] != NULL; i++) {
-        const char *at = strchr(c->args[i], '@');
-        if (at != NULL)
-            snprintf(storage[i], sizeof storage[i], "%.*s%s%s", (int)(at - c->args[i]), c->args[i], data_dir, at + 1);
-        else
-            snprintf(storage[i], sizeof storage[i], "%s", c->args[i]);
-        argv[argc++] = storage[i];
-    }
+    for (int i = 0; i < 10 && c->args[i] != NULL; i++)
+        argv[argc++] = (char *)env_expand(storage[i], sizeof storage[i], c->args[i], data_dir);
     argv[argc] = NULL;
     const char *no_settings[1] = {NULL};
     env_child_result r = env_run(argv, no_settings);

@@ -373,8 +373,11 @@ static void check_words(const char *name, const char *what, const char *line, si
     }
 }
 
-static void check_case(const omp_env_case *c, char **command, int command_len)
+/* Case i (env_drive's check). */
+static void check_case(size_t i, char **leading, char **command, int command_len)
 {
+    (void)leading;
+    const omp_env_case *c = &cases[i];
     const char *args[2] = {c->kind, NULL};
     env_child_result r = env_child(command, command_len, args, c->env);
     CHECK(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "%s: the child failed (status %#x)\n%s%s", c->name,
@@ -410,28 +413,14 @@ static void check_case(const omp_env_case *c, char **command, int command_len)
         check_words(c->name, "available", line, len, c->available);
     }
     /* The displayed lines, in this order. */
-    const char *from = r.out;
-    for (unsigned d = 0; d < 28 && c->display[d] != NULL; d++) {
-        bool found = false;
-        for (; from != NULL && *from && !found; from = env_next_line(from))
-            found = env_glob_n(c->display[d], from, strcspn(from, "\n"));
-        CHECK(found, "%s: no line '%s' (in this order)\n%s", c->name, c->display[d], r.out);
-    }
+    const char *missing = NULL;
+    CHECK(env_lines_in_order(r.out, c->display, 28, &missing), "%s: no line '%s' (in this order)\n%s", c->name,
+          missing, r.out);
     printf("%-34s ok (%u warning(s))\n", c->name, warnings);
     env_child_free(&r);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc >= 2 && strcmp(argv[1], "--child") == 0)
-        return child_main(argc, argv);
-    if (argc < 3 || strcmp(argv[1], "--driver") != 0) {
-        fprintf(stderr, "usage: %s --driver COMMAND... | --child [KIND]\n", argv[0]);
-        return 2;
-    }
-    size_t n = sizeof cases / sizeof cases[0];
-    for (size_t i = 0; i < n; i++)
-        check_case(&cases[i], argv + 2, argc - 2);
-    printf("test_omp_env: %zu cases ok\n", n);
-    return 0;
+    return env_drive(argc, argv, child_main, 0, sizeof cases / sizeof cases[0], check_case);
 }

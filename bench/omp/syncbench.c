@@ -21,6 +21,7 @@
  *   construct=CRITICAL threads=2 status=error message=what went wrong
  * `muster bench omp` runs it once per sample under each runtime in turn. */
 #include "cli.h"
+#include "record.h"
 #include "epcc_delay.h"
 #include "sample_stats.h"
 
@@ -915,7 +916,11 @@ typedef struct options {
     double delay_ns;
     unsigned long delay_iters; /* 0: calibrate to delay_ns */
     unsigned long inner;       /* 0: calibrate to target_ms */
+    int json;                  /* --json: JSON lines (record.h) */
 } options;
+
+/* --json: every line a JSON object (record.h). */
+static bool output_json;
 
 static uint64_t context_switches(void)
 {
@@ -1003,19 +1008,32 @@ static verdict check_team(unsigned threads)
 
 static void print_error(const construct *c, unsigned threads, verdict why)
 {
-    printf("construct=%s threads=%u status=error message=%s\n", c->name, threads, why);
-    fflush(stdout);
+    record r = record_begin(stdout, output_json, NULL);
+    record_string(&r, "construct", c->name);
+    record_uint(&r, "threads", threads);
+    record_string(&r, "status", "error");
+    record_string(&r, "message", why); /* last: as words, it runs to the line's end */
+    record_end(&r);
 }
 
 static void print_result(const construct *c, unsigned threads, uint64_t inner, const double *us,
                          size_t n, uint64_t executions, uint64_t csw)
 {
     sample_stats s = sample_stats_of(us, n);
-    printf("construct=%s threads=%u status=ok inner=%llu samples=%zu executions=%llu mean_us=%.6g "
-           "median_us=%.6g sd_us=%.6g min_us=%.6g max_us=%.6g csw_per_op=%.6g\n",
-           c->name, threads, (unsigned long long)inner, n, (unsigned long long)executions, s.mean,
-           s.median, s.sd, s.min, s.max, (double)csw / (double)(executions ? executions : 1));
-    fflush(stdout); /* line by line: a driver that kills a later construct keeps this one */
+    record r = record_begin(stdout, output_json, NULL);
+    record_string(&r, "construct", c->name);
+    record_uint(&r, "threads", threads);
+    record_string(&r, "status", "ok");
+    record_uint(&r, "inner", inner);
+    record_uint(&r, "samples", n);
+    record_uint(&r, "executions", executions);
+    record_number(&r, "mean_us", s.mean);
+    record_number(&r, "median_us", s.median);
+    record_number(&r, "sd_us", s.sd);
+    record_number(&r, "min_us", s.min);
+    record_number(&r, "max_us", s.max);
+    record_number(&r, "csw_per_op", (double)csw / (double)(executions ? executions : 1));
+    record_end(&r); /* line by line: a driver that kills a later construct keeps this one */
 }
 
 /* One sample: the test loop (bounded by time), then the reference loop for
@@ -1107,10 +1125,12 @@ static void usage(FILE *out)
 "  --delay-ns NS       the delay inside each construct (default 100)\n"
 "  --delay-iters N     the delay as steps of the delay loop (overrides --delay-ns)\n"
 "  --inner N           episodes per test loop (default: calibrated to --target-ms)\n"
+"  --json              results as JSON lines (see Output)\n"
 "  --help              this text\n"
 "\n"
 "Output: '# syncbench runtime=PATH ...' then one 'construct=NAME key=value ...' line per\n"
-"construct.  Exit status 0 when every construct passed, 1 when one failed, 2 for a bad\n"
+"construct; with --json the same fields as one JSON object per line (what 'muster bench\n"
+"omp' reads).  Exit status 0 when every construct passed, 1 when one failed, 2 for a bad\n"
 "command line.\n");
 }
 
@@ -1138,6 +1158,7 @@ static const cli_option valued_options[] = {
     NUMBER("--delay-ns", CLI_VALUE_DOUBLE, delay_ns, 0, 1e6),
     NUMBER("--delay-iters", CLI_VALUE_ULONG, delay_iters, 1, 1e9),
     NUMBER("--inner", CLI_VALUE_ULONG, inner, 1, MAX_INNER),
+    {"--json", CLI_FLAG, offsetof(options, json), 0, 0, NULL},
 };
 #undef NUMBER
 
@@ -1181,9 +1202,14 @@ int main(int argc, char **argv)
     if (o.delay_iters == 0)
         o.delay_iters = epcc_calibrate_delay(o.delay_ns, &delay_ns);
     slow_iters = (unsigned)o.delay_iters * CHECK_SLOW_ITERS + 100;
-    printf("# syncbench runtime=%s threads=%lu delay_iters=%lu delay_ns=%.4g target_ms=%g\n",
-           answering_runtime(), o.threads, o.delay_iters, delay_ns, o.target_ms);
-    fflush(stdout);
+    output_json = o.json;
+    record r = record_begin(stdout, output_json, "# syncbench");
+    record_string(&r, "runtime", answering_runtime());
+    record_uint(&r, "threads", o.threads);
+    record_uint(&r, "delay_iters", o.delay_iters);
+    record_number(&r, "delay_ns", delay_ns);
+    record_number(&r, "target_ms", o.target_ms);
+    record_end(&r);
     int failures = 0;
     for (size_t c = 0; c < CONSTRUCT_COUNT; c++)
         if (o.selected[c])

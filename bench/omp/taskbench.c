@@ -23,6 +23,7 @@
  * region has started the team, so the numbers are the scheduler's, not the
  * thread start's. */
 #include "cli.h"
+#include "record.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -846,12 +847,13 @@ typedef struct options {
     const char *workload;
     unsigned long threads;
     double scale;
+    int json; /* --json: JSON lines (record.h) */
 } options;
 
 static void usage(FILE *out)
 {
     fprintf(out,
-"usage: taskbench --workload NAME [--threads N] [--scale S]\n"
+"usage: taskbench --workload NAME [--threads N] [--scale S] [--json]\n"
 "\n"
 "Runs one task-parallel workload once, checks its answer against a serial one, and\n"
 "prints the time of the parallel part.\n"
@@ -862,11 +864,13 @@ static void usage(FILE *out)
 "  --workload NAME  the workload (required)\n"
 "  --threads N      team size (default: the runtime's default)\n"
 "  --scale S        problem size factor, 0.001 to 100 (default 1)\n"
+"  --json           results as JSON lines (see Output)\n"
 "  --help           this text\n"
 "\n"
 "Output: '# taskbench runtime=PATH ...' then 'workload=NAME threads=N status=ok ms=T\n"
 "csw=C maxrss_kb=K tasks=X check=Y' (csw: context switches of the whole process during\n"
-"the run; maxrss_kb: its peak resident memory; tasks: task constructs encountered).\n"
+"the run; maxrss_kb: its peak resident memory; tasks: task constructs encountered); with\n"
+"--json the same fields as one JSON object per line (what 'muster bench tasks' reads).\n"
 "Exit status 0 when the answer was right, 1 when it was wrong, 2 for a bad command line.\n");
 }
 
@@ -885,6 +889,7 @@ static const cli_option valued_options[] = {
     {"--workload", CLI_VALUE_CUSTOM, 0, 0, 0, set_workload},
     {"--threads", CLI_VALUE_ULONG, offsetof(options, threads), 1, 4096, NULL},
     {"--scale", CLI_VALUE_DOUBLE, offsetof(options, scale), 0.001, 100, NULL},
+    {"--json", CLI_FLAG, offsetof(options, json), 0, 0, NULL},
 };
 
 /* The file the compiler's entry points come from (gcc's GOMP_*, or LLVM's
@@ -924,9 +929,14 @@ static long peak_kb(void)
     return ru.ru_maxrss;
 }
 
-static int fail(const workload *w, unsigned threads, const char *why)
+static int fail(const workload *w, unsigned threads, bool json, const char *why)
 {
-    printf("workload=%s threads=%u status=error message=%s\n", w->name, threads, why);
+    record r = record_begin(stdout, json, NULL);
+    record_string(&r, "workload", w->name);
+    record_uint(&r, "threads", threads);
+    record_string(&r, "status", "error");
+    record_string(&r, "message", why); /* last: as words, it runs to the line's end */
+    record_end(&r);
     return 1;
 }
 
@@ -946,11 +956,15 @@ int main(int argc, char **argv)
     const workload *w = find_workload(o.workload);
     char params[128] = "", check[96] = "";
     const char *why = w->setup(o.scale, params, sizeof params);
-    printf("# taskbench runtime=%s threads=%u workload=%s scale=%g params=%s\n", answering_runtime(), threads,
-           w->name, o.scale, params);
-    fflush(stdout);
+    record r = record_begin(stdout, o.json, "# taskbench");
+    record_string(&r, "runtime", answering_runtime());
+    record_uint(&r, "threads", threads);
+    record_string(&r, "workload", w->name);
+    record_number(&r, "scale", o.scale);
+    record_string(&r, "params", params);
+    record_end(&r);
     if (why)
-        return fail(w, threads, why);
+        return fail(w, threads, o.json, why);
 #pragma omp parallel
     count_team_tasks(); /* starts the team before the clock does */
     tasks_total = 0;
@@ -964,10 +978,18 @@ int main(int argc, char **argv)
         char message[256];
         snprintf(message, sizeof message, "%s (%s)", why, check);
         w->teardown();
-        return fail(w, threads, message);
+        return fail(w, threads, o.json, message);
     }
-    printf("workload=%s threads=%u status=ok ms=%.3f csw=%ld maxrss_kb=%ld tasks=%lu check=%s\n", w->name, threads,
-           (double)(t1 - t0) / 1e6, csw1 - csw0, peak_kb(), tasks_total, check);
+    r = record_begin(stdout, o.json, NULL);
+    record_string(&r, "workload", w->name);
+    record_uint(&r, "threads", threads);
+    record_string(&r, "status", "ok");
+    record_number(&r, "ms", (double)(t1 - t0) / 1e6);
+    record_uint(&r, "csw", (unsigned long long)(csw1 - csw0));
+    record_uint(&r, "maxrss_kb", (unsigned long long)peak_kb());
+    record_uint(&r, "tasks", tasks_total);
+    record_string(&r, "check", check);
+    record_end(&r);
     w->teardown();
     return 0;
 }

@@ -11,8 +11,10 @@
 #include "wait/wait.h" /* muster_affinity_cpus */
 
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -169,7 +171,7 @@ static void exec_taskbench(const void *ctx)
     snprintf(scale, sizeof scale, "%g", rq->run->scale);
     setenv("OMP_NUM_THREADS", threads, 1);
     char *argv[] = {(char *)rq->run->taskbench, "--workload", (char *)task_workload_names[rq->workload],
-                    "--threads", threads, "--scale", scale, NULL};
+                    "--threads", threads, "--scale", scale, "--json", NULL};
     execv(argv[0], argv);
     fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
     _exit(127);
@@ -185,43 +187,54 @@ static void cell_fail(task_cell *c, cell_status status, const char *fmt, ...)
     c->status = status;
 }
 
-static double number(const char *line, const char *key)
-{
-    char buf[64];
-    return strtod(bench_field(line, key, buf, sizeof buf) ? buf : "nan", NULL);
-}
-
-/* Folds one run's output into its cell. */
+/* Folds one run's output into its cell: its first line says which runtime
+ * answered, the next one the workload's result. */
 static void fold(const struct run_request *rq, const bench_child_output *co, task_cell *c, char *answered,
                  size_t answered_len)
 {
-    char buf[TASK_MESSAGE_LEN], prefix[64];
-    const char *header = bench_find_line(co->out, "# taskbench ");
-    snprintf(prefix, sizeof prefix, "workload=%s ", task_workload_names[rq->workload]);
-    const char *line = bench_find_line(co->out, prefix);
-    if (header && bench_field(header, "runtime", buf, sizeof buf)) {
-        snprintf(answered, answered_len, "%s", buf);
-        if (!bench_runtime_matches(rq->library, buf)) {
-            cell_fail(c, CELL_ERROR, "%s answered the OpenMP calls, not %s", buf, rq->library ? rq->library : "libgomp");
-            return;
-        }
-    }
-    if (line == NULL || co->timed_out) {
-        int dnf = bench_child_explain(co, "taskbench", rq->run->timeout_s, buf, sizeof buf);
-        cell_fail(c, dnf ? CELL_DNF : CELL_ERROR, "%s", buf);
+    json_value header, result;
+    const char *runtime = bench_find_record(co->out, "runtime", NULL, &header) == 0
+                              ? bench_record_string(&header, "runtime")
+                              : NULL;
+    bool ok = runtime == NULL || bench_runtime_matches(rq->library, runtime);
+    if (runtime != NULL)
+        snprintf(answered, answered_len, "%s", runtime);
+    if (!ok)
+        cell_fail(c, CELL_ERROR, "%s answered the OpenMP calls, not %s", runtime,
+                  rq->library ? rq->library : "libgomp");
+    muster_json_free(&header);
+    if (!ok)
+        return;
+    /* The result line: the one with a status (the first line names the
+     * workload too). */
+    const char *workload = bench_find_record(co->out, "status", NULL, &result) == 0
+                               ? bench_record_string(&result, "workload")
+                               : NULL;
+    if (workload == NULL || strcmp(workload, task_workload_names[rq->workload]) != 0 || co->timed_out) {
+        char why[TASK_MESSAGE_LEN];
+        muster_json_free(&result);
+        int dnf = bench_child_explain(co, "taskbench", rq->run->timeout_s, why, sizeof why);
+        cell_fail(c, dnf ? CELL_DNF : CELL_ERROR, "%s", why);
         return;
     }
-    if (!bench_field(line, "status", buf, sizeof buf) || strcmp(buf, "ok") != 0) {
-        cell_fail(c, CELL_ERROR, "%s", bench_field(line, "message", buf, sizeof buf) ? buf : "failed");
+    const char *status = bench_record_string(&result, "status");
+    if (status == NULL || strcmp(status, "ok") != 0) {
+        const char *message = bench_record_string(&result, "message");
+        cell_fail(c, CELL_ERROR, "%s", message ? message : "failed");
+        muster_json_free(&result);
         return;
     }
-    c->ms[c->samples] = number(line, "ms");
-    c->csw[c->samples] = number(line, "csw");
-    c->rss_kb[c->samples] = number(line, "maxrss_kb");
+    c->ms[c->samples] = bench_record_number(&result, "ms");
+    c->csw[c->samples] = bench_record_number(&result, "csw");
+    c->rss_kb[c->samples] = bench_record_number(&result, "maxrss_kb");
     c->samples++;
-    bench_field(line, "tasks", c->tasks, sizeof c->tasks);
-    bench_field(line, "check", c->check, sizeof c->check);
+    double tasks = bench_record_number(&result, "tasks");
+    const char *check = bench_record_string(&result, "check");
+    if (!isnan(tasks))
+        snprintf(c->tasks, sizeof c->tasks, "%.0f", tasks);
+    snprintf(c->check, sizeof c->check, "%s", check ? check : "");
     c->status = CELL_OK;
+    muster_json_free(&result);
 }
 
 /* ---- the rounds --------------------------------------------------------- */

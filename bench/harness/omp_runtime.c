@@ -13,11 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Compiled in by tools/CMakeLists.txt; empty when the target is not built. */
+/* Compiled in by bench/CMakeLists.txt; empty when the target is not built. */
 #ifndef MUSTER_OMP_BUILD_LIBRARY
 #define MUSTER_OMP_BUILD_LIBRARY ""
 #endif
-/* The installed layout, relative to the command (tools/CMakeLists.txt). */
+/* The installed layout, relative to the command (bench/CMakeLists.txt). */
 #ifndef MUSTER_INSTALLED_OMP_LIBRARY
 #define MUSTER_INSTALLED_OMP_LIBRARY "../lib/libmuster-omp.so"
 #endif

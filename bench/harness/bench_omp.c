@@ -12,12 +12,14 @@
 #include "wait/wait.h" /* muster_affinity_cpus */
 
 #include <errno.h>
+#include <math.h>
 #include <limits.h>
 #include <poll.h>
 #include <sched.h>
 #include <stddef.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,7 +210,7 @@ static void exec_syncbench(const void *ctx)
     setenv("OMP_NUM_THREADS", threads, 1);
     char *argv[] = {(char *)rq->run->syncbench, "--threads", threads,
                     "--constructs", (char *)omp_construct_names[rq->construct],
-                    "--samples", "1", "--delay-iters", delay, "--target-ms", target,
+                    "--samples", "1", "--delay-iters", delay, "--target-ms", target, "--json",
                     rq->inner ? "--inner" : NULL, inner, NULL};
     execv(argv[0], argv);
     fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
@@ -246,40 +248,46 @@ static int check_answer(const struct sample_request *rq, const char *answered, o
     return ok;
 }
 
-static void add_sample(omp_cell *c, const char *line)
+static void add_sample(omp_cell *c, const json_value *result)
 {
-    char buf[64];
-    double us = strtod(bench_field(line, "mean_us", buf, sizeof buf) ? buf : "nan", NULL);
-    double csw = strtod(bench_field(line, "csw_per_op", buf, sizeof buf) ? buf : "0", NULL);
-    if (c->inner == 0 && bench_field(line, "inner", buf, sizeof buf))
-        c->inner = strtoull(buf, NULL, 10);
-    c->us[c->samples++] = us;
-    c->csw_sum += csw;
+    double inner = bench_record_number(result, "inner");
+    double csw = bench_record_number(result, "csw_per_op");
+    if (c->inner == 0 && inner >= 1)
+        c->inner = (uint64_t)inner;
+    c->us[c->samples++] = bench_record_number(result, "mean_us");
+    c->csw_sum += isnan(csw) ? 0 : csw;
     c->status = CELL_OK;
 }
 
-/* Folds one process's output into its cell. */
+/* Folds one process's output into its cell: its first line says which
+ * runtime answered, the next one the construct's result. */
 static void fold(const struct sample_request *rq, const bench_child_output *co, omp_cell *c,
                  char *answered, size_t answered_len)
 {
-    char buf[OMP_MESSAGE_LEN], prefix[64];
-    const char *header = bench_find_line(co->out, "# syncbench ");
-    snprintf(prefix, sizeof prefix, "construct=%s ", omp_construct_names[rq->construct]);
-    const char *line = bench_find_line(co->out, prefix);
-    if (header && bench_field(header, "runtime", buf, sizeof buf)) {
-        snprintf(answered, answered_len, "%s", buf);
-        if (!check_answer(rq, buf, c))
-            return;
-    }
-    if (line == NULL || co->timed_out) {
+    json_value header, result;
+    const char *runtime = bench_find_record(co->out, "runtime", NULL, &header) == 0
+                              ? bench_record_string(&header, "runtime")
+                              : NULL;
+    if (runtime != NULL)
+        snprintf(answered, answered_len, "%s", runtime);
+    bool ok = runtime == NULL || check_answer(rq, runtime, c);
+    muster_json_free(&header);
+    if (!ok)
+        return;
+    if (bench_find_record(co->out, "construct", omp_construct_names[rq->construct], &result) != 0 ||
+        co->timed_out) {
+        muster_json_free(&result);
         explain_end(c, co, rq->run);
         return;
     }
-    char status[16];
-    if (bench_field(line, "status", status, sizeof status) && strcmp(status, "ok") == 0)
-        add_sample(c, line);
-    else
-        cell_fail(c, CELL_ERROR, "%s", bench_field(line, "message", buf, sizeof buf) ? buf : "failed");
+    const char *status = bench_record_string(&result, "status");
+    if (status != NULL && strcmp(status, "ok") == 0) {
+        add_sample(c, &result);
+    } else {
+        const char *message = bench_record_string(&result, "message");
+        cell_fail(c, CELL_ERROR, "%s", message ? message : "failed");
+    }
+    muster_json_free(&result);
 }
 
 /* ---- the rounds --------------------------------------------------------- */

@@ -4,6 +4,7 @@
 #include "epcc_delay.h"
 
 #include <errno.h>
+#include <math.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -84,27 +85,36 @@ int bench_child_run(void (*start)(const void *ctx), const void *ctx, double time
     return 0;
 }
 
-const char *bench_field(const char *line, const char *key, char *buf, size_t len)
+int bench_find_record(const char *text, const char *key, const char *value, json_value *out)
 {
-    size_t klen = strlen(key);
-    for (const char *p = line; (p = strstr(p, key)) != NULL; p += klen) {
-        if ((p != line && p[-1] != ' ') || p[klen] != '=')
-            continue;
-        const char *v = p + klen + 1;
-        size_t n = strcmp(key, "message") == 0 ? strcspn(v, "\n") : strcspn(v, " \n");
-        snprintf(buf, len, "%.*s", (int)n, v);
-        return buf;
+    char err[128];
+    for (const char *line = text; *line != '\0';) {
+        size_t len = strcspn(line, "\n");
+        if (line[0] == '{' && muster_json_parse(line, len, out, err, sizeof err) == 0) {
+            const json_value *member = muster_json_get(out, key);
+            if (member != NULL &&
+                (value == NULL || (member->type == JSON_STRING && strcmp(member->u.string, value) == 0)))
+                return 0;
+            muster_json_free(out);
+        }
+        line += len;
+        if (*line == '\n')
+            line++;
     }
-    return NULL;
+    *out = (json_value){.type = JSON_NULL};
+    return -1;
 }
 
-const char *bench_find_line(const char *text, const char *prefix)
+const char *bench_record_string(const json_value *record, const char *key)
 {
-    size_t plen = strlen(prefix);
-    for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-        if (strncmp(p, prefix, plen) == 0)
-            return p;
-    return NULL;
+    const json_value *member = muster_json_get(record, key);
+    return member != NULL && member->type == JSON_STRING ? member->u.string : NULL;
+}
+
+double bench_record_number(const json_value *record, const char *key)
+{
+    const json_value *member = muster_json_get(record, key);
+    return member != NULL && member->type == JSON_NUMBER ? member->u.number : NAN;
 }
 
 /* The last line of what the process wrote on stderr: the loader's "symbol

@@ -8,7 +8,8 @@
  *   env_child       the same for COMMAND... --child ARGS (the command is the
  *                   emulator's in a cross build)
  *   env_glob        matches text against a pattern: '*' any run of
- *                   characters, '#' one or more digits, all else literal
+ *                   characters, '#' one or more digits, '~' a whole number
+ *                   above zero (digits, the first not 0), all else literal
  *   env_line        the line of text that starts with a prefix
  *   env_word        the value of key= in a line of space-separated words
  *   env_count_lines lines of text that start with a prefix
@@ -137,7 +138,8 @@ static inline void env_child_free(env_child_result *r)
     free(r->err);
 }
 
-/* pattern against text[0..len): '*' any run, '#' one or more digits. */
+/* pattern against text[0..len): '*' any run, '#' one or more digits, '~'
+ * digits whose first is not 0. */
 static inline bool env_glob_n(const char *pattern, const char *text, size_t len)
 {
     if (*pattern == '\0')
@@ -148,7 +150,9 @@ static inline bool env_glob_n(const char *pattern, const char *text, size_t len)
                 return true;
         return false;
     }
-    if (*pattern == '#') {
+    if (*pattern == '#' || *pattern == '~') {
+        if (*pattern == '~' && (len == 0 || text[0] == '0'))
+            return false;
         size_t digits = 0;
         while (digits < len && text[digits] >= '0' && text[digits] <= '9')
             digits++;

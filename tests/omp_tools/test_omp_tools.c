@@ -315,6 +315,15 @@ static const tool_case cases[] = {
      {"*taskbench, built by clang)*", "  libgomp  cannot run a clang-built program*", "fib *1 *× *1.0/1.0",
       "uts *1 *"},
      {"note #:*"}, .requires = "whoami_clang"},
+    /* muster bench barrier: the table's tail columns (median, worst, reps
+     * above 5x the median, context switches) and the ratios under it. */
+    {"bench_barrier_table", SERIAL, {0},
+     {"@muster", "bench", "barrier", "--threads", "2,3", "--reps", "3", "--target-ms", "1", "--alg",
+      "central-sense", "--policy", "hybrid"},
+     0,
+     {"*median and worst of 3 reps", ">5×: reps above 5× the cell's median, marked !*",
+      "implementation *B/thr *median *worst *>5× *csw/b *median *worst *>5× *csw/b", "----*",
+      "central-sense/hybrid *#/# *# *# *# *#.## *# *# *# *#.##", "*ratios at 3 threads (medians*"}},
     /* Issue #11: a task is queued only when another member is hungry.
      * While all are busy, tasks run at once in creation order on their
      * creator (a branch-and-bound search depends on that order); while the

@@ -30,12 +30,19 @@ function(muster_omp_env_executable name)
   target_link_libraries(${name} PRIVATE m)
 endfunction()
 
-# muster_omp_env_case(test program ENV var=value... PASS regex [FAIL regex] [ARGS arg...])
+# muster_omp_env_case(test program [ENV var=value...] [ARGS arg...]): the)
+# program under a clean environment plus the settings; it checks itself and
+# exits non-zero on a failed check.
 function(muster_omp_env_case test program)
-  cmake_parse_arguments(PARSE_ARGV 2 T "" "PASS;FAIL" "ENV;ARGS")
+  cmake_parse_arguments(PARSE_ARGV 2 T "" "" "ENV;ARGS")
   add_test(NAME ${test} COMMAND ${program} ${T_ARGS})
-  muster_env_test_properties(${test} PASS "${T_PASS}.*${program}: ok" FAIL "${T_FAIL}"
-                             CLEAN ${MUSTER_OMP_TEST_CLEAN_ENV} ENV ${T_ENV})
+  set(modifications ${MUSTER_OMP_TEST_CLEAN_ENV})
+  foreach(assignment IN LISTS T_ENV)
+    string(REGEX REPLACE "=.*" "" variable "${assignment}")
+    string(REGEX REPLACE "^[^=]*=" "" value "${assignment}")
+    list(APPEND modifications "${variable}=set:${value}")
+  endforeach()
+  set_tests_properties(${test} PROPERTIES TIMEOUT ${MUSTER_TEST_TIMEOUT} ENVIRONMENT_MODIFICATION "${modifications}")
 endfunction()
 
 muster_omp_env_executable(test_omp_env)
@@ -51,13 +58,13 @@ add_test(NAME test_omp_env COMMAND test_omp_env --driver ${CMAKE_CROSSCOMPILING_
 muster_set_test_defaults(test_omp_env)
 
 # ---- test_omp_affinity: pure functions ----
-muster_omp_env_case(test_omp_affinity test_omp_affinity PASS "")
+muster_omp_env_case(test_omp_affinity test_omp_affinity)
 
 # ---- test_omp_api: the ICV functions; the places API with places on ----
-muster_omp_env_case(test_omp_api test_omp_api PASS "")
-muster_omp_env_case(test_omp_api/places_threads test_omp_api ARGS places ENV OMP_PLACES=threads PASS "")
-muster_omp_env_case(test_omp_api/places_cores test_omp_api ARGS places ENV OMP_PLACES=cores PASS "")
-muster_omp_env_case(test_omp_api/places_default test_omp_api ARGS places ENV OMP_PROC_BIND=true PASS "")
+muster_omp_env_case(test_omp_api test_omp_api)
+muster_omp_env_case(test_omp_api/places_threads test_omp_api ARGS places ENV OMP_PLACES=threads)
+muster_omp_env_case(test_omp_api/places_cores test_omp_api ARGS places ENV OMP_PLACES=cores)
+muster_omp_env_case(test_omp_api/places_default test_omp_api ARGS places ENV OMP_PROC_BIND=true)
 
 # ---- test_omp_api_lib: the same through the real library ----
 #
@@ -68,6 +75,6 @@ add_executable(test_omp_api_lib ${CMAKE_CURRENT_LIST_DIR}/test_omp_api_lib.c)
 target_compile_options(test_omp_api_lib PRIVATE -fopenmp)
 target_link_libraries(test_omp_api_lib PRIVATE muster-omp)
 muster_omp_env_case(test_omp_api_lib/icvs test_omp_api_lib ARGS icvs
-  ENV OMP_NUM_THREADS=3,2 OMP_PROC_BIND=spread,close PASS "")
+  ENV OMP_NUM_THREADS=3,2 OMP_PROC_BIND=spread,close)
 muster_omp_env_case(test_omp_api_lib/places test_omp_api_lib ARGS places
-  ENV OMP_PLACES=threads OMP_PROC_BIND=spread PASS "")
+  ENV OMP_PLACES=threads OMP_PROC_BIND=spread)

@@ -309,6 +309,12 @@ static void test_many_tasks(int threads)
 
 int main(void)
 {
+    /* ctest's second run sets OMP_MAX_TASK_PRIORITY=10: the priority queue
+     * must then really be in use. */
+    const char *max_priority = getenv("OMP_MAX_TASK_PRIORITY");
+    CHECK(omp_get_max_task_priority() == (max_priority ? atoi(max_priority) : 0),
+          "omp_get_max_task_priority() is %d with OMP_MAX_TASK_PRIORITY=%s", omp_get_max_task_priority(),
+          max_priority ? max_priority : "(unset)");
     for (int k = 0; k < TEAM_SIZES; k++) {
         int n = team_sizes[k];
         test_blocking_tasks_spread(n);

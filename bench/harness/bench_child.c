@@ -2,6 +2,7 @@
 #include "bench_child.h"
 
 #include "epcc_delay.h"
+#include "omp_runtime.h"
 
 #include <errno.h>
 #include <math.h>
@@ -115,6 +116,63 @@ double bench_record_number(const json_value *record, const char *key)
 {
     const json_value *member = muster_json_get(record, key);
     return member != NULL && member->type == JSON_NUMBER ? member->u.number : NAN;
+}
+
+_Noreturn void bench_child_exec(const char *library, unsigned threads, char *const argv[])
+{
+    char err[512], count[16];
+    if (library != NULL && omp_use_runtime(library, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        _exit(126);
+    }
+    snprintf(count, sizeof count, "%u", threads);
+    setenv("OMP_NUM_THREADS", count, 1);
+    execv(argv[0], argv);
+    fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+}
+
+bool bench_check_answer(const char *output, const char *library, char *answered, size_t len, char *why,
+                        size_t why_len)
+{
+    json_value header;
+    const char *runtime =
+        bench_find_record(output, "runtime", NULL, &header) == 0 ? bench_record_string(&header, "runtime") : NULL;
+    bool ok = runtime == NULL || bench_runtime_matches(library, runtime);
+    if (runtime != NULL)
+        snprintf(answered, len, "%s", runtime);
+    if (!ok)
+        snprintf(why, why_len, "%s answered the OpenMP calls, not %s", runtime, library ? library : "libgomp");
+    muster_json_free(&header);
+    return ok;
+}
+
+#define PROGRESS_EVERY_NS (15 * UINT64_C(1000000000)) /* when stderr is not a terminal */
+
+bench_progress bench_progress_start(const char *prog, const char *unit, unsigned total)
+{
+    uint64_t now = epcc_now_ns();
+    return (bench_progress){
+        .prog = prog, .unit = unit, .tty = isatty(STDERR_FILENO), .total = total, .start = now, .last = now};
+}
+
+void bench_progress_step(bench_progress *p, const char *what, unsigned threads, const char *runtime)
+{
+    uint64_t now = epcc_now_ns();
+    p->done++;
+    if (p->tty) {
+        fprintf(stderr, "\r\033[K[%u/%u] %s @%u on %s ...", p->done, p->total, what, threads, runtime);
+    } else if (now - p->last >= PROGRESS_EVERY_NS) {
+        fprintf(stderr, "%s: %u of %u %s, %.0f s\n", p->prog, p->done, p->total, p->unit,
+                (double)(now - p->start) / 1e9);
+        p->last = now;
+    }
+}
+
+void bench_progress_end(const bench_progress *p)
+{
+    if (p->tty)
+        fprintf(stderr, "\r\033[K");
 }
 
 /* The last line of what the process wrote on stderr: the loader's "symbol

@@ -5,7 +5,9 @@
 #ifndef MUSTER_TOOLS_BENCH_CHILD_H
 #define MUSTER_TOOLS_BENCH_CHILD_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "machine/json.h"
 
@@ -34,6 +36,31 @@ int bench_find_record(const char *text, const char *key, const char *value, json
  * number (NaN when absent or not a number). */
 const char *bench_record_string(const json_value *record, const char *key);
 double bench_record_number(const json_value *record, const char *key);
+
+/* In the child: becomes program (argv[0]) on the OpenMP runtime `library`
+ * (NULL: the program's own libgomp) with OMP_NUM_THREADS=threads.  Never
+ * returns: on failure it says why on stderr and exits 126 or 127. */
+_Noreturn void bench_child_exec(const char *library, unsigned threads, char *const argv[]);
+
+/* The runtime a program's first line says answered its OpenMP calls, copied
+ * into answered[0..len): true when it is `library` (or libgomp for NULL),
+ * or when the program said nothing (its exit then tells why).  False with
+ * "FILE answered the OpenMP calls, not LIBRARY" in why. */
+bool bench_check_answer(const char *output, const char *library, char *answered, size_t len, char *why,
+                        size_t why_len);
+
+/* Progress of a long run on stderr: on a terminal one line rewritten per
+ * child ("[3/40] BARRIER @2 on muster ..."), else a line every 15 s;
+ * bench_progress_end clears the terminal's line. */
+typedef struct bench_progress {
+    const char *prog, *unit; /* "muster bench omp", "samples" */
+    bool tty;
+    unsigned done, total;
+    uint64_t start, last;
+} bench_progress;
+bench_progress bench_progress_start(const char *prog, const char *unit, unsigned total);
+void bench_progress_step(bench_progress *p, const char *what, unsigned threads, const char *runtime);
+void bench_progress_end(const bench_progress *p);
 
 /* Why a child that printed no result ended as it did, as one line in buf
  * ("did not finish in 5 s", "NAME died of signal 11 (...): last stderr

@@ -27,18 +27,13 @@
 #include <unistd.h>
 
 #define PROG "muster bench omp"
-#define MAX_COUNTS 16
-#define PROGRESS_EVERY_NS (15 * UINT64_C(1000000000)) /* when stderr is not a terminal */
 
 struct options {
-    unsigned threads[MAX_COUNTS];
-    size_t nthreads;
+    omp_bench_choice choice; /* first: the shared setters take the options as a whole */
     int construct[OMP_CONSTRUCT_COUNT];
-    int runtime[OMP_RUNTIME_COUNT];
     unsigned long reps;
     double target_ms, timeout_s, delay_ns;
     int json;
-    int compiler[OMP_COMPILER_COUNT]; /* asked for (default: -1, decided by what is built) */
 };
 
 static void usage(FILE *out)
@@ -130,34 +125,16 @@ static int add_construct(const char *name, void *ctx)
     return 0;
 }
 
-static int set_threads(const char *v, void *o)
-{
-    struct options *opts = o;
-    return cli_parse_count_list(PROG, "--threads", v, 1, 4096, opts->threads, &opts->nthreads, MAX_COUNTS);
-}
-
 static int set_constructs(const char *v, void *o)
 {
     memset(((struct options *)o)->construct, 0, sizeof ((struct options *)o)->construct);
     return cli_for_each_item(PROG, "--constructs", v, add_construct, o);
 }
 
-static int set_runtimes(const char *v, void *o)
-{
-    return omp_parse_runtimes(PROG, v, ((struct options *)o)->runtime);
-}
-
-static int set_compilers(const char *v, void *o)
-{
-    return omp_parse_compilers(PROG, v, ((struct options *)o)->compiler);
-}
-
 #define NUMBER(name, kind, field, min, max) {name, kind, offsetof(struct options, field), min, max, NULL}
 static const cli_option valued_options[] = {
-    {"--threads", CLI_VALUE_CUSTOM, 0, 0, 0, set_threads},
+    OMP_BENCH_CHOICE_OPTIONS,
     {"--constructs", CLI_VALUE_CUSTOM, 0, 0, 0, set_constructs},
-    {"--runtimes", CLI_VALUE_CUSTOM, 0, 0, 0, set_runtimes},
-    {"--compilers", CLI_VALUE_CUSTOM, 0, 0, 0, set_compilers},
     NUMBER("--reps", CLI_VALUE_ULONG, reps, 1, 1000),
     NUMBER("--repetitions", CLI_VALUE_ULONG, reps, 1, 1000),
     NUMBER("--target-ms", CLI_VALUE_DOUBLE, target_ms, 0, 60000),
@@ -170,14 +147,10 @@ static const cli_option valued_options[] = {
 /* Returns -1 to run the benchmark, else the exit status. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
-    *o = (struct options){.threads = {2, 4, 8}, .nthreads = 3, .reps = 5, .target_ms = 10,
+    *o = (struct options){.choice = omp_bench_choice_defaults(PROG, "2,4,8"), .reps = 5, .target_ms = 10,
                           .timeout_s = 20, .delay_ns = 100};
     for (int c = 0; c < OMP_CONSTRUCT_COUNT; c++)
         o->construct[c] = 1;
-    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
-        o->runtime[rt] = 1;
-    for (int k = 0; k < OMP_COMPILER_COUNT; k++)
-        o->compiler[k] = -1;
     return cli_parse_args(PROG, argc, argv, valued_options, sizeof valued_options / sizeof valued_options[0],
                           o, usage);
 }
@@ -198,23 +171,16 @@ struct sample_request {
 static void exec_syncbench(const void *ctx)
 {
     const struct sample_request *rq = ctx;
-    char threads[16], delay[32], target[32], inner[32], err[512];
-    if (rq->library && omp_use_runtime(rq->library, err, sizeof err) != 0) {
-        fprintf(stderr, "%s\n", err);
-        _exit(126);
-    }
+    char threads[16], delay[32], target[32], inner[32];
     snprintf(threads, sizeof threads, "%u", rq->threads);
     snprintf(delay, sizeof delay, "%u", rq->run->delay_iters);
     snprintf(target, sizeof target, "%g", rq->run->target_ms);
     snprintf(inner, sizeof inner, "%llu", (unsigned long long)rq->inner);
-    setenv("OMP_NUM_THREADS", threads, 1);
     char *argv[] = {(char *)rq->run->syncbench, "--threads", threads,
                     "--constructs", (char *)omp_construct_names[rq->construct],
                     "--samples", "1", "--delay-iters", delay, "--target-ms", target, "--json",
                     rq->inner ? "--inner" : NULL, inner, NULL};
-    execv(argv[0], argv);
-    fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-    _exit(127);
+    bench_child_exec(rq->library, rq->threads, argv);
 }
 
 /* ---- reading what syncbench said ---------------------------------------- */
@@ -238,16 +204,6 @@ static void explain_end(omp_cell *c, const bench_child_output *co, const omp_ben
     cell_fail(c, dnf ? CELL_DNF : CELL_ERROR, "%s", why);
 }
 
-/* The runtime that answered must be the one asked for. */
-static int check_answer(const struct sample_request *rq, const char *answered, omp_cell *c)
-{
-    int ok = bench_runtime_matches(rq->library, answered);
-    if (!ok)
-        cell_fail(c, CELL_ERROR, "%s answered the GOMP calls, not %s", answered,
-                  rq->library ? rq->library : "libgomp");
-    return ok;
-}
-
 static void add_sample(omp_cell *c, const json_value *result)
 {
     double inner = bench_record_number(result, "inner");
@@ -264,16 +220,12 @@ static void add_sample(omp_cell *c, const json_value *result)
 static void fold(const struct sample_request *rq, const bench_child_output *co, omp_cell *c,
                  char *answered, size_t answered_len)
 {
-    json_value header, result;
-    const char *runtime = bench_find_record(co->out, "runtime", NULL, &header) == 0
-                              ? bench_record_string(&header, "runtime")
-                              : NULL;
-    if (runtime != NULL)
-        snprintf(answered, answered_len, "%s", runtime);
-    bool ok = runtime == NULL || check_answer(rq, runtime, c);
-    muster_json_free(&header);
-    if (!ok)
+    json_value result;
+    char why[OMP_MESSAGE_LEN];
+    if (!bench_check_answer(co->out, rq->library, answered, answered_len, why, sizeof why)) {
+        cell_fail(c, CELL_ERROR, "%s", why);
         return;
+    }
     if (bench_find_record(co->out, "construct", omp_construct_names[rq->construct], &result) != 0 ||
         co->timed_out) {
         muster_json_free(&result);
@@ -291,26 +243,6 @@ static void fold(const struct sample_request *rq, const bench_child_output *co, 
 }
 
 /* ---- the rounds --------------------------------------------------------- */
-
-struct progress {
-    int tty;
-    unsigned done, total;
-    uint64_t start, last;
-};
-
-static void show_progress(struct progress *p, const struct sample_request *rq)
-{
-    uint64_t now = epcc_now_ns();
-    p->done++;
-    if (p->tty) {
-        fprintf(stderr, "\r\033[K[%u/%u] %s @%u on %s ...", p->done, p->total,
-                omp_construct_labels[rq->construct], rq->threads, omp_runtime_name(rq->rt));
-    } else if (now - p->last >= PROGRESS_EVERY_NS) {
-        fprintf(stderr, "%s: %u of %u samples, %.0f s\n", PROG, p->done, p->total,
-                (double)(now - p->start) / 1e9);
-        p->last = now;
-    }
-}
 
 static void measure(omp_bench_run *run, const char *const *library, omp_runtime rt, int construct,
                     size_t k)
@@ -335,24 +267,22 @@ static int still_measuring(const omp_cell *c)
  * construct before any gives the next. */
 static void run_rounds(omp_bench_run *run, const char *const *library)
 {
-    struct progress p = {.tty = isatty(STDERR_FILENO), .start = epcc_now_ns()};
-    p.last = p.start;
+    unsigned total = 0;
     for (int c = 0; c < OMP_CONSTRUCT_COUNT; c++)
         for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
-            p.total += run->construct[c] && run->runtime[rt] ? run->reps * (unsigned)run->ncounts : 0;
+            total += run->construct[c] && run->runtime[rt] ? run->reps * (unsigned)run->ncounts : 0;
+    bench_progress p = bench_progress_start(PROG, "samples", total);
     for (unsigned rep = 0; rep < run->reps; rep++)
         for (size_t k = 0; k < run->ncounts; k++)
             for (int c = 0; c < OMP_CONSTRUCT_COUNT; c++)
                 for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
                     if (!run->construct[c] || !run->runtime[rt])
                         continue;
-                    struct sample_request shown = {.rt = rt, .construct = c, .threads = run->threads[k]};
-                    show_progress(&p, &shown);
+                    bench_progress_step(&p, omp_construct_labels[c], run->threads[k], omp_runtime_name(rt));
                     if (still_measuring(omp_cell_at(run, (size_t)c, k, rt)))
                         measure(run, library, (omp_runtime)rt, c, k);
                 }
-    if (p.tty)
-        fprintf(stderr, "\r\033[K");
+    bench_progress_end(&p);
 }
 
 /* ---- setting up --------------------------------------------------------- */
@@ -399,11 +329,11 @@ static int run_benchmark(const struct options *o, const char *syncbench, const c
     static int cpu[CPU_SETSIZE];
     static char library[OMP_RUNTIME_COUNT][4096];
     static omp_bench_run run;
-    run = (omp_bench_run){.threads = o->threads, .ncounts = o->nthreads, .reps = (unsigned)o->reps,
+    run = (omp_bench_run){.threads = o->choice.threads, .ncounts = o->choice.nthreads, .reps = (unsigned)o->reps,
                           .target_ms = o->target_ms, .timeout_s = o->timeout_s, .syncbench = syncbench,
                           .compiler = compiler};
     memcpy(run.construct, o->construct, sizeof run.construct);
-    memcpy(run.runtime, o->runtime, sizeof run.runtime);
+    memcpy(run.runtime, o->choice.runtime, sizeof run.runtime);
     if (strcmp(compiler, "clang") == 0)
         omp_leave_out_libgomp(run.runtime, run.runtime_missing);
     if (find_runtimes(&run, library) == 0) {
@@ -455,9 +385,9 @@ int bench_omp_main(int argc, char **argv)
     static const char *const hint[OMP_COMPILER_COUNT] = {
         "build it with 'make syncbench' (needs gcc -fopenmp) or set MUSTER_SYNCBENCH",
         "build it with 'make syncbench_clang' (needs clang-14 and libomp-dev) or set MUSTER_SYNCBENCH_CLANG"};
-    int programs = omp_choose_compilers(PROG, o.compiler, o.runtime, find_syncbench, found, program, hint);
+    int programs = omp_choose_compilers(PROG, o.choice.compiler, o.choice.runtime, find_syncbench, found, program, hint);
     if (programs <= 0)
         return CLI_FAILED;
     struct compiler_run rq = {&o, found};
-    return omp_run_each_compiler(o.compiler, o.json, run_one, &rq);
+    return omp_run_each_compiler(o.choice.compiler, o.json, run_one, &rq);
 }

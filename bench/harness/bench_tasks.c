@@ -20,22 +20,17 @@
 #include <unistd.h>
 
 #define PROG "muster bench tasks"
-#define MAX_COUNTS 16
-#define PROGRESS_EVERY_NS (15 * UINT64_C(1000000000))
 
 const char *const task_workload_names[TASK_WORKLOAD_COUNT] = {
     "fib", "fib-nocut", "nqueens", "mergesort", "sparselu", "uts", "knapsack",
 };
 
 struct options {
-    unsigned threads[MAX_COUNTS];
-    size_t nthreads;
+    omp_bench_choice choice; /* first: the shared setters take the options as a whole */
     int workload[TASK_WORKLOAD_COUNT];
-    int runtime[OMP_RUNTIME_COUNT];
     unsigned long reps;
     double scale, timeout_s;
     int json;
-    int compiler[OMP_COMPILER_COUNT]; /* 1 asked for; -1 everywhere: nothing asked */
 };
 
 static void usage(FILE *out)
@@ -98,34 +93,16 @@ static int add_workload(const char *name, void *ctx)
                                  "sparselu, uts, knapsack)", name);
 }
 
-static int set_threads(const char *v, void *o)
-{
-    struct options *opts = o;
-    return cli_parse_count_list(PROG, "--threads", v, 1, 4096, opts->threads, &opts->nthreads, MAX_COUNTS);
-}
-
 static int set_workloads(const char *v, void *o)
 {
     memset(((struct options *)o)->workload, 0, sizeof ((struct options *)o)->workload);
     return cli_for_each_item(PROG, "--workloads", v, add_workload, o);
 }
 
-static int set_runtimes(const char *v, void *o)
-{
-    return omp_parse_runtimes(PROG, v, ((struct options *)o)->runtime);
-}
-
-static int set_compilers(const char *v, void *o)
-{
-    return omp_parse_compilers(PROG, v, ((struct options *)o)->compiler);
-}
-
 #define NUMBER(name, kind, field, min, max) {name, kind, offsetof(struct options, field), min, max, NULL}
 static const cli_option valued_options[] = {
-    {"--threads", CLI_VALUE_CUSTOM, 0, 0, 0, set_threads},
+    OMP_BENCH_CHOICE_OPTIONS,
     {"--workloads", CLI_VALUE_CUSTOM, 0, 0, 0, set_workloads},
-    {"--runtimes", CLI_VALUE_CUSTOM, 0, 0, 0, set_runtimes},
-    {"--compilers", CLI_VALUE_CUSTOM, 0, 0, 0, set_compilers},
     NUMBER("--reps", CLI_VALUE_ULONG, reps, 1, 1000),
     NUMBER("--scale", CLI_VALUE_DOUBLE, scale, 0.001, 100),
     NUMBER("--timeout", CLI_VALUE_DOUBLE, timeout_s, 0, 3600),
@@ -135,16 +112,12 @@ static const cli_option valued_options[] = {
 
 static int parse_options(int argc, char **argv, struct options *o, unsigned cpus)
 {
-    *o = (struct options){.reps = 5, .scale = 1.0, .timeout_s = 120};
     char defaults[64]; /* 1, the CPUs and 4 times that, ascending without repeats */
     snprintf(defaults, sizeof defaults, "1,%u,%u", cpus, 4u * cpus);
-    (void)cli_parse_count_list(PROG, "--threads", defaults, 1, 4096, o->threads, &o->nthreads, MAX_COUNTS);
+    *o = (struct options){.choice = omp_bench_choice_defaults(PROG, defaults), .reps = 5, .scale = 1.0,
+                          .timeout_s = 120};
     for (int w = 0; w < TASK_WORKLOAD_COUNT; w++)
         o->workload[w] = 1;
-    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
-        o->runtime[rt] = 1;
-    for (int k = 0; k < OMP_COMPILER_COUNT; k++)
-        o->compiler[k] = -1;
     return cli_parse_args(PROG, argc, argv, valued_options, sizeof valued_options / sizeof valued_options[0],
                           o, usage);
 }
@@ -162,19 +135,12 @@ struct run_request {
 static void exec_taskbench(const void *ctx)
 {
     const struct run_request *rq = ctx;
-    char threads[16], scale[32], err[512];
-    if (rq->library && omp_use_runtime(rq->library, err, sizeof err) != 0) {
-        fprintf(stderr, "%s\n", err);
-        _exit(126);
-    }
+    char threads[16], scale[32];
     snprintf(threads, sizeof threads, "%u", rq->threads);
     snprintf(scale, sizeof scale, "%g", rq->run->scale);
-    setenv("OMP_NUM_THREADS", threads, 1);
     char *argv[] = {(char *)rq->run->taskbench, "--workload", (char *)task_workload_names[rq->workload],
                     "--threads", threads, "--scale", scale, "--json", NULL};
-    execv(argv[0], argv);
-    fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-    _exit(127);
+    bench_child_exec(rq->library, rq->threads, argv);
 }
 
 static void cell_fail(task_cell *c, cell_status status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -192,26 +158,18 @@ static void cell_fail(task_cell *c, cell_status status, const char *fmt, ...)
 static void fold(const struct run_request *rq, const bench_child_output *co, task_cell *c, char *answered,
                  size_t answered_len)
 {
-    json_value header, result;
-    const char *runtime = bench_find_record(co->out, "runtime", NULL, &header) == 0
-                              ? bench_record_string(&header, "runtime")
-                              : NULL;
-    bool ok = runtime == NULL || bench_runtime_matches(rq->library, runtime);
-    if (runtime != NULL)
-        snprintf(answered, answered_len, "%s", runtime);
-    if (!ok)
-        cell_fail(c, CELL_ERROR, "%s answered the OpenMP calls, not %s", runtime,
-                  rq->library ? rq->library : "libgomp");
-    muster_json_free(&header);
-    if (!ok)
+    json_value result;
+    char why[TASK_MESSAGE_LEN];
+    if (!bench_check_answer(co->out, rq->library, answered, answered_len, why, sizeof why)) {
+        cell_fail(c, CELL_ERROR, "%s", why);
         return;
+    }
     /* The result line: the one with a status (the first line names the
      * workload too). */
     const char *workload = bench_find_record(co->out, "status", NULL, &result) == 0
                                ? bench_record_string(&result, "workload")
                                : NULL;
     if (workload == NULL || strcmp(workload, task_workload_names[rq->workload]) != 0 || co->timed_out) {
-        char why[TASK_MESSAGE_LEN];
         muster_json_free(&result);
         int dnf = bench_child_explain(co, "taskbench", rq->run->timeout_s, why, sizeof why);
         cell_fail(c, dnf ? CELL_DNF : CELL_ERROR, "%s", why);
@@ -239,25 +197,6 @@ static void fold(const struct run_request *rq, const bench_child_output *co, tas
 
 /* ---- the rounds --------------------------------------------------------- */
 
-struct progress {
-    int tty;
-    unsigned done, total;
-    uint64_t start, last;
-};
-
-static void show_progress(struct progress *p, int workload, unsigned threads, int rt)
-{
-    uint64_t now = epcc_now_ns();
-    p->done++;
-    if (p->tty) {
-        fprintf(stderr, "\r\033[K[%u/%u] %s @%u on %s ...", p->done, p->total, task_workload_names[workload],
-                threads, omp_runtime_name((omp_runtime)rt));
-    } else if (now - p->last >= PROGRESS_EVERY_NS) {
-        fprintf(stderr, "%s: %u of %u runs, %.0f s\n", PROG, p->done, p->total, (double)(now - p->start) / 1e9);
-        p->last = now;
-    }
-}
-
 static void measure(task_bench_run *run, const char *library, int rt, int w, size_t k)
 {
     task_cell *c = task_cell_at(run, (size_t)w, k, (size_t)rt);
@@ -272,24 +211,23 @@ static void measure(task_bench_run *run, const char *library, int rt, int w, siz
 
 static void run_rounds(task_bench_run *run, char library[OMP_RUNTIME_COUNT][4096])
 {
-    struct progress p = {.tty = isatty(STDERR_FILENO), .start = epcc_now_ns()};
-    p.last = p.start;
+    unsigned total = 0;
     for (int w = 0; w < TASK_WORKLOAD_COUNT; w++)
         for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
-            p.total += run->workload[w] && run->runtime[rt] ? run->reps * (unsigned)run->ncounts : 0;
+            total += run->workload[w] && run->runtime[rt] ? run->reps * (unsigned)run->ncounts : 0;
+    bench_progress p = bench_progress_start(PROG, "runs", total);
     for (unsigned rep = 0; rep < run->reps; rep++)
         for (int w = 0; w < TASK_WORKLOAD_COUNT; w++)
             for (size_t k = 0; k < run->ncounts; k++)
                 for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
                     if (!run->workload[w] || !run->runtime[rt])
                         continue;
-                    show_progress(&p, w, run->threads[k], rt);
+                    bench_progress_step(&p, task_workload_names[w], run->threads[k], omp_runtime_name((omp_runtime)rt));
                     cell_status s = task_cell_at(run, (size_t)w, k, (size_t)rt)->status;
                     if (s == CELL_PENDING || s == CELL_OK)
                         measure(run, library[rt][0] ? library[rt] : NULL, rt, w, k);
                 }
-    if (p.tty)
-        fprintf(stderr, "\r\033[K");
+    bench_progress_end(&p);
 }
 
 /* ---- setting up --------------------------------------------------------- */
@@ -322,12 +260,12 @@ static int run_benchmark(const struct options *o, const char *taskbench, const c
 {
     static char library[OMP_RUNTIME_COUNT][4096];
     static task_bench_run run;
-    run = (task_bench_run){.threads = o->threads, .ncounts = o->nthreads, .reps = (unsigned)o->reps,
+    run = (task_bench_run){.threads = o->choice.threads, .ncounts = o->choice.nthreads, .reps = (unsigned)o->reps,
                            .scale = o->scale, .timeout_s = o->timeout_s, .taskbench = taskbench,
                            .compiler = compiler, .cpus_online = sysconf(_SC_NPROCESSORS_ONLN),
                            .cpus_available = cpus, .cpu_list = cpu};
     memcpy(run.workload, o->workload, sizeof run.workload);
-    memcpy(run.runtime, o->runtime, sizeof run.runtime);
+    memcpy(run.runtime, o->choice.runtime, sizeof run.runtime);
     if (strcmp(compiler, "clang") == 0)
         omp_leave_out_libgomp(run.runtime, run.runtime_missing);
     if (omp_find_runtimes(PROG, run.runtime, library, run.runtime_missing) == 0) {
@@ -380,9 +318,9 @@ int bench_tasks_main(int argc, char **argv)
     static const char *const hint[OMP_COMPILER_COUNT] = {
         "build it, or set MUSTER_TASKBENCH",
         "build it with 'make taskbench_clang' (needs clang-14 and libomp-dev) or set MUSTER_TASKBENCH_CLANG"};
-    int programs = omp_choose_compilers(PROG, o.compiler, o.runtime, find_taskbench, found, program, hint);
+    int programs = omp_choose_compilers(PROG, o.choice.compiler, o.choice.runtime, find_taskbench, found, program, hint);
     if (programs <= 0)
         return CLI_FAILED;
     struct compiler_run rq = {&o, found, cpu, cpus};
-    return omp_run_each_compiler(o.compiler, o.json, run_one, &rq);
+    return omp_run_each_compiler(o.choice.compiler, o.json, run_one, &rq);
 }

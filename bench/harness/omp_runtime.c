@@ -479,3 +479,32 @@ int omp_use_runtime(const char *library, char *err, size_t errlen)
         return failure(err, errlen, "cannot set the environment: %s", strerror(errno));
     return 0;
 }
+
+omp_bench_choice omp_bench_choice_defaults(const char *prog, const char *threads)
+{
+    omp_bench_choice c = {.prog = prog};
+    (void)cli_parse_count_list(prog, "--threads", threads, 1, 4096, c.threads, &c.nthreads, OMP_BENCH_MAX_COUNTS);
+    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
+        c.runtime[rt] = 1;
+    for (int k = 0; k < OMP_COMPILER_COUNT; k++)
+        c.compiler[k] = -1;
+    return c;
+}
+
+int omp_bench_set_threads(const char *list, void *options)
+{
+    omp_bench_choice *c = options;
+    return cli_parse_count_list(c->prog, "--threads", list, 1, 4096, c->threads, &c->nthreads, OMP_BENCH_MAX_COUNTS);
+}
+
+int omp_bench_set_runtimes(const char *list, void *options)
+{
+    omp_bench_choice *c = options;
+    return omp_parse_runtimes(c->prog, list, c->runtime);
+}
+
+int omp_bench_set_compilers(const char *list, void *options)
+{
+    omp_bench_choice *c = options;
+    return omp_parse_compilers(c->prog, list, c->compiler);
+}

@@ -77,6 +77,31 @@ int omp_parse_compilers(const char *prog, const char *list, int compiler[OMP_COM
  * runtime[] (1 for each named; the rest 0); a usage error otherwise. */
 int omp_parse_runtimes(const char *prog, const char *list, int runtime[OMP_RUNTIME_COUNT]);
 
+/* What `muster bench omp` and `muster bench tasks` both choose: team sizes
+ * (--threads), runtimes (--runtimes) and builds (--compilers).  The first
+ * member of each command's options, so that the setters below, given the
+ * options as a whole (cli_option's set), find it. */
+#define OMP_BENCH_MAX_COUNTS 16
+typedef struct omp_bench_choice {
+    const char *prog; /* for messages */
+    unsigned threads[OMP_BENCH_MAX_COUNTS];
+    size_t nthreads;
+    int runtime[OMP_RUNTIME_COUNT];   /* 1: measure it */
+    int compiler[OMP_COMPILER_COUNT]; /* as omp_choose_compilers takes it */
+} omp_bench_choice;
+
+/* Every runtime, the builds decided by what is built (-1), and the team
+ * sizes in `threads` (a --threads list). */
+omp_bench_choice omp_bench_choice_defaults(const char *prog, const char *threads);
+int omp_bench_set_threads(const char *list, void *options);
+int omp_bench_set_runtimes(const char *list, void *options);
+int omp_bench_set_compilers(const char *list, void *options);
+/* Their entries in a cli_option table. */
+#define OMP_BENCH_CHOICE_OPTIONS                                                                                \
+    {"--threads", CLI_VALUE_CUSTOM, 0, 0, 0, omp_bench_set_threads},                                          \
+        {"--runtimes", CLI_VALUE_CUSTOM, 0, 0, 0, omp_bench_set_runtimes},                                    \
+        {"--compilers", CLI_VALUE_CUSTOM, 0, 0, 0, omp_bench_set_compilers}
+
 /* Runs run(k, ctx) for each compiler left 1 by omp_choose_compilers, gcc's
  * first; the tables one blank line apart, and with json and two programs,
  * the objects wrapped as {"runs": [...]}.  Stops at the first status that

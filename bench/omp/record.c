@@ -1,5 +1,10 @@
 /* record.h: a result line as words or as one JSON object. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dladdr */
+#endif
 #include "record.h"
+
+#include <dlfcn.h>
 
 #include "json_write.h"
 
@@ -48,6 +53,18 @@ void record_number(record *r, const char *name, double value)
         muster_json_write_number(r->out, value);
     else
         fprintf(r->out, "%.6g", value);
+}
+
+void record_answering_runtime(record *r)
+{
+    Dl_info info;
+#ifdef __clang__
+    void *entry = dlsym(RTLD_DEFAULT, "__kmpc_fork_call");
+#else
+    void *entry = dlsym(RTLD_DEFAULT, "GOMP_parallel");
+#endif
+    bool known = entry != NULL && dladdr(entry, &info) && info.dli_fname != NULL;
+    record_string(r, "runtime", known ? info.dli_fname : "unknown");
 }
 
 void record_end(record *r)

@@ -22,6 +22,10 @@ void record_uint(record *r, const char *key, unsigned long long value);
 /* %.6g in text; in JSON the shortest decimal that reads back exactly (NaN
  * and infinities as null). */
 void record_number(record *r, const char *key, double value);
+/* runtime=FILE: the file the compiler's entry points come from (gcc's
+ * GOMP_*, or LLVM's __kmpc_* when built by clang), the runtime really
+ * measured, whatever was asked for; "unknown" when none answers. */
+void record_answering_runtime(record *r);
 /* Ends the line and flushes it: a harness that kills the program later
  * keeps every line written so far. */
 void record_end(record *r);

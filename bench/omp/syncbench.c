@@ -26,7 +26,6 @@
 #include "sample_stats.h"
 
 #include <ctype.h>
-#include <dlfcn.h>
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
@@ -1084,21 +1083,6 @@ static int measure(const construct *c, const options *o)
     return 0;
 }
 
-/* The file the compiler's entry points come from (gcc's GOMP_*, or LLVM's
- * __kmpc_* when built by clang): the runtime really measured. */
-static const char *answering_runtime(void)
-{
-    Dl_info info;
-#ifdef __clang__
-    void *entry = dlsym(RTLD_DEFAULT, "__kmpc_fork_call");
-#else
-    void *entry = dlsym(RTLD_DEFAULT, "GOMP_parallel");
-#endif
-    if (entry && dladdr(entry, &info) && info.dli_fname)
-        return info.dli_fname;
-    return "unknown";
-}
-
 /* ---- options -------------------------------------------------------------- */
 
 static void usage(FILE *out)
@@ -1204,7 +1188,7 @@ int main(int argc, char **argv)
     slow_iters = (unsigned)o.delay_iters * CHECK_SLOW_ITERS + 100;
     output_json = o.json;
     record r = record_begin(stdout, output_json, "# syncbench");
-    record_string(&r, "runtime", answering_runtime());
+    record_answering_runtime(&r);
     record_uint(&r, "threads", o.threads);
     record_uint(&r, "delay_iters", o.delay_iters);
     record_number(&r, "delay_ns", delay_ns);

@@ -25,7 +25,6 @@
 #include "cli.h"
 #include "record.h"
 
-#include <dlfcn.h>
 #include <math.h>
 #include <omp.h>
 #include <stdatomic.h>
@@ -892,21 +891,6 @@ static const cli_option valued_options[] = {
     {"--json", CLI_FLAG, offsetof(options, json), 0, 0, NULL},
 };
 
-/* The file the compiler's entry points come from (gcc's GOMP_*, or LLVM's
- * __kmpc_* when built by clang): the runtime really measured. */
-static const char *answering_runtime(void)
-{
-    Dl_info info;
-#ifdef __clang__
-    void *entry = dlsym(RTLD_DEFAULT, "__kmpc_fork_call");
-#else
-    void *entry = dlsym(RTLD_DEFAULT, "GOMP_parallel");
-#endif
-    if (entry && dladdr(entry, &info) && info.dli_fname)
-        return info.dli_fname;
-    return "unknown";
-}
-
 static const workload *find_workload(const char *name)
 {
     for (size_t w = 0; w < WORKLOAD_COUNT; w++)
@@ -957,7 +941,7 @@ int main(int argc, char **argv)
     char params[128] = "", check[96] = "";
     const char *why = w->setup(o.scale, params, sizeof params);
     record r = record_begin(stdout, o.json, "# taskbench");
-    record_string(&r, "runtime", answering_runtime());
+    record_answering_runtime(&r);
     record_uint(&r, "threads", threads);
     record_string(&r, "workload", w->name);
     record_number(&r, "scale", o.scale);

@@ -323,7 +323,8 @@ static const tool_case cases[] = {
      0,
      {"*median and worst of 3 reps", ">5×: reps above 5× the cell's median, marked !*",
       "implementation *B/thr *median *worst *>5× *csw/b *median *worst *>5× *csw/b", "----*",
-      "central-sense/hybrid *#/# *# *# *# *#.## *# *# *# *#.##", "*ratios at 3 threads (medians*"}},
+      /* (#* for the count of reps above 5x the median: it may end in !) */
+      "central-sense/hybrid *#/# *#.# *#.# *#* *#.## *#.# *#.# *#* *#.##", "*ratios at 3 threads (medians*"}},
     /* Issue #11: a task is queued only when another member is hungry.
      * While all are busy, tasks run at once in creation order on their
      * creator (a branch-and-bound search depends on that order); while the

@@ -7,6 +7,8 @@ import json
 import statistics
 import sys
 
+from bench_json_check import check_outliers, finish
+
 
 def main():
     doc = json.load(sys.stdin)
@@ -32,13 +34,8 @@ def main():
             if abs(c[field] - value) > 1e-5 * max(1e-3, abs(value)):
                 problems.append(f"{key}: {field} {c[field]} but the samples give {value}")
         median = statistics.median(samples)
-        above = sum(x > 5 * median for x in samples) if median > 0 else 0
-        if c["outliers"] != above:
-            problems.append(f"{key}: outliers {c['outliers']}, samples say {above}")
-    for p in problems:
-        print("check_bench_barrier_json:", p)
-    print("check_bench_barrier_json:", "FAILED" if problems else "ok")
-    return 1 if problems else 0
+        check_outliers(key, c["outliers"], samples, median, problems)
+    return finish("check_bench_barrier_json", problems)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@
  *   env_count_lines lines of text that start with a prefix
  *   env_lines_in_order  every pattern matches a line of text, in order
  *   env_expand      '@' in a case's string stands for a directory
+ *   env_capture_begin/_end  in a child: fd 2 captured, then printed as
+ *                   "stderr| LINE" lines and "stderr_lines=N"
  *   env_drive       a driver's main: --driver COMMAND..., each case */
 #ifndef MUSTER_TEST_ENV_DRIVER_H
 #define MUSTER_TEST_ENV_DRIVER_H
@@ -247,6 +249,45 @@ static inline const char *env_expand(char *out, size_t len, const char *text, co
     else
         snprintf(out, len, "%s", text);
     return out;
+}
+
+/* In a child: fd 2 goes to a temporary file from env_capture_begin to
+ * env_capture_end, which prints each captured line on stdout as
+ * "stderr| LINE", then "stderr_lines=N", and copies the lines to the real
+ * stderr too when echo is set.  Returns N. */
+typedef struct env_capture {
+    FILE *file;
+    int saved_stderr;
+} env_capture;
+
+static inline env_capture env_capture_begin(void)
+{
+    fflush(stderr);
+    env_capture c = {.file = tmpfile(), .saved_stderr = dup(STDERR_FILENO)};
+    CHECK(c.file != NULL && c.saved_stderr >= 0);
+    CHECK(dup2(fileno(c.file), STDERR_FILENO) == STDERR_FILENO);
+    return c;
+}
+
+static inline unsigned env_capture_end(env_capture *c, bool echo)
+{
+    fflush(stderr);
+    CHECK(dup2(c->saved_stderr, STDERR_FILENO) == STDERR_FILENO);
+    close(c->saved_stderr);
+    unsigned lines = 0;
+    char line[4096];
+    rewind(c->file);
+    while (fgets(line, sizeof line, c->file) != NULL) {
+        if (echo)
+            fputs(line, stderr);
+        size_t n = strlen(line);
+        printf("stderr| %s%s", line, n > 0 && line[n - 1] == '\n' ? "" : "\n");
+        lines++;
+    }
+    fclose(c->file);
+    printf("stderr_lines=%u\n", lines);
+    fflush(stdout);
+    return lines;
 }
 
 /* A driver's main: PROG --child ... is child(argc, argv); PROG --driver

@@ -72,4 +72,18 @@ static inline uint64_t test_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Whether an algorithm offers a feature, as a created barrier of it says
+ * (muster_barrier_can_split, muster_barrier_can_arrive). */
+static inline int algorithm_can(muster_algorithm algorithm, int (*can)(const muster_barrier *barrier))
+{
+    muster_barrier_attr attr;
+    muster_barrier_attr_init(&attr);
+    attr.algorithm = algorithm;
+    muster_barrier *probe;
+    CHECK(muster_barrier_create(&probe, 2, &attr) == MUSTER_OK);
+    int yes = can(probe);
+    muster_barrier_destroy(probe);
+    return yes;
+}
+
 #endif

@@ -192,20 +192,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s ALGORITHM\n", argv[0]);
         return 2;
     }
-    muster_barrier_attr attr;
-    muster_barrier_attr_init(&attr);
-    attr.algorithm = algorithm;
-    muster_barrier *probe;
-    CHECK(muster_barrier_create(&probe, 2, &attr) == MUSTER_OK);
-    int can_arrive = muster_barrier_can_arrive(probe);
-    muster_barrier_destroy(probe);
-    if (!can_arrive) {
+    if (!algorithm_can(algorithm, muster_barrier_can_arrive)) {
         check_unsupported(algorithm);
         printf("test_arrive: %s has no split-phase episodes, as it says: ok\n", argv[1]);
         return 0;
     }
     static const unsigned sizes[] = {1, 2, 3, 5, 7};
     static const muster_wait_policy policies[] = {MUSTER_WAIT_ACTIVE, MUSTER_WAIT_PASSIVE, MUSTER_WAIT_HYBRID};
+    muster_barrier_attr attr;
+    muster_barrier_attr_init(&attr);
+    attr.algorithm = algorithm;
     unsigned teams = 0;
     for (size_t p = 0; p < sizeof policies / sizeof policies[0]; p++)
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {

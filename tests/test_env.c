@@ -96,33 +96,13 @@ static int child_main(int argc, char **argv)
     }
 
     /* Capture fd 2 while the library reads the environment. */
-    fflush(stderr);
-    FILE *capture = tmpfile();
-    CHECK(capture != NULL);
-    int saved_stderr = dup(STDERR_FILENO);
-    CHECK(saved_stderr >= 0);
-    CHECK(dup2(fileno(capture), STDERR_FILENO) == STDERR_FILENO);
+    env_capture capture = env_capture_begin();
 
     muster_barrier *barrier = NULL, *second = NULL;
     int rc = muster_barrier_create(&barrier, PARTICIPANTS, &attr);
     int rc2 = muster_barrier_create(&second, PARTICIPANTS, &attr);
 
-    fflush(stderr);
-    CHECK(dup2(saved_stderr, STDERR_FILENO) == STDERR_FILENO);
-    close(saved_stderr);
-
-    unsigned lines = 0;
-    char line[1024];
-    rewind(capture);
-    while (fgets(line, sizeof line, capture) != NULL) {
-        fputs(line, stderr);
-        size_t n = strlen(line);
-        printf("stderr| %s%s", line, n > 0 && line[n - 1] == '\n' ? "" : "\n");
-        lines++;
-    }
-    fclose(capture);
-    printf("stderr_lines=%u\n", lines);
-    fflush(stdout);
+    env_capture_end(&capture, true);
 
     /* Garbage in the environment never fails a call. */
     CHECK(rc == MUSTER_OK);

@@ -124,26 +124,43 @@ static int share_cpu(muster_flag *flag, uint32_t target, const muster_waiter *wa
     }
 }
 
+/* prepare_to_sleep's "the word moved while announcing: look again" (not 1,
+ * reached, nor a negative MUSTER_E_* code). */
+#define WORD_MOVED 2
+
+/* One look before a sleep: 1 reached, an error (MUSTER_E_TIMEDOUT too),
+ * WORD_MOVED, or 0 with the word in *v and SLEEPING announced in it. */
+static int prepare_to_sleep(muster_flag *flag, uint32_t target, const muster_waiter *waiter, uint32_t *v)
+{
+    /* acquire: as in spin(). */
+    *v = atomic_load_explicit(flag, memory_order_acquire);
+    int state = check_value(*v, target);
+    if (state != 0)
+        return state;
+    if (deadline_passed(waiter))
+        return MUSTER_E_TIMEDOUT;
+    if (!(*v & MUSTER_FLAG_SLEEPING)) {
+        /* relaxed: the announcement only has to be ordered against the
+         * publisher's exchange on this same word, which RMW order does. */
+        if (!atomic_compare_exchange_strong_explicit(flag, v, *v | MUSTER_FLAG_SLEEPING, memory_order_relaxed,
+                                                     memory_order_relaxed))
+            return WORD_MOVED;
+        *v |= MUSTER_FLAG_SLEEPING;
+    }
+    atomic_fetch_add_explicit(&sleep_count, 1, memory_order_relaxed);
+    return 0;
+}
+
 static int sleep_until(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
 {
     for (;;) {
-        /* acquire: as in spin(). */
-        uint32_t v = atomic_load_explicit(flag, memory_order_acquire);
-        int state = check_value(v, target);
+        uint32_t v;
+        int state = prepare_to_sleep(flag, target, waiter, &v);
+        if (state == WORD_MOVED)
+            continue;
         if (state != 0)
             return state;
-        if (deadline_passed(waiter))
-            return MUSTER_E_TIMEDOUT;
-        if (!(v & MUSTER_FLAG_SLEEPING)) {
-            /* relaxed: the announcement only has to be ordered against the
-             * publisher's exchange on this same word, which RMW order does. */
-            if (!atomic_compare_exchange_weak_explicit(flag, &v, v | MUSTER_FLAG_SLEEPING,
-                                                       memory_order_relaxed, memory_order_relaxed))
-                continue;
-            v |= MUSTER_FLAG_SLEEPING;
-        }
         /* EINTR, ETIMEDOUT and spurious returns all loop back to re-check. */
-        atomic_fetch_add_explicit(&sleep_count, 1, memory_order_relaxed);
         muster_futex_wait(flag, v, waiter->deadline_ns);
     }
 }
@@ -152,21 +169,10 @@ static int sleep_until(muster_flag *flag, uint32_t target, const muster_waiter *
  * moved meanwhile).  Returns 1 reached, 0 still waiting, or an error. */
 static int sleep_once(muster_flag *flag, uint32_t target, const muster_waiter *waiter, uint64_t nap_ns)
 {
-    /* acquire: as in spin(). */
-    uint32_t v = atomic_load_explicit(flag, memory_order_acquire);
-    int state = check_value(v, target);
+    uint32_t v;
+    int state = prepare_to_sleep(flag, target, waiter, &v);
     if (state != 0)
-        return state;
-    if (deadline_passed(waiter))
-        return MUSTER_E_TIMEDOUT;
-    if (!(v & MUSTER_FLAG_SLEEPING)) {
-        /* relaxed: as in sleep_until(). */
-        if (!atomic_compare_exchange_strong_explicit(flag, &v, v | MUSTER_FLAG_SLEEPING, memory_order_relaxed,
-                                                     memory_order_relaxed))
-            return 0;
-        v |= MUSTER_FLAG_SLEEPING;
-    }
-    atomic_fetch_add_explicit(&sleep_count, 1, memory_order_relaxed);
+        return state == WORD_MOVED ? 0 : state;
     uint64_t until = waiter->deadline_ns;
     if (nap_ns > 0 && (until == 0 || until > muster_now_ns() + nap_ns))
         until = muster_now_ns() + nap_ns;

@@ -3,6 +3,10 @@ the settings asked for, one cell per construct x team size x runtime, and
 numbers wherever a cell is ok.  Exits 0 when all is well, else 1 with why."""
 import json
 import sys
+import os
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from bench_json_check import check_outliers, finish  # noqa: E402 (tests/, found above)
 
 
 def main():
@@ -28,13 +32,8 @@ def main():
         samples = cell["samples_us"]
         if len(samples) != 2 or min(samples) != cell["min_us"] or max(samples) != cell["max_us"]:
             problems.append(f"{key}: samples_us {samples} do not match min/max")
-        above = sum(x > 5 * cell["median_us"] for x in samples) if cell["median_us"] > 0 else 0
-        if cell["outliers"] != above:
-            problems.append(f"{key}: outliers {cell['outliers']}, but {above} samples are above 5x the median")
-    for p in problems:
-        print("check_bench_json:", p)
-    print("check_bench_json:", "FAILED" if problems else "ok")
-    return 1 if problems else 0
+        check_outliers(key, cell["outliers"], samples, cell["median_us"], problems)
+    return finish("check_bench_json", problems)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,10 @@ and in every ok cell numbers that agree with each other and a checked
 answer.  Exits 0 when all is well, else 1 with why."""
 import json
 import sys
+import os
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from bench_json_check import check_outliers, finish  # noqa: E402 (tests/, found above)
 
 WORKLOADS = ("fib", "uts")
 THREADS = (1, 3)
@@ -23,9 +27,7 @@ def check_cell(key, cell, problems):
         problems.append(f"{key}: samples_ms {samples} do not match min/worst")
     if not cell["min_ms"] <= cell["median_ms"] <= cell["worst_ms"]:
         problems.append(f"{key}: median outside [min, worst]")
-    above = sum(x > 5 * cell["median_ms"] for x in samples)
-    if cell["outliers"] != above:
-        problems.append(f"{key}: outliers {cell['outliers']}, but {above} samples are above 5x the median")
+    check_outliers(key, cell["outliers"], samples, cell["median_ms"], problems)
     if cell["tasks"] < 1 or cell["maxrss_kb_median"] < 100:
         problems.append(f"{key}: tasks {cell['tasks']}, peak {cell['maxrss_kb_median']} kB")
     if cell["threads"] == 1 and cell["speedup"] != 1:
@@ -54,10 +56,7 @@ def main():
         answers = {cells[(w, t, "libgomp")]["check"] for t in THREADS if (w, t, "libgomp") in cells}
         if len(answers) != 1:
             problems.append(f"{w}: different answers {answers}")
-    for p in problems:
-        print("check_bench_tasks_json:", p)
-    print("check_bench_tasks_json:", "FAILED" if problems else "ok")
-    return 1 if problems else 0
+    return finish("check_bench_tasks_json", problems)
 
 
 if __name__ == "__main__":

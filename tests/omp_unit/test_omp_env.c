@@ -115,30 +115,12 @@ static void check_kind(const char *kind)
 
 static int child_main(int argc, char **argv)
 {
-    fflush(stderr);
-    FILE *capture = tmpfile();
-    CHECK(capture != NULL);
-    int saved_stderr = dup(STDERR_FILENO);
-    CHECK(saved_stderr >= 0);
-    CHECK(dup2(fileno(capture), STDERR_FILENO) == STDERR_FILENO);
-
+    env_capture capture = env_capture_begin();
     const muster_omp_globals *g = muster_omp_globals_get();
     /* A second call reads nothing again and warns about nothing again. */
     CHECK(muster_omp_globals_get() == g);
 
-    fflush(stderr);
-    CHECK(dup2(saved_stderr, STDERR_FILENO) == STDERR_FILENO);
-    close(saved_stderr);
-    unsigned lines = 0;
-    char line[4096];
-    rewind(capture);
-    while (fgets(line, sizeof line, capture) != NULL) {
-        size_t n = strlen(line);
-        printf("stderr| %s%s", line, n > 0 && line[n - 1] == '\n' ? "" : "\n");
-        lines++;
-    }
-    fclose(capture);
-    printf("stderr_lines=%u\n", lines);
+    env_capture_end(&capture, false);
 
     print_globals(g);
     check_available(g);

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,18 +30,19 @@
 #define MUSTER_PYTHON_DIR "python"
 #endif
 
-struct options {
-    int *cpus; /* ascending; NULL: the whole affinity mask */
-    unsigned count;
-    unsigned long repetitions, round_trips; /* round_trips 0: calibrated */
-    bool json, matrix;
-    const char *output, *png;
-};
-
 /* The CPUs this process may run on, ascending. */
 struct cpu_mask {
     int *cpu;
     unsigned count;
+};
+
+struct options {
+    const struct cpu_mask *mask; /* what --cpus may choose from */
+    int *cpus;                   /* ascending; NULL: the whole affinity mask */
+    unsigned count;
+    unsigned long repetitions, round_trips; /* round_trips 0: calibrated */
+    int json, matrix;
+    const char *output, *png;
 };
 
 static void usage(FILE *out)
@@ -150,65 +152,51 @@ static int parse_cpu_list(const char *list, const struct cpu_mask *mask, struct 
 
 /* ---- options ------------------------------------------------------------ */
 
-/* For parse_valued: 1, or -1 after a message. */
-static int set_path(int matched, const char *option, const char *value, const char **path)
+static int set_cpus(const char *list, void *opts)
 {
-    if (matched < 0)
-        return -1;
-    if (*value == '\0') {
-        cli_usage_error(PROG, "%s: empty file name", option);
-        return -1;
-    }
-    *path = value;
-    return 1;
+    struct options *o = opts;
+    return parse_cpu_list(list, o->mask, o);
 }
 
-/* Handles argv[*i] if it takes a value: 1 done, 0 not one of them, -1 bad
- * (a message has been printed). */
-static int parse_valued(int argc, char **argv, int *i, const struct cpu_mask *mask, struct options *o)
+/* A file name, not empty: 0, or a usage error naming the option. */
+static int set_path(const char *option, const char *value, const char **path)
 {
-    const char *v;
-    int m;
-    if ((m = cli_option_value(PROG, argc, argv, i, "--cpus", &v)) != 0)
-        return m < 0 || parse_cpu_list(v, mask, o) != 0 ? -1 : 1;
-    if ((m = cli_option_value(PROG, argc, argv, i, "--repetitions", &v)) != 0)
-        return m < 0 || cli_parse_ulong(PROG, "--repetitions", v, 1, MAX_REPETITIONS, &o->repetitions) != 0 ? -1 : 1;
-    if ((m = cli_option_value(PROG, argc, argv, i, "--round-trips", &v)) != 0)
-        return m < 0 || cli_parse_ulong(PROG, "--round-trips", v, 1, MUSTER_PROBE_MAX_ROUND_TRIPS, &o->round_trips) != 0
-                   ? -1
-                   : 1;
-    if ((m = cli_option_value(PROG, argc, argv, i, "--output", &v)) != 0)
-        return set_path(m, "--output", v, &o->output);
-    if ((m = cli_option_value(PROG, argc, argv, i, "--png", &v)) != 0)
-        return set_path(m, "--png", v, &o->png);
+    if (*value == '\0')
+        return cli_usage_error(PROG, "%s: empty file name", option);
+    *path = value;
     return 0;
 }
+
+static int set_output(const char *v, void *opts)
+{
+    return set_path("--output", v, &((struct options *)opts)->output);
+}
+
+static int set_png(const char *v, void *opts)
+{
+    return set_path("--png", v, &((struct options *)opts)->png);
+}
+
+#define NUMBER(name, field, max) {name, CLI_VALUE_ULONG, offsetof(struct options, field), 1, max, NULL}
+static const cli_option options_table[] = {
+    {"--cpus", CLI_VALUE_CUSTOM, 0, 0, 0, set_cpus},
+    NUMBER("--repetitions", repetitions, MAX_REPETITIONS),
+    NUMBER("--round-trips", round_trips, MUSTER_PROBE_MAX_ROUND_TRIPS),
+    {"--output", CLI_VALUE_CUSTOM, 0, 0, 0, set_output},
+    {"--png", CLI_VALUE_CUSTOM, 0, 0, 0, set_png},
+    {"--json", CLI_FLAG, offsetof(struct options, json), 0, 0, NULL},
+    {"--matrix", CLI_FLAG, offsetof(struct options, matrix), 0, 0, NULL},
+};
+#undef NUMBER
 
 /* -1 to go on and measure, else the exit status. */
 static int parse_options(int argc, char **argv, const struct cpu_mask *mask, struct options *o)
 {
-    *o = (struct options){.repetitions = MUSTER_PROBE_DEFAULT_REPETITIONS};
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            usage(stdout);
-            return CLI_OK;
-        }
-        if (strcmp(arg, "--json") == 0) {
-            o->json = true;
-            continue;
-        }
-        if (strcmp(arg, "--matrix") == 0) {
-            o->matrix = true;
-            continue;
-        }
-        int rc = parse_valued(argc, argv, &i, mask, o);
-        if (rc < 0)
-            return CLI_USAGE;
-        if (rc == 0)
-            return cli_usage_error(PROG, "%s '%s' (see --help)",
-                                   arg[0] == '-' ? "unknown option" : "unexpected argument", arg);
-    }
+    *o = (struct options){.mask = mask, .repetitions = MUSTER_PROBE_DEFAULT_REPETITIONS};
+    int rc = cli_parse_args(PROG, argc, argv, options_table, sizeof options_table / sizeof options_table[0], o,
+                            usage);
+    if (rc >= 0)
+        return rc;
     if (o->cpus == NULL) {
         o->cpus = malloc(mask->count * sizeof *o->cpus);
         if (o->cpus == NULL)

@@ -10,6 +10,7 @@
 
 #include <muster/barrier.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@ struct options {
     size_t nthreads;
     int alg[MUSTER_ALG_COUNT];     /* selected algorithms; [MUSTER_ALG_AUTO] too */
     int policy[MUSTER_WAIT_COUNT]; /* selected policies; [MUSTER_WAIT_DEFAULT] too */
-    int compare;
+    int no_compare; /* --no-compare: muster only */
     enum pin_mode pin;
     unsigned long reps;
     double target_ms, timeout_s;
@@ -148,8 +149,9 @@ static void sort_unique(unsigned *v, size_t *n)
     *n = kept;
 }
 
-static int parse_pin(const char *text, struct options *o)
+static int set_pin(const char *text, void *opts)
 {
+    struct options *o = opts;
     for (int m = 0; m < 3; m++)
         if (strcmp(text, pin_names[m]) == 0) {
             o->pin = (enum pin_mode)m;
@@ -158,60 +160,38 @@ static int parse_pin(const char *text, struct options *o)
     return cli_usage_error(PROG, "--pin: unknown mode '%s' (close, spread, none)", text);
 }
 
-static int set_algorithms(const char *v, struct options *o)
+static int set_algorithms(const char *v, void *opts)
 {
-    o->seen_alg = 1;
-    return cli_for_each_item(PROG, "--alg", v, add_algorithm, o);
+    ((struct options *)opts)->seen_alg = 1;
+    return cli_for_each_item(PROG, "--alg", v, add_algorithm, opts);
 }
 
-static int set_policies(const char *v, struct options *o)
+static int set_policies(const char *v, void *opts)
 {
-    o->seen_policy = 1;
-    return cli_for_each_item(PROG, "--policy", v, add_policy, o);
+    ((struct options *)opts)->seen_policy = 1;
+    return cli_for_each_item(PROG, "--policy", v, add_policy, opts);
 }
 
-static int set_threads(const char *v, struct options *o)
+static int set_threads(const char *v, void *opts)
 {
+    struct options *o = opts;
     return cli_parse_count_list(PROG, "--threads", v, 1, MUSTER_MAX_PARTICIPANTS, o->threads, &o->nthreads,
                                 MAX_COUNTS);
 }
 
-static int set_reps(const char *v, struct options *o)
-{
-    return cli_parse_ulong(PROG, "--reps", v, 1, 1000, &o->reps);
-}
-
-static int set_target(const char *v, struct options *o)
-{
-    return cli_parse_double(PROG, "--target-ms", v, 0, 60000, &o->target_ms);
-}
-
-static int set_timeout(const char *v, struct options *o)
-{
-    return cli_parse_double(PROG, "--timeout", v, 0, 3600, &o->timeout_s);
-}
-
-static const struct valued_option {
-    const char *name;
-    int (*set)(const char *value, struct options *o); /* 0, or a message and non-zero */
-} valued_options[] = {
-    {"--alg", set_algorithms}, {"--policy", set_policies}, {"--threads", set_threads},
-    {"--pin", parse_pin},      {"--reps", set_reps},       {"--target-ms", set_target},
-    {"--timeout", set_timeout},
+#define NUMBER(name, kind, field, min, max) {name, kind, offsetof(struct options, field), min, max, NULL}
+static const cli_option options_table[] = {
+    {"--alg", CLI_VALUE_CUSTOM, 0, 0, 0, set_algorithms},
+    {"--policy", CLI_VALUE_CUSTOM, 0, 0, 0, set_policies},
+    {"--threads", CLI_VALUE_CUSTOM, 0, 0, 0, set_threads},
+    {"--pin", CLI_VALUE_CUSTOM, 0, 0, 0, set_pin},
+    NUMBER("--reps", CLI_VALUE_ULONG, reps, 1, 1000),
+    NUMBER("--target-ms", CLI_VALUE_DOUBLE, target_ms, 0, 60000),
+    NUMBER("--timeout", CLI_VALUE_DOUBLE, timeout_s, 0, 3600),
+    {"--json", CLI_FLAG, offsetof(struct options, json), 0, 0, NULL},
+    {"--no-compare", CLI_FLAG, offsetof(struct options, no_compare), 0, 0, NULL},
 };
-
-/* Handles argv[*i] if it is an option with a value: 1 done, 0 not one of
- * them, -1 bad (a message has been printed). */
-static int parse_valued(int argc, char **argv, int *i, struct options *o)
-{
-    for (size_t k = 0; k < sizeof valued_options / sizeof valued_options[0]; k++) {
-        const char *value;
-        int m = cli_option_value(PROG, argc, argv, i, valued_options[k].name, &value);
-        if (m != 0)
-            return m < 0 || valued_options[k].set(value, o) != 0 ? -1 : 1;
-    }
-    return 0;
-}
+#undef NUMBER
 
 static void default_selection(struct options *o)
 {
@@ -235,28 +215,11 @@ static void default_threads(struct options *o, unsigned ncpus)
 /* Returns -1 on success (run the benchmark) or the exit status. */
 static int parse_options(int argc, char **argv, struct options *o, unsigned ncpus)
 {
-    *o = (struct options){.compare = 1, .pin = PIN_CLOSE, .reps = 5, .target_ms = 20, .timeout_s = 5};
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            usage(stdout);
-            return CLI_OK;
-        }
-        if (strcmp(arg, "--json") == 0) {
-            o->json = 1;
-            continue;
-        }
-        if (strcmp(arg, "--no-compare") == 0) {
-            o->compare = 0;
-            continue;
-        }
-        int rc = parse_valued(argc, argv, &i, o);
-        if (rc < 0)
-            return CLI_USAGE;
-        if (rc == 0)
-            return cli_usage_error(PROG, "%s '%s' (see --help)",
-                                   arg[0] == '-' ? "unknown option" : "unexpected argument", arg);
-    }
+    *o = (struct options){.pin = PIN_CLOSE, .reps = 5, .target_ms = 20, .timeout_s = 5};
+    int rc = cli_parse_args(PROG, argc, argv, options_table, sizeof options_table / sizeof options_table[0], o,
+                            usage);
+    if (rc >= 0)
+        return rc;
     default_selection(o);
     if (o->nthreads == 0)
         default_threads(o, ncpus);
@@ -309,7 +272,7 @@ static size_t build_rows(const struct options *o, bench_row *rows)
     if (o->alg[MUSTER_ALG_AUTO])
         add_muster_row(rows, &n, MUSTER_ALG_AUTO, MUSTER_WAIT_DEFAULT);
     size_t ncomp = 0;
-    const bench_impl *const *comp = o->compare ? bench_comparators(&ncomp) : NULL;
+    const bench_impl *const *comp = !o->no_compare ? bench_comparators(&ncomp) : NULL;
     for (size_t i = 0; i < ncomp; i++) {
         bench_row *r = &rows[n++];
         r->impl = comp[i];

@@ -53,16 +53,7 @@ static double cell_csw(const omp_cell *c) { return c->samples ? c->csw_sum / c->
  * the table. */
 static int note_number(const omp_bench_run *run, const omp_cell *cell)
 {
-    int n = 0;
-    for (size_t c = 0; c < OMP_CONSTRUCT_COUNT; c++)
-        for (size_t k = 0; k < run->ncounts; k++)
-            for (size_t rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
-                const omp_cell *x = omp_cell_at(run, c, k, rt);
-                n += x->status == CELL_ERROR || x->status == CELL_DNF;
-                if (x == cell)
-                    return n;
-            }
-    return n;
+    return cell_note_number(run->cells, sizeof *cell, (size_t)(cell - run->cells));
 }
 
 static void put_time(FILE *out, const omp_bench_run *run, const omp_cell *c)
@@ -287,17 +278,6 @@ void omp_report_table(FILE *out, const omp_bench_run *run)
 
 /* ---- JSON --------------------------------------------------------------- */
 
-static const char *status_name(cell_status s)
-{
-    return s == CELL_OK ? "ok" : s == CELL_DNF ? "dnf" : s == CELL_ERROR ? "error" : "not run";
-}
-
-static void json_field(FILE *out, const char *name, double x)
-{
-    fprintf(out, ", \"%s\": ", name);
-    report_json_number(out, x);
-}
-
 static void json_cell(FILE *out, const omp_bench_run *run, size_t c, size_t k, size_t rt)
 {
     const omp_cell *x = omp_cell_at(run, c, k, rt);
@@ -305,14 +285,14 @@ static void json_cell(FILE *out, const omp_bench_run *run, size_t c, size_t k, s
     int ok = x->status == CELL_OK;
     fprintf(out, "    {\"construct\": \"%s\", \"threads\": %u, \"runtime\": \"%s\", \"status\": \"%s\"",
             omp_construct_names[c], run->threads[k], omp_runtime_name((omp_runtime)rt),
-            status_name(x->status));
-    json_field(out, "mean_us", ok ? s.mean : NAN);
-    json_field(out, "median_us", ok ? s.median : NAN);
-    json_field(out, "sd_us", ok ? s.sd : NAN);
-    json_field(out, "min_us", ok ? s.min : NAN);
-    json_field(out, "max_us", ok ? s.max : NAN);
-    json_field(out, "worst_us", ok ? s.max : NAN);
-    json_field(out, "csw_per_op", ok ? cell_csw(x) : NAN);
+            cell_status_name(x->status));
+    report_json_field(out, "mean_us", ok ? s.mean : NAN);
+    report_json_field(out, "median_us", ok ? s.median : NAN);
+    report_json_field(out, "sd_us", ok ? s.sd : NAN);
+    report_json_field(out, "min_us", ok ? s.min : NAN);
+    report_json_field(out, "max_us", ok ? s.max : NAN);
+    report_json_field(out, "worst_us", ok ? s.max : NAN);
+    report_json_field(out, "csw_per_op", ok ? cell_csw(x) : NAN);
     fprintf(out, ", \"outliers\": %zu, \"samples_us\": [", ok ? s.outliers : 0);
     for (unsigned i = 0; ok && i < x->samples; i++) {
         fputs(i ? ", " : "", out);
@@ -320,7 +300,7 @@ static void json_cell(FILE *out, const omp_bench_run *run, size_t c, size_t k, s
     }
     fputc(']', out);
     if (rt == OMP_RUNTIME_MUSTER)
-        json_field(out, "ratio_to_best", muster_ratio(run, c, k));
+        report_json_field(out, "ratio_to_best", muster_ratio(run, c, k));
     fprintf(out, ", \"samples\": %u, \"inner\": %llu", x->samples, (unsigned long long)x->inner);
     if (!ok) {
         fputs(", \"message\": ", out);
@@ -339,9 +319,9 @@ static void json_header(FILE *out, const omp_bench_run *run)
     for (size_t k = 0; k < run->ncounts; k++)
         fprintf(out, "%s%u", k ? ", " : "", run->threads[k]);
     fprintf(out, "], \"reps\": %u", run->reps);
-    json_field(out, "target_ms", run->target_ms);
-    json_field(out, "timeout_s", run->timeout_s);
-    json_field(out, "delay_ns", run->delay_ns);
+    report_json_field(out, "target_ms", run->target_ms);
+    report_json_field(out, "timeout_s", run->timeout_s);
+    report_json_field(out, "delay_ns", run->delay_ns);
     fprintf(out, ", \"delay_iters\": %u, \"omp_wait_policy\": ", run->delay_iters);
     const char *wait = getenv("OMP_WAIT_POLICY");
     if (wait)

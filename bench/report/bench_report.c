@@ -45,6 +45,22 @@ static void format_bytes(char *buf, size_t len, double b)
         snprintf(buf, len, "%.*f", b == floor(b) || b >= 100 ? 0 : 1, b);
 }
 
+const char *cell_status_name(cell_status s)
+{
+    return s == CELL_OK ? "ok" : s == CELL_DNF ? "dnf" : s == CELL_ERROR ? "error" : "not run";
+}
+
+int cell_note_number(const void *cells, size_t cell_size, size_t index)
+{
+    int n = 0;
+    for (size_t i = 0; i <= index; i++) {
+        cell_status status;
+        memcpy(&status, (const char *)cells + i * cell_size, sizeof status);
+        n += status == CELL_ERROR || status == CELL_DNF;
+    }
+    return n;
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 /* Error cells are numbered in reading order and explained under the table. */
@@ -348,11 +364,6 @@ void bench_report_table(FILE *out, const bench_run *run)
 
 /* ---- JSON --------------------------------------------------------------- */
 
-static const char *status_name(cell_status s)
-{
-    return s == CELL_OK ? "ok" : s == CELL_DNF ? "dnf" : s == CELL_ERROR ? "error" : "not run";
-}
-
 static void json_cell(FILE *out, const bench_run *run, size_t r, size_t k)
 {
     const bench_row *row = &run->rows[r];
@@ -367,16 +378,14 @@ static void json_cell(FILE *out, const bench_run *run, size_t r, size_t k)
     else
         fputs("null", out);
     sample_stats s = bench_cell_stats(c);
-    fprintf(out, ", \"threads\": %u, \"status\": \"%s\"", run->threads[k], status_name(c->status));
+    fprintf(out, ", \"threads\": %u, \"status\": \"%s\"", run->threads[k], cell_status_name(c->status));
     const struct {
         const char *name;
         double value;
     } numbers[] = {{"mean_us", s.mean}, {"sd_us", s.sd}, {"median_us", s.median}, {"min_us", s.min},
                    {"worst_us", s.max}};
-    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
-        fprintf(out, ", \"%s\": ", numbers[i].name);
-        report_json_number(out, ok ? numbers[i].value : NAN);
-    }
+    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
+        report_json_field(out, numbers[i].name, ok ? numbers[i].value : NAN);
     fprintf(out, ", \"outliers\": %zu, \"samples_us\": [", ok ? s.outliers : 0);
     for (unsigned i = 0; ok && i < c->samples; i++) {
         fputs(i ? ", " : "", out);

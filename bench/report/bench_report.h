@@ -17,6 +17,15 @@ typedef enum cell_status {
     CELL_NOT_APPLICABLE, /* the floor beyond two threads */
 } cell_status;
 
+/* A cell's status in JSON: "ok", "dnf", "error" or "not run". */
+const char *cell_status_name(cell_status s);
+
+/* The note number of cells[index] in a table whose error and dnf cells are
+ * numbered in reading order, which is the order of the cells array (`muster
+ * bench omp` and `bench tasks`): cells holds cell_size-byte structs, each
+ * starting with its cell_status. */
+int cell_note_number(const void *cells, size_t cell_size, size_t index);
+
 /* One implementation at one team size, over the outer repetitions: every
  * sample is kept, so the report can show the tail (the worst repetition,
  * and how many stray far from the median) as well as the middle. */

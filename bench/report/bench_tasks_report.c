@@ -30,16 +30,7 @@ static double median_ms(const task_cell *c)
 /* Error and dnf cells are numbered in reading order and explained below. */
 static int note_number(const task_bench_run *run, const task_cell *cell)
 {
-    int n = 0;
-    for (size_t w = 0; w < TASK_WORKLOAD_COUNT; w++)
-        for (size_t k = 0; k < run->ncounts; k++)
-            for (size_t rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
-                const task_cell *x = task_cell_at(run, w, k, rt);
-                n += x->status == CELL_ERROR || x->status == CELL_DNF;
-                if (x == cell)
-                    return n;
-            }
-    return n;
+    return cell_note_number(run->cells, sizeof *cell, (size_t)(cell - run->cells));
 }
 
 /* muster's median ÷ the better median of libgomp and libomp; NAN if missing. */
@@ -257,12 +248,6 @@ void task_report_table(FILE *out, const task_bench_run *run)
 
 /* ---- JSON --------------------------------------------------------------- */
 
-static void json_number_field(FILE *out, const char *name, double x)
-{
-    fprintf(out, ", \"%s\": ", name);
-    report_json_number(out, x);
-}
-
 static void json_cell(FILE *out, const task_bench_run *run, size_t w, size_t k, size_t rt)
 {
     const task_cell *c = task_cell_at(run, w, k, rt);
@@ -270,15 +255,15 @@ static void json_cell(FILE *out, const task_bench_run *run, size_t w, size_t k, 
     sample_stats ms = stats_of(c->ms, c);
     fprintf(out, "    {\"workload\": \"%s\", \"threads\": %u, \"runtime\": \"%s\", \"status\": \"%s\"",
             task_workload_names[w], run->threads[k], omp_runtime_name((omp_runtime)rt),
-            ok ? "ok" : c->status == CELL_DNF ? "dnf" : c->status == CELL_ERROR ? "error" : "not run");
-    json_number_field(out, "median_ms", ok ? ms.median : NAN);
-    json_number_field(out, "worst_ms", ok ? ms.max : NAN);
-    json_number_field(out, "min_ms", ok ? ms.min : NAN);
-    json_number_field(out, "speedup", ok ? speedup(run, w, k, rt) : NAN);
-    json_number_field(out, "csw_median", ok ? stats_of(c->csw, c).median : NAN);
-    json_number_field(out, "maxrss_kb_median", ok ? stats_of(c->rss_kb, c).median : NAN);
+            cell_status_name(c->status));
+    report_json_field(out, "median_ms", ok ? ms.median : NAN);
+    report_json_field(out, "worst_ms", ok ? ms.max : NAN);
+    report_json_field(out, "min_ms", ok ? ms.min : NAN);
+    report_json_field(out, "speedup", ok ? speedup(run, w, k, rt) : NAN);
+    report_json_field(out, "csw_median", ok ? stats_of(c->csw, c).median : NAN);
+    report_json_field(out, "maxrss_kb_median", ok ? stats_of(c->rss_kb, c).median : NAN);
     if (rt == OMP_RUNTIME_MUSTER)
-        json_number_field(out, "ratio_to_best", muster_ratio(run, w, k));
+        report_json_field(out, "ratio_to_best", muster_ratio(run, w, k));
     fprintf(out, ", \"outliers\": %zu, \"samples\": %u, \"samples_ms\": [", ok ? ms.outliers : 0, c->samples);
     for (unsigned i = 0; ok && i < c->samples; i++) {
         fputs(i ? ", " : "", out);
@@ -302,7 +287,7 @@ void task_report_json(FILE *out, const task_bench_run *run)
     fprintf(out, ",\n  \"settings\": {\"method\": \"taskbench\", \"compiler\": ");
     muster_json_write_string(out, run->compiler ? run->compiler : "gcc");
     fprintf(out, ", \"reps\": %u", run->reps);
-    json_number_field(out, "scale", run->scale);
+    report_json_field(out, "scale", run->scale);
     fputs(", \"threads\": [", out);
     for (size_t k = 0; k < run->ncounts; k++)
         fprintf(out, "%s%u", k ? ", " : "", run->threads[k]);

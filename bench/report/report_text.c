@@ -59,3 +59,9 @@ void report_json_machine(FILE *out, long cpus_online, unsigned cpus_available, c
         fprintf(out, "%s%d", i ? ", " : "", cpu_list[i]);
     fputs("]}", out);
 }
+
+void report_json_field(FILE *out, const char *name, double x)
+{
+    fprintf(out, ", \"%s\": ", name);
+    report_json_number(out, x);
+}

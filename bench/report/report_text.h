@@ -19,6 +19,8 @@ void report_format_ratio(char *buf, size_t len, double r);
 /* A measurement for JSON: 6 significant digits, or null when not finite
  * (strings: muster_json_write_string, json_write.h). */
 void report_json_number(FILE *out, double x);
+/* `, "name": x` with x as report_json_number writes it. */
+void report_json_field(FILE *out, const char *name, double x);
 /* `"machine": {"cpus": N, "cpus_available": M, "cpu_list": [...]}` without a
  * trailing comma or newline. */
 void report_json_machine(FILE *out, long cpus_online, unsigned cpus_available, const int *cpu_list);

@@ -1,8 +1,8 @@
 /* The EPCC delay loop and the clock, shared by the barrier harness
  * (bench_epcc.c), the model's calibration and the OpenMP syncbench
  * (bench/omp/syncbench.c): every benchmark times the same busy delay. */
-#ifndef MUSTER_TOOLS_EPCC_DELAY_H
-#define MUSTER_TOOLS_EPCC_DELAY_H
+#ifndef MUSTER_BENCH_EPCC_DELAY_H
+#define MUSTER_BENCH_EPCC_DELAY_H
 
 #include <stdint.h>
 

@@ -1,8 +1,8 @@
 /* Summary statistics of a handful of benchmark samples: the OpenMP syncbench
  * summarises its own samples, and `muster bench omp` the samples it gathers
  * one process at a time. */
-#ifndef MUSTER_TOOLS_SAMPLE_STATS_H
-#define MUSTER_TOOLS_SAMPLE_STATS_H
+#ifndef MUSTER_BENCH_SAMPLE_STATS_H
+#define MUSTER_BENCH_SAMPLE_STATS_H
 
 #include <stddef.h>
 

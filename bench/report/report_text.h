@@ -1,8 +1,8 @@
 /* Text and JSON helpers the benchmark reports share (bench_report.c for
  * `muster bench barrier`, bench_omp_report.c for `muster bench omp`): one
  * way of padding UTF-8, rounding overheads and writing JSON values. */
-#ifndef MUSTER_TOOLS_REPORT_TEXT_H
-#define MUSTER_TOOLS_REPORT_TEXT_H
+#ifndef MUSTER_BENCH_REPORT_TEXT_H
+#define MUSTER_BENCH_REPORT_TEXT_H
 
 #include <stddef.h>
 #include <stdio.h>

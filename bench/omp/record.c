@@ -55,6 +55,16 @@ void record_number(record *r, const char *name, double value)
         fprintf(r->out, "%.6g", value);
 }
 
+void record_error(FILE *out, bool json, const char *kind, const char *name, unsigned threads, const char *why)
+{
+    record r = record_begin(out, json, NULL);
+    record_string(&r, kind, name);
+    record_uint(&r, "threads", threads);
+    record_string(&r, "status", "error");
+    record_string(&r, "message", why);
+    record_end(&r);
+}
+
 void record_answering_runtime(record *r)
 {
     Dl_info info;

@@ -22,6 +22,10 @@ void record_uint(record *r, const char *key, unsigned long long value);
 /* %.6g in text; in JSON the shortest decimal that reads back exactly (NaN
  * and infinities as null). */
 void record_number(record *r, const char *key, double value);
+/* A whole error line: KIND=NAME threads=N status=error message=WHY (kind
+ * "construct" or "workload"; the message last: as words, it runs to the
+ * line's end). */
+void record_error(FILE *out, bool json, const char *kind, const char *name, unsigned threads, const char *why);
 /* runtime=FILE: the file the compiler's entry points come from (gcc's
  * GOMP_*, or LLVM's __kmpc_* when built by clang), the runtime really
  * measured, whatever was asked for; "unknown" when none answers. */

@@ -1007,12 +1007,7 @@ static verdict check_team(unsigned threads)
 
 static void print_error(const construct *c, unsigned threads, verdict why)
 {
-    record r = record_begin(stdout, output_json, NULL);
-    record_string(&r, "construct", c->name);
-    record_uint(&r, "threads", threads);
-    record_string(&r, "status", "error");
-    record_string(&r, "message", why); /* last: as words, it runs to the line's end */
-    record_end(&r);
+    record_error(stdout, output_json, "construct", c->name, threads, why);
 }
 
 static void print_result(const construct *c, unsigned threads, uint64_t inner, const double *us,

@@ -915,12 +915,7 @@ static long peak_kb(void)
 
 static int fail(const workload *w, unsigned threads, bool json, const char *why)
 {
-    record r = record_begin(stdout, json, NULL);
-    record_string(&r, "workload", w->name);
-    record_uint(&r, "threads", threads);
-    record_string(&r, "status", "error");
-    record_string(&r, "message", why); /* last: as words, it runs to the line's end */
-    record_end(&r);
+    record_error(stdout, json, "workload", w->name, threads, why);
     return 1;
 }
 

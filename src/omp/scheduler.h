@@ -32,9 +32,13 @@ typedef struct muster_omp_team_tasks {
     /* Deferred tasks queued or running.  Alone on its line: every task's
      * creation and completion writes it. */
     _Alignas(MUSTER_CACHE_LINE) _Atomic int64_t pending;
-    /* Members asleep waiting for work, and the futex word they sleep on:
-     * creating or finishing a task wakes them only when sleepers > 0. */
+    /* Members asleep waiting for work, at a barrier or in the scheduler's
+     * own waits: creating a task wakes one only when sleepers > 0.  Of
+     * them idle_sleepers sleep on `signal` in the scheduler's waits (the
+     * end of a region, taskwait, taskgroup), the only ones that wait for
+     * the team's last task: a barrier's sleepers wait for the barrier. */
     _Alignas(MUSTER_CACHE_LINE) _Atomic uint32_t sleepers;
+    _Atomic uint32_t idle_sleepers;
     _Atomic uint32_t signal;
     /* Members looking for work (at a barrier, in taskwait, at the end):
      * read by every task creation, written only when a member starts or

@@ -23,11 +23,6 @@ static void parents(const muster_barrier *b, unsigned *parent, unsigned *scratch
         parent[i] = hyper_parent(i, bits);
 }
 
-static int init(muster_barrier *b)
-{
-    return muster_plan_init(b, parents);
-}
-
 const muster_barrier_ops muster_hyper_ops = {
     .algorithm = MUSTER_ALG_HYPER,
     .default_fan_in = 4,
@@ -35,9 +30,5 @@ const muster_barrier_ops muster_hyper_ops = {
     .default_wakeup = MUSTER_WAKE_TREE,
     .wakeups = MUSTER_WAKEUPS_TREE,
     .default_padding = MUSTER_PAD_PADDED,
-    .init = init,
-    .wait = muster_plan_wait,
-    .gather = muster_plan_gather,
-    .release = muster_plan_release,
-    .schedule = muster_plan_schedule,
+    MUSTER_PLAN_TREE_OPS(parents),
 };

@@ -36,6 +36,10 @@ typedef struct muster_barrier_ops {
     bool waits_only_for_release;
     /* Sizes the arena (muster_layout) and builds the plan; b->attr is resolved. */
     int (*init)(muster_barrier *b);
+    /* A tree on the plan (plan.c): fills parent[] (muster_plan_build) for
+     * b's participants, which muster_plan_init then builds into flags
+     * (MUSTER_PLAN_TREE_OPS); scratch has room for one unsigned each. */
+    void (*fill_parents)(const muster_barrier *b, unsigned *parent, unsigned *scratch);
     /* One episode for participant id; returns SERIAL, 0 or a MUSTER_E_*. */
     int (*wait)(muster_barrier *b, unsigned id, const muster_waiter *waiter);
     /* Emits one episode of participant id as steps (schedule.h): the same
@@ -143,12 +147,15 @@ static inline uint32_t muster_next_episode(muster_barrier *b, unsigned id)
  * trees; TREE wakes along the arrival tree. */
 int muster_plan_build(muster_barrier *b, const unsigned *parent);
 
-/* Fills parent[] (see muster_plan_build) for b's participants; scratch has
- * room for one unsigned per participant. */
-typedef void muster_parent_fn(const muster_barrier *b, unsigned *parent, unsigned *scratch);
+/* The init of a tree on the plan: b->ops->fill_parents, then the plan. */
+int muster_plan_init(muster_barrier *b);
 
-/* The usual init of a tree algorithm: fill the parents, build the plan. */
-int muster_plan_init(muster_barrier *b, muster_parent_fn *fill_parents);
+/* The operations every tree on the plan shares, for its ops table after
+ * what is its own (name, fan-in, wake-ups, padding): fill_fn fills its
+ * arrival tree; the plan does the rest. */
+#define MUSTER_PLAN_TREE_OPS(fill_fn)                                                                       \
+    .fill_parents = (fill_fn), .init = muster_plan_init, .wait = muster_plan_wait,                          \
+    .gather = muster_plan_gather, .release = muster_plan_release, .schedule = muster_plan_schedule
 
 /* Static tournament trees: participants [first, first+count) of `members`
  * play in groups of fan_in consecutive players, the first of each group

@@ -10,20 +10,11 @@ static void parents(const muster_barrier *b, unsigned *parent, unsigned *scratch
         parent[i] = (i - 1) / b->attr.fan_in;
 }
 
-static int init(muster_barrier *b)
-{
-    return muster_plan_init(b, parents);
-}
-
 const muster_barrier_ops muster_mcs_tree_ops = {
     .algorithm = MUSTER_ALG_MCS_TREE,
     .default_fan_in = 4,
     .default_wakeup = MUSTER_WAKE_BINARY,
     .wakeups = MUSTER_WAKEUPS_TREE,
     .default_padding = MUSTER_PAD_PACKED,
-    .init = init,
-    .wait = muster_plan_wait,
-    .gather = muster_plan_gather,
-    .release = muster_plan_release,
-    .schedule = muster_plan_schedule,
+    MUSTER_PLAN_TREE_OPS(parents),
 };

@@ -160,7 +160,7 @@ int muster_plan_build(muster_barrier *b, const unsigned *parent)
     return MUSTER_OK;
 }
 
-int muster_plan_init(muster_barrier *b, muster_parent_fn *fill_parents)
+int muster_plan_init(muster_barrier *b)
 {
     unsigned n = b->participants;
     unsigned *parent = malloc(n * sizeof *parent);
@@ -170,7 +170,7 @@ int muster_plan_init(muster_barrier *b, muster_parent_fn *fill_parents)
         rc = muster_fail(MUSTER_E_NOMEM, "no memory for the %s tree", muster_algorithm_name(b->attr.algorithm));
     } else {
         parent[0] = 0;
-        fill_parents(b, parent, scratch);
+        b->ops->fill_parents(b, parent, scratch);
         rc = muster_plan_build(b, parent);
     }
     free(parent);

@@ -12,20 +12,11 @@ static void parents(const muster_barrier *b, unsigned *parent, unsigned *members
     muster_tournament_rounds(members, b->participants, b->attr.fan_in, true, parent);
 }
 
-static int init(muster_barrier *b)
-{
-    return muster_plan_init(b, parents);
-}
-
 const muster_barrier_ops muster_static_fway_ops = {
     .algorithm = MUSTER_ALG_STATIC_FWAY,
     .default_fan_in = 4,
     .default_wakeup = MUSTER_WAKE_GLOBAL,
     .wakeups = MUSTER_WAKEUPS_TREE,
     .default_padding = MUSTER_PAD_PACKED,
-    .init = init,
-    .wait = muster_plan_wait,
-    .gather = muster_plan_gather,
-    .release = muster_plan_release,
-    .schedule = muster_plan_schedule,
+    MUSTER_PLAN_TREE_OPS(parents),
 };

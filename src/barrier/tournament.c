@@ -11,19 +11,10 @@ static void parents(const muster_barrier *b, unsigned *parent, unsigned *scratch
         parent[i] = i & (i - 1);
 }
 
-static int init(muster_barrier *b)
-{
-    return muster_plan_init(b, parents);
-}
-
 const muster_barrier_ops muster_tournament_ops = {
     .algorithm = MUSTER_ALG_TOURNAMENT,
     .default_wakeup = MUSTER_WAKE_GLOBAL,
     .wakeups = MUSTER_WAKEUPS_TREE,
     .default_padding = MUSTER_PAD_PADDED,
-    .init = init,
-    .wait = muster_plan_wait,
-    .gather = muster_plan_gather,
-    .release = muster_plan_release,
-    .schedule = muster_plan_schedule,
+    MUSTER_PLAN_TREE_OPS(parents),
 };

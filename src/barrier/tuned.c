@@ -21,11 +21,6 @@ static void parents(const muster_barrier *b, unsigned *parent, unsigned *members
     muster_tournament_rounds(members, winners, fan_in, false, parent);
 }
 
-static int init(muster_barrier *b)
-{
-    return muster_plan_init(b, parents);
-}
-
 const muster_barrier_ops muster_tuned_ops = {
     .algorithm = MUSTER_ALG_TUNED,
     .default_fan_in = 4,
@@ -33,9 +28,5 @@ const muster_barrier_ops muster_tuned_ops = {
     .wakeups = MUSTER_WAKEUPS_TREE,
     .default_padding = MUSTER_PAD_PADDED,
     .uses_cluster_size = true,
-    .init = init,
-    .wait = muster_plan_wait,
-    .gather = muster_plan_gather,
-    .release = muster_plan_release,
-    .schedule = muster_plan_schedule,
+    MUSTER_PLAN_TREE_OPS(parents),
 };

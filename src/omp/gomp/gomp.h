@@ -2,6 +2,8 @@
 #ifndef MUSTER_OMP_GOMP_H
 #define MUSTER_OMP_GOMP_H
 
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "omp/internal.h"
@@ -26,6 +28,23 @@ void muster_gomp_workshare_reductions(void *own, void *first);
 
 /* GOMP_taskgroup_reduction_register, for taskloop's reductions. */
 void muster_gomp_taskgroup_reductions(uintptr_t *data);
+
+/* Doacross loops of either width (loop.c, loop_ull.c): `counts` points to
+ * ncounts longs (signed_counts) or unsigned long longs.  A doacross loop
+ * always runs a static schedule over its outermost dimension (loop.c says
+ * why).  Opens the loop; the caller then takes its first chunk. */
+void muster_gomp_doacross_open(unsigned ncounts, const void *counts, bool signed_counts, uint64_t chunk,
+                               void **mem, uintptr_t *reductions);
+/* The chunk of a doacross loop with GOMP_loop_doacross_start's `sched`:
+ * the runtime schedule's for runtime and auto, else `chunk`, at least 1
+ * for a dynamic or guided one. */
+uint64_t muster_gomp_doacross_chunk(long sched, uint64_t chunk);
+/* The runtime schedule's chunk, as a doacross loop uses it. */
+uint64_t muster_gomp_doacross_runtime_chunk(void);
+/* GOMP_doacross[_ull]_post and _wait: the iteration in `counts`, or
+ * `first` and then the other dimensions from ap, of either width. */
+void muster_gomp_doacross_post(const void *counts, bool signed_counts);
+void muster_gomp_doacross_wait(uint64_t first, va_list ap, bool signed_counts);
 
 /* The size of the calling thread's team; 1 outside any region. */
 static inline unsigned muster_gomp_team_size(void)

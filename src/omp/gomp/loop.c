@@ -153,72 +153,48 @@ MUSTER_OMP_EXPORT bool GOMP_loop_end_cancel(void)
     return muster_ws_loop_close_cancellable(muster_omp_self());
 }
 
-/* ---- doacross (long) ---- */
+/* ---- doacross, both widths ---- */
 
-static bool long_doacross_start(unsigned ncounts, long *counts, long chunk, long *istart, long *iend, void **mem,
-                                uintptr_t *reductions)
+void muster_gomp_doacross_open(unsigned ncounts, const void *counts, bool signed_counts, uint64_t chunk,
+                               void **mem, uintptr_t *reductions)
 {
-    muster_omp_thread *self = muster_omp_self();
     uint64_t dims[ncounts ? ncounts : 1];
-    for (unsigned d = 0; d < ncounts; d++)
-        dims[d] = counts[d] > 0 ? (uint64_t)counts[d] : 0;
-    muster_ws_loop l = {.n = dims[0], .start = 0, .incr = 1, .end = dims[0],
-                        .chunk = chunk > 0 ? (uint64_t)chunk : 0, .sched = MUSTER_OMP_SCHED_STATIC};
+    for (unsigned d = 0; d < ncounts; d++) {
+        long signed_count = signed_counts ? ((const long *)counts)[d] : 0;
+        dims[d] = !signed_counts ? ((const unsigned long long *)counts)[d]
+                  : signed_count > 0 ? (uint64_t)signed_count
+                                     : 0;
+    }
+    muster_ws_loop l = {.n = dims[0], .start = 0, .incr = 1, .end = dims[0], .chunk = chunk,
+                        .sched = MUSTER_OMP_SCHED_STATIC};
     muster_ws_loop_extras extras = {.mem = mem,
                                     .reductions = reductions,
                                     .register_reductions = muster_gomp_workshare_reductions,
                                     .ncounts = ncounts,
                                     .counts = dims};
-    muster_ws_loop_open(self, l, &extras);
-    if (istart == NULL)
-        return true;
-    return long_next(self, istart, iend);
-}
-
-MUSTER_OMP_EXPORT bool GOMP_loop_doacross_static_start(unsigned ncounts, long *counts, long chunk, long *istart,
-                                                       long *iend)
-{
-    return long_doacross_start(ncounts, counts, chunk, istart, iend, NULL, NULL);
-}
-
-MUSTER_OMP_EXPORT bool GOMP_loop_doacross_dynamic_start(unsigned ncounts, long *counts, long chunk, long *istart,
-                                                        long *iend)
-{
-    return long_doacross_start(ncounts, counts, chunk, istart, iend, NULL, NULL);
-}
-
-MUSTER_OMP_EXPORT bool GOMP_loop_doacross_guided_start(unsigned ncounts, long *counts, long chunk, long *istart,
-                                                       long *iend)
-{
-    return long_doacross_start(ncounts, counts, chunk, istart, iend, NULL, NULL);
+    muster_ws_loop_open(muster_omp_self(), l, &extras);
 }
 
 /* The runtime schedule's chunk still applies; its kind does not (see above). */
-static long runtime_chunk(void)
+uint64_t muster_gomp_doacross_runtime_chunk(void)
 {
     unsigned kind = MUSTER_WS_SCHED_RUNTIME;
     uint64_t chunk = 0;
     muster_ws_resolve_schedule(muster_omp_self(), &kind, &chunk);
-    return kind == MUSTER_OMP_SCHED_STATIC ? (long)chunk : 1;
+    return kind == MUSTER_OMP_SCHED_STATIC ? chunk : 1;
 }
 
-MUSTER_OMP_EXPORT bool GOMP_loop_doacross_runtime_start(unsigned ncounts, long *counts, long *istart, long *iend)
-{
-    return long_doacross_start(ncounts, counts, runtime_chunk(), istart, iend, NULL, NULL);
-}
-
-MUSTER_OMP_EXPORT bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long sched, long chunk,
-                                                long *istart, long *iend, uintptr_t *reductions, void **mem)
+uint64_t muster_gomp_doacross_chunk(long sched, uint64_t chunk)
 {
     unsigned kind = (unsigned)sched & ~MUSTER_OMP_SCHED_MONOTONIC;
     if (kind == MUSTER_WS_SCHED_RUNTIME || kind == MUSTER_OMP_SCHED_AUTO)
-        chunk = runtime_chunk();
-    else if (kind != MUSTER_OMP_SCHED_STATIC && chunk <= 0)
-        chunk = 1;
-    return long_doacross_start(ncounts, counts, chunk, istart, iend, mem, reductions);
+        return muster_gomp_doacross_runtime_chunk();
+    if (kind != MUSTER_OMP_SCHED_STATIC && chunk == 0)
+        return 1;
+    return chunk;
 }
 
-MUSTER_OMP_EXPORT void GOMP_doacross_post(long *counts)
+void muster_gomp_doacross_post(const void *counts, bool signed_counts)
 {
     muster_omp_thread *self = muster_omp_self();
     unsigned n = muster_ws_doacross_dimensions(self);
@@ -226,24 +202,73 @@ MUSTER_OMP_EXPORT void GOMP_doacross_post(long *counts)
         return;
     uint64_t iter[n];
     for (unsigned d = 0; d < n; d++)
-        iter[d] = (uint64_t)counts[d];
+        iter[d] = signed_counts ? (uint64_t)((const long *)counts)[d] : ((const unsigned long long *)counts)[d];
     muster_ws_doacross_post(self, iter);
 }
 
-MUSTER_OMP_EXPORT void GOMP_doacross_wait(long first, ...)
+void muster_gomp_doacross_wait(uint64_t first, va_list ap, bool signed_counts)
 {
     muster_omp_thread *self = muster_omp_self();
     unsigned n = muster_ws_doacross_dimensions(self);
     if (n == 0)
         return;
     uint64_t iter[n];
-    iter[0] = (uint64_t)first;
+    iter[0] = first;
+    for (unsigned d = 1; d < n; d++)
+        iter[d] = signed_counts ? (uint64_t)va_arg(ap, long) : va_arg(ap, unsigned long long);
+    muster_ws_doacross_wait(self, iter);
+}
+
+/* ---- doacross (long) ---- */
+
+static bool long_doacross_start(unsigned ncounts, long *counts, uint64_t chunk, long *istart, long *iend,
+                                void **mem, uintptr_t *reductions)
+{
+    muster_gomp_doacross_open(ncounts, counts, true, chunk, mem, reductions);
+    return istart == NULL || long_next(muster_omp_self(), istart, iend);
+}
+
+MUSTER_OMP_EXPORT bool GOMP_loop_doacross_static_start(unsigned ncounts, long *counts, long chunk, long *istart,
+                                                       long *iend)
+{
+    return long_doacross_start(ncounts, counts, chunk > 0 ? (uint64_t)chunk : 0, istart, iend, NULL, NULL);
+}
+
+MUSTER_OMP_EXPORT bool GOMP_loop_doacross_dynamic_start(unsigned ncounts, long *counts, long chunk, long *istart,
+                                                        long *iend)
+{
+    return long_doacross_start(ncounts, counts, chunk > 0 ? (uint64_t)chunk : 0, istart, iend, NULL, NULL);
+}
+
+MUSTER_OMP_EXPORT bool GOMP_loop_doacross_guided_start(unsigned ncounts, long *counts, long chunk, long *istart,
+                                                       long *iend)
+{
+    return long_doacross_start(ncounts, counts, chunk > 0 ? (uint64_t)chunk : 0, istart, iend, NULL, NULL);
+}
+
+MUSTER_OMP_EXPORT bool GOMP_loop_doacross_runtime_start(unsigned ncounts, long *counts, long *istart, long *iend)
+{
+    return long_doacross_start(ncounts, counts, muster_gomp_doacross_runtime_chunk(), istart, iend, NULL, NULL);
+}
+
+MUSTER_OMP_EXPORT bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long sched, long chunk,
+                                                long *istart, long *iend, uintptr_t *reductions, void **mem)
+{
+    uint64_t c = muster_gomp_doacross_chunk(sched, chunk > 0 ? (uint64_t)chunk : 0);
+    return long_doacross_start(ncounts, counts, c, istart, iend, mem, reductions);
+}
+
+MUSTER_OMP_EXPORT void GOMP_doacross_post(long *counts)
+{
+    muster_gomp_doacross_post(counts, true);
+}
+
+MUSTER_OMP_EXPORT void GOMP_doacross_wait(long first, ...)
+{
     va_list ap;
     va_start(ap, first);
-    for (unsigned d = 1; d < n; d++)
-        iter[d] = (uint64_t)va_arg(ap, long);
+    muster_gomp_doacross_wait((uint64_t)first, ap, true);
     va_end(ap);
-    muster_ws_doacross_wait(self, iter);
 }
 
 /* ---- combined parallel loops (long) ---- */

@@ -105,24 +105,11 @@ MUSTER_OMP_EXPORT bool GOMP_loop_ull_ordered_start(bool up, ull start, ull end, 
 
 /* ---- doacross (unsigned long long): always a static schedule, see loop.c ---- */
 
-static bool ull_doacross_start(unsigned ncounts, ull *counts, ull chunk, ull *istart, ull *iend, void **mem,
+static bool ull_doacross_start(unsigned ncounts, ull *counts, uint64_t chunk, ull *istart, ull *iend, void **mem,
                                uintptr_t *reductions)
 {
-    muster_omp_thread *self = muster_omp_self();
-    uint64_t dims[ncounts ? ncounts : 1];
-    for (unsigned d = 0; d < ncounts; d++)
-        dims[d] = counts[d];
-    muster_ws_loop l = {.n = dims[0], .start = 0, .incr = 1, .end = dims[0], .chunk = chunk,
-                        .sched = MUSTER_OMP_SCHED_STATIC};
-    muster_ws_loop_extras extras = {.mem = mem,
-                                    .reductions = reductions,
-                                    .register_reductions = muster_gomp_workshare_reductions,
-                                    .ncounts = ncounts,
-                                    .counts = dims};
-    muster_ws_loop_open(self, l, &extras);
-    if (istart == NULL)
-        return true;
-    return ull_next(self, istart, iend);
+    muster_gomp_doacross_open(ncounts, counts, false, chunk, mem, reductions);
+    return istart == NULL || ull_next(muster_omp_self(), istart, iend);
 }
 
 MUSTER_OMP_EXPORT bool GOMP_loop_ull_doacross_static_start(unsigned ncounts, ull *counts, ull chunk, ull *istart,
@@ -143,54 +130,27 @@ MUSTER_OMP_EXPORT bool GOMP_loop_ull_doacross_guided_start(unsigned ncounts, ull
     return ull_doacross_start(ncounts, counts, chunk ? chunk : 1, istart, iend, NULL, NULL);
 }
 
-static ull runtime_chunk(void)
-{
-    unsigned kind = MUSTER_WS_SCHED_RUNTIME;
-    uint64_t chunk = 0;
-    muster_ws_resolve_schedule(muster_omp_self(), &kind, &chunk);
-    return kind == MUSTER_OMP_SCHED_STATIC ? chunk : 1;
-}
-
 MUSTER_OMP_EXPORT bool GOMP_loop_ull_doacross_runtime_start(unsigned ncounts, ull *counts, ull *istart, ull *iend)
 {
-    return ull_doacross_start(ncounts, counts, runtime_chunk(), istart, iend, NULL, NULL);
+    return ull_doacross_start(ncounts, counts, muster_gomp_doacross_runtime_chunk(), istart, iend, NULL, NULL);
 }
 
 MUSTER_OMP_EXPORT bool GOMP_loop_ull_doacross_start(unsigned ncounts, ull *counts, long sched, ull chunk,
                                                     ull *istart, ull *iend, uintptr_t *reductions, void **mem)
 {
-    unsigned kind = (unsigned)sched & ~MUSTER_OMP_SCHED_MONOTONIC;
-    if (kind == MUSTER_WS_SCHED_RUNTIME || kind == MUSTER_OMP_SCHED_AUTO)
-        chunk = runtime_chunk();
-    else if (kind != MUSTER_OMP_SCHED_STATIC && chunk == 0)
-        chunk = 1;
-    return ull_doacross_start(ncounts, counts, chunk, istart, iend, mem, reductions);
+    return ull_doacross_start(ncounts, counts, muster_gomp_doacross_chunk(sched, chunk), istart, iend, mem,
+                              reductions);
 }
 
 MUSTER_OMP_EXPORT void GOMP_doacross_ull_post(ull *counts)
 {
-    muster_omp_thread *self = muster_omp_self();
-    unsigned n = muster_ws_doacross_dimensions(self);
-    if (n == 0)
-        return;
-    uint64_t iter[n];
-    for (unsigned d = 0; d < n; d++)
-        iter[d] = counts[d];
-    muster_ws_doacross_post(self, iter);
+    muster_gomp_doacross_post(counts, false);
 }
 
 MUSTER_OMP_EXPORT void GOMP_doacross_ull_wait(ull first, ...)
 {
-    muster_omp_thread *self = muster_omp_self();
-    unsigned n = muster_ws_doacross_dimensions(self);
-    if (n == 0)
-        return;
-    uint64_t iter[n];
-    iter[0] = first;
     va_list ap;
     va_start(ap, first);
-    for (unsigned d = 1; d < n; d++)
-        iter[d] = va_arg(ap, ull);
+    muster_gomp_doacross_wait(first, ap, false);
     va_end(ap);
-    muster_ws_doacross_wait(self, iter);
 }

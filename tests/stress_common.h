@@ -1,10 +1,12 @@
-/* Helpers shared by the concurrency tests: checks, scaling, random delays. */
+/* Helpers shared by the concurrency tests: checks, scaling, random delays,
+ * teams of threads. */
 #ifndef MUSTER_TEST_STRESS_COMMON_H
 #define MUSTER_TEST_STRESS_COMMON_H
 
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +86,43 @@ static inline int algorithm_can(muster_algorithm algorithm, int (*can)(const mus
     int yes = can(probe);
     muster_barrier_destroy(probe);
     return yes;
+}
+
+/* A thread of a test's team: what the team shares, and its own number. */
+typedef struct team_member {
+    void *shared;
+    unsigned id;
+} team_member;
+
+/* The threads of a test's team (test_threads_start). */
+typedef struct test_threads {
+    unsigned count;
+    pthread_t *threads;
+    team_member *members;
+} test_threads;
+
+/* Starts `count` threads, thread i running body(&members[i]) with
+ * members[i] = {shared, i}. */
+static inline test_threads test_threads_start(unsigned count, void *(*body)(void *), void *shared)
+{
+    test_threads t = {count, calloc(count ? count : 1, sizeof(pthread_t)),
+                      calloc(count ? count : 1, sizeof(team_member))};
+    CHECK(t.threads != NULL && t.members != NULL, "out of memory for %u threads", count);
+    for (unsigned i = 0; i < count; i++) {
+        t.members[i] = (team_member){shared, i};
+        CHECK(pthread_create(&t.threads[i], NULL, body, &t.members[i]) == 0, "pthread_create");
+    }
+    return t;
+}
+
+/* Waits for every thread of t to return, and frees t. */
+static inline void test_threads_join(test_threads *t)
+{
+    for (unsigned i = 0; i < t->count; i++)
+        pthread_join(t->threads[i], NULL);
+    free(t->threads);
+    free(t->members);
+    *t = (test_threads){0};
 }
 
 #endif

@@ -31,15 +31,10 @@ typedef struct team {
     _Atomic int loop_broken; /* race test: participants that saw BROKEN */
 } team;
 
-typedef struct member {
-    team *team;
-    unsigned id;
-} member;
-
 static void *member_main(void *arg)
 {
-    member *m = arg;
-    team *t = m->team;
+    team_member *m = arg;
+    team *t = m->shared;
     for (unsigned e = 0; e < t->warmup; e++) {
         int rc = muster_barrier_wait(t->barrier, m->id);
         if (rc < 0) {
@@ -70,19 +65,11 @@ static muster_barrier *make_barrier(muster_algorithm alg, muster_wait_policy pol
 }
 
 /* Starts participants 0..count-1 (the missing one, if any, is count). */
-static void start(team *t, unsigned count, pthread_t *threads, member *members)
-{
-    for (unsigned i = 0; i < count; i++) {
-        atomic_store(&t->results[i], 1000);
-        members[i] = (member){t, i};
-        CHECK(pthread_create(&threads[i], NULL, member_main, &members[i]) == 0, "pthread_create");
-    }
-}
-
-static void join(unsigned count, pthread_t *threads)
+static test_threads start(team *t, unsigned count)
 {
     for (unsigned i = 0; i < count; i++)
-        pthread_join(threads[i], NULL);
+        atomic_store(&t->results[i], 1000);
+    return test_threads_start(count, member_main, t);
 }
 
 static const char *label(muster_algorithm alg, muster_wait_policy policy)
@@ -97,15 +84,12 @@ static void missing_participant(muster_algorithm alg, muster_wait_policy policy,
 {
     team t = {.barrier = make_barrier(alg, policy, p), .participants = p, .warmup = 5,
               .timeout_ns = DEADLINE_NS, .mixed = mixed, .timed_id = p / 2 % (p - 1)};
-    pthread_t threads[64];
-    member members[64];
-    /* The missing participant still takes part in the warm-up episodes. */
-    member last = {&t, p - 1};
     uint64_t begin = test_now_ns();
-    start(&t, p - 1, threads, members);
+    test_threads members = start(&t, p - 1);
+    /* The missing participant still takes part in the warm-up episodes. */
     for (unsigned e = 0; e < t.warmup; e++)
-        CHECK(muster_barrier_wait(t.barrier, last.id) >= 0, "%s warm-up failed", label(alg, policy));
-    join(p - 1, threads);
+        CHECK(muster_barrier_wait(t.barrier, p - 1) >= 0, "%s warm-up failed", label(alg, policy));
+    test_threads_join(&members);
     unsigned timed_out = 0;
     for (unsigned i = 0; i + 1 < p; i++) {
         int rc = atomic_load(&t.results[i]);
@@ -130,12 +114,10 @@ static void missing_participant(muster_algorithm alg, muster_wait_policy policy,
 static void abort_and_reset(muster_algorithm alg, muster_wait_policy policy, unsigned p)
 {
     team t = {.barrier = make_barrier(alg, policy, p), .participants = p, .warmup = 0};
-    pthread_t threads[64];
-    member members[64];
-    start(&t, p - 1, threads, members);
+    test_threads members = start(&t, p - 1);
     usleep(20000);
     CHECK(muster_barrier_abort(t.barrier) == MUSTER_OK, "abort");
-    join(p - 1, threads);
+    test_threads_join(&members);
     for (unsigned i = 0; i + 1 < p; i++)
         CHECK(atomic_load(&t.results[i]) == MUSTER_E_BROKEN, "%s P=%u: participant %u got %d after abort",
               label(alg, policy), p, i, atomic_load(&t.results[i]));
@@ -144,14 +126,14 @@ static void abort_and_reset(muster_algorithm alg, muster_wait_policy policy, uns
     CHECK(!muster_barrier_is_broken(t.barrier), "broken after reset");
     /* Clean episodes after the reset: all return, one serial each time. */
     t.warmup = 20;
-    start(&t, p - 1, threads, members);
+    members = start(&t, p - 1);
     for (unsigned e = 0; e < 20; e++) {
         int rc = muster_barrier_wait(t.barrier, p - 1);
         CHECK(rc >= 0, "%s P=%u: wait after reset got %d", label(alg, policy), p, rc);
     }
     /* The members' final (21st) wait is ours too: complete it. */
     CHECK(muster_barrier_wait(t.barrier, p - 1) >= 0, "final episode");
-    join(p - 1, threads);
+    test_threads_join(&members);
     for (unsigned i = 0; i + 1 < p; i++)
         CHECK(atomic_load(&t.results[i]) >= 0, "%s: member %u got %d after reset", label(alg, policy), i,
               atomic_load(&t.results[i]));

@@ -23,15 +23,10 @@ typedef struct run {
     _Atomic int failures;
 } run;
 
-typedef struct worker {
-    run *run;
-    unsigned id;
-} worker;
-
 static void *participate(void *arg)
 {
-    worker *w = arg;
-    run *r = w->run;
+    team_member *w = arg;
+    run *r = w->shared;
     unsigned seed = 2654435761u * (w->id + 1);
     for (unsigned e = 0; e < r->episodes; e++) {
         random_delay(&seed);
@@ -73,15 +68,9 @@ static void run_attr(const muster_barrier_attr *attr, unsigned participants, uns
     CHECK(rc == MUSTER_OK, "create %s/%s P=%u: %s (%s)", muster_algorithm_name(alg),
           muster_wait_policy_name(policy), participants, muster_strerror(rc), muster_error_detail());
     r.serials = calloc(r.episodes, sizeof *r.serials);
-    worker *workers = calloc(participants, sizeof *workers);
-    pthread_t *threads = calloc(participants, sizeof *threads);
-    CHECK(r.serials && workers && threads, "out of memory");
-    for (unsigned i = 0; i < participants; i++) {
-        workers[i] = (worker){&r, i};
-        CHECK(pthread_create(&threads[i], NULL, participate, &workers[i]) == 0, "pthread_create");
-    }
-    for (unsigned i = 0; i < participants; i++)
-        pthread_join(threads[i], NULL);
+    CHECK(r.serials != NULL, "out of memory");
+    test_threads workers = test_threads_start(participants, participate, &r);
+    test_threads_join(&workers);
     CHECK(atomic_load(&r.failures) == 0, "%s/%s P=%u: %d failures", muster_algorithm_name(alg),
           muster_wait_policy_name(policy), participants, atomic_load(&r.failures));
     for (unsigned e = 0; e < r.episodes; e++)
@@ -91,8 +80,6 @@ static void run_attr(const muster_barrier_attr *attr, unsigned participants, uns
     CHECK(!muster_barrier_is_broken(r.barrier), "barrier broken after a clean run");
     muster_barrier_destroy(r.barrier);
     free(r.serials);
-    free(workers);
-    free(threads);
 }
 
 static void run_case(muster_algorithm alg, muster_wait_policy policy, unsigned participants, unsigned cpus)

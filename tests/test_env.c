@@ -32,17 +32,10 @@
 #include "muster/barrier.h"
 #include "wait/policy.h"
 
-#include "check.h"
 #include "env_driver.h"
+#include "stress_common.h"
 
 #define PARTICIPANTS 3u
-
-static double test_scale(void)
-{
-    const char *s = getenv("MUSTER_TEST_SCALE");
-    double v = s ? atof(s) : 1.0;
-    return v > 0.0 ? v : 1.0;
-}
 
 typedef struct team {
     muster_barrier *barrier;
@@ -52,15 +45,10 @@ typedef struct team {
     _Atomic int failures;
 } team;
 
-typedef struct member {
-    team *team;
-    unsigned id;
-} member;
-
 static void *member_main(void *arg)
 {
-    member *m = arg;
-    team *t = m->team;
+    team_member *m = arg;
+    team *t = m->shared;
     for (unsigned e = 0; e < t->episodes; e++) {
         atomic_fetch_add(&t->entered, 1);
         int rc = muster_barrier_wait(t->barrier, m->id);
@@ -136,14 +124,8 @@ static int child_main(int argc, char **argv)
     unsigned episodes = (unsigned)(100 * test_scale());
     t.barrier = barrier;
     t.episodes = episodes < 5 ? 5 : episodes > 1000 ? 1000 : episodes;
-    pthread_t threads[PARTICIPANTS];
-    member members[PARTICIPANTS];
-    for (unsigned i = 0; i < PARTICIPANTS; i++) {
-        members[i] = (member){&t, i};
-        CHECK(pthread_create(&threads[i], NULL, member_main, &members[i]) == 0);
-    }
-    for (unsigned i = 0; i < PARTICIPANTS; i++)
-        pthread_join(threads[i], NULL);
+    test_threads members = test_threads_start(PARTICIPANTS, member_main, &t);
+    test_threads_join(&members);
     CHECK(atomic_load(&t.failures) == 0);
     for (unsigned e = 0; e < t.episodes; e++)
         CHECK(atomic_load(&t.serials[e]) == 1);

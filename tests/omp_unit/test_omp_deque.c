@@ -51,6 +51,7 @@ static void test_order_and_bound(void)
 typedef struct stress {
     muster_deque deque;
     uintptr_t items;
+    unsigned seed;                /* the episode's; each thief's follows from it */
     _Atomic unsigned *seen;       /* [items]: times each item came out */
     _Atomic int owner_done;
     _Atomic uint64_t stolen, lost;
@@ -72,15 +73,11 @@ static void got(stress *s, void *item)
     atomic_fetch_add(&s->seen[k], 1);
 }
 
-typedef struct thief_arg {
-    stress *s;
-    unsigned seed;
-} thief_arg;
-
 static void *thief_main(void *arg)
 {
-    thief_arg *a = arg;
-    stress *s = a->s;
+    team_member *me = arg;
+    stress *s = me->shared;
+    unsigned seed = s->seed * 31u + me->id;
     for (;;) {
         void *x;
         muster_steal r = muster_deque_steal(&s->deque, &x);
@@ -94,7 +91,7 @@ static void *thief_main(void *arg)
             if (muster_deque_size(&s->deque) == 0)
                 return NULL;
         }
-        random_pause(&a->seed);
+        random_pause(&seed);
     }
 }
 
@@ -104,16 +101,11 @@ static void *thief_main(void *arg)
  * come out exactly once. */
 static void run_episode(unsigned capacity, unsigned thieves, uintptr_t items, unsigned seed)
 {
-    stress s = {.items = items};
+    stress s = {.items = items, .seed = seed};
     CHECK(muster_deque_init(&s.deque, capacity) == 0, "init");
     s.seen = calloc(items, sizeof *s.seen);
     CHECK(s.seen != NULL, "memory");
-    pthread_t threads[8];
-    thief_arg args[8];
-    for (unsigned i = 0; i < thieves; i++) {
-        args[i] = (thief_arg){&s, seed * 31u + i};
-        pthread_create(&threads[i], NULL, thief_main, &args[i]);
-    }
+    test_threads thief_threads = test_threads_start(thieves, thief_main, &s);
     unsigned owner_seed = seed;
     uint64_t ran_at_once = 0;
     for (uintptr_t k = 0; k < items; k++) {
@@ -132,8 +124,7 @@ static void run_episode(unsigned capacity, unsigned thieves, uintptr_t items, un
     for (void *x; (x = muster_deque_take(&s.deque)) != NULL;)
         got(&s, x);
     atomic_store(&s.owner_done, 1);
-    for (unsigned i = 0; i < thieves; i++)
-        pthread_join(threads[i], NULL);
+    test_threads_join(&thief_threads);
     for (uintptr_t k = 0; k < items; k++)
         CHECK(atomic_load(&s.seen[k]) == 1, "capacity %u, %u thieves: item %lu came out %u times", capacity,
               thieves, (unsigned long)k, atomic_load(&s.seen[k]));

@@ -155,14 +155,8 @@ static void put_row(FILE *out, const omp_bench_run *run, size_t c, size_t k)
     for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
         if (run->runtime[rt])
             put_time(out, run, omp_cell_at(run, c, k, (size_t)rt));
-    if (has_ratio(run)) {
-        double r = muster_ratio(run, c, k);
-        if (isnan(r))
-            snprintf(text, sizeof text, "-");
-        else
-            report_format_ratio(text, sizeof text, r);
-        report_put_padded(out, text, RATIO_W, 1);
-    }
+    if (has_ratio(run))
+        report_put_ratio(out, muster_ratio(run, c, k), RATIO_W);
     fputs(" ", out);
     for (int rt = 0, first = 1; rt < OMP_RUNTIME_COUNT; rt++)
         if (run->runtime[rt]) {
@@ -188,13 +182,7 @@ static void put_title(FILE *out, const omp_bench_run *run)
     fprintf(out, "%u of %ld CPUs available (%s); delay %.3f µs; test loop %g ms; OMP_WAIT_POLICY %s\n",
             run->cpus_available, run->cpus_online, cpus, run->delay_ns / 1000.0, run->target_ms,
             wait ? wait : "unset");
-    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
-        if (run->runtime[rt])
-            fprintf(out, "  %-8s %s\n", omp_runtime_name((omp_runtime)rt),
-                    run->runtime_path[rt][0] ? run->runtime_path[rt] : "(never answered)");
-        else if (run->runtime_missing[rt][0])
-            fprintf(out, "  %-8s %s\n", omp_runtime_name((omp_runtime)rt), run->runtime_missing[rt]);
-    }
+    omp_report_put_runtimes(out, run->runtime, run->runtime_path, run->runtime_missing);
     fprintf(out, "a round is one process per runtime; >5×: rounds above 5× the median, marked ! (a bad "
                  "mode\nthe median hides); ÷ best: muster's median ÷ the better median of libgomp and "
                  "libomp (below 1×\nmuster is faster); csw: context switches per construct, all "
@@ -278,8 +266,9 @@ void omp_report_table(FILE *out, const omp_bench_run *run)
 
 /* ---- JSON --------------------------------------------------------------- */
 
-static void json_cell(FILE *out, const omp_bench_run *run, size_t c, size_t k, size_t rt)
+static void json_cell(FILE *out, const void *report_run, size_t c, size_t k, size_t rt)
 {
+    const omp_bench_run *run = report_run;
     const omp_cell *x = omp_cell_at(run, c, k, rt);
     sample_stats s = cell_stats(x);
     int ok = x->status == CELL_OK;
@@ -315,10 +304,8 @@ static void json_header(FILE *out, const omp_bench_run *run)
     report_json_machine(out, run->cpus_online, run->cpus_available, run->cpu_list);
     fputs(",\n  \"settings\": {\"method\": \"epcc-syncbench\", \"compiler\": ", out);
     muster_json_write_string(out, run->compiler ? run->compiler : "gcc");
-    fputs(", \"threads\": [", out);
-    for (size_t k = 0; k < run->ncounts; k++)
-        fprintf(out, "%s%u", k ? ", " : "", run->threads[k]);
-    fprintf(out, "], \"reps\": %u", run->reps);
+    omp_report_json_threads(out, run->threads, run->ncounts);
+    fprintf(out, ", \"reps\": %u", run->reps);
     report_json_field(out, "target_ms", run->target_ms);
     report_json_field(out, "timeout_s", run->timeout_s);
     report_json_field(out, "delay_ns", run->delay_ns);
@@ -331,6 +318,42 @@ static void json_header(FILE *out, const omp_bench_run *run)
     fputs("},\n  ", out);
     omp_report_json_runtimes(out, run->runtime, run->runtime_path, run->runtime_missing);
     fputs(",\n", out);
+}
+
+void omp_report_put_runtimes(FILE *out, const int runtime[OMP_RUNTIME_COUNT],
+                             const char path[OMP_RUNTIME_COUNT][4096], const char missing[OMP_RUNTIME_COUNT][2300])
+{
+    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
+        if (runtime[rt])
+            fprintf(out, "  %-8s %s\n", omp_runtime_name((omp_runtime)rt), path[rt][0] ? path[rt] : "(never answered)");
+        else if (missing[rt][0])
+            fprintf(out, "  %-8s %s\n", omp_runtime_name((omp_runtime)rt), missing[rt]);
+    }
+}
+
+void omp_report_json_threads(FILE *out, const unsigned *threads, size_t ncounts)
+{
+    fputs(", \"threads\": [", out);
+    for (size_t k = 0; k < ncounts; k++)
+        fprintf(out, "%s%u", k ? ", " : "", threads[k]);
+    fputc(']', out);
+}
+
+void omp_report_json_cells(FILE *out, const void *run, const int *selected, size_t items, size_t ncounts,
+                           const int runtime[OMP_RUNTIME_COUNT], omp_report_cell_writer *write_cell)
+{
+    fputs("  \"cells\": [\n", out);
+    int first = 1;
+    for (size_t item = 0; item < items; item++)
+        for (size_t k = 0; k < ncounts; k++)
+            for (size_t rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
+                if (!selected[item] || !runtime[rt])
+                    continue;
+                fputs(first ? "" : ",\n", out);
+                write_cell(out, run, item, k, rt);
+                first = 0;
+            }
+    fputs("\n  ]\n}\n", out);
 }
 
 void omp_report_json_runtimes(FILE *out, const int runtime[OMP_RUNTIME_COUNT],
@@ -353,16 +376,5 @@ void omp_report_json_runtimes(FILE *out, const int runtime[OMP_RUNTIME_COUNT],
 void omp_report_json(FILE *out, const omp_bench_run *run)
 {
     json_header(out, run);
-    fputs("  \"cells\": [\n", out);
-    int first = 1;
-    for (size_t c = 0; c < OMP_CONSTRUCT_COUNT; c++)
-        for (size_t k = 0; k < run->ncounts; k++)
-            for (size_t rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
-                if (!run->construct[c] || !run->runtime[rt])
-                    continue;
-                fputs(first ? "" : ",\n", out);
-                json_cell(out, run, c, k, rt);
-                first = 0;
-            }
-    fputs("\n  ]\n}\n", out);
+    omp_report_json_cells(out, run, run->construct, OMP_CONSTRUCT_COUNT, run->ncounts, run->runtime, json_cell);
 }

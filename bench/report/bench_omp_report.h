@@ -58,6 +58,21 @@ static inline omp_cell *omp_cell_at(const omp_bench_run *run, size_t construct, 
 void omp_report_table(FILE *out, const omp_bench_run *run);
 void omp_report_json(FILE *out, const omp_bench_run *run);
 
+/* Shared by the reports of both OpenMP benchmarks (bench omp, bench tasks). */
+
+/* The table's runtime lines: each runtime asked for, with the file that
+ * answered or why none was found. */
+void omp_report_put_runtimes(FILE *out, const int runtime[OMP_RUNTIME_COUNT],
+                             const char path[OMP_RUNTIME_COUNT][4096], const char missing[OMP_RUNTIME_COUNT][2300]);
+/* , "threads": [2, 4, 8] */
+void omp_report_json_threads(FILE *out, const unsigned *threads, size_t ncounts);
+/* Writes one JSON cell of `run`: the item (construct, workload), the team
+ * size index and the runtime. */
+typedef void omp_report_cell_writer(FILE *out, const void *run, size_t item, size_t count, size_t runtime);
+/* "cells": [...] and the end of the object: write_cell for every selected
+ * item, team size and runtime found, in that order. */
+void omp_report_json_cells(FILE *out, const void *run, const int *selected, size_t items, size_t ncounts,
+                           const int runtime[OMP_RUNTIME_COUNT], omp_report_cell_writer *write_cell);
 /* "runtimes": {"libgomp": {"found": true, "path": ...}, ...}: the runtimes
  * asked for, with the file that answered or why none was found. */
 void omp_report_json_runtimes(FILE *out, const int runtime[OMP_RUNTIME_COUNT],

@@ -166,14 +166,8 @@ static void put_times_row(FILE *out, const task_bench_run *run, size_t w, size_t
         if (run->runtime[rt])
             put_time(out, run, task_cell_at(run, w, k, (size_t)rt));
     }
-    if (has_ratio(run)) {
-        double r = muster_ratio(run, w, k);
-        if (isnan(r))
-            snprintf(text, sizeof text, "-");
-        else
-            report_format_ratio(text, sizeof text, r);
-        report_put_padded(out, text, RATIO_W, 1);
-    }
+    if (has_ratio(run))
+        report_put_ratio(out, muster_ratio(run, w, k), RATIO_W);
     put_triple(out, run, speed, 1, 0);
     fputc('\n', out);
 }
@@ -228,13 +222,7 @@ void task_report_table(FILE *out, const task_bench_run *run)
                  "of %u round%s, scale %g\n",
             run->compiler ? run->compiler : "gcc", run->reps, run->reps == 1 ? "" : "s", run->scale);
     fprintf(out, "%u of %ld CPUs available (%s)\n", run->cpus_available, run->cpus_online, cpus);
-    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
-        if (run->runtime[rt])
-            fprintf(out, "  %-8s %s\n", omp_runtime_name((omp_runtime)rt),
-                    run->runtime_path[rt][0] ? run->runtime_path[rt] : "(never answered)");
-        else if (run->runtime_missing[rt][0])
-            fprintf(out, "  %-8s %s\n", omp_runtime_name((omp_runtime)rt), run->runtime_missing[rt]);
-    }
+    omp_report_put_runtimes(out, run->runtime, run->runtime_path, run->runtime_missing);
     fprintf(out, "a run is one process, its result checked; >5×: rounds above 5× the median, marked !;\n"
                  "÷ best: muster's median ÷ the better median of libgomp and libomp; ×1: each runtime's\n"
                  "speed-up over its own 1-thread median (g/o/m: libgomp/libomp/muster)\n\n");
@@ -248,8 +236,9 @@ void task_report_table(FILE *out, const task_bench_run *run)
 
 /* ---- JSON --------------------------------------------------------------- */
 
-static void json_cell(FILE *out, const task_bench_run *run, size_t w, size_t k, size_t rt)
+static void json_cell(FILE *out, const void *report_run, size_t w, size_t k, size_t rt)
 {
+    const task_bench_run *run = report_run;
     const task_cell *c = task_cell_at(run, w, k, rt);
     int ok = c->status == CELL_OK;
     sample_stats ms = stats_of(c->ms, c);
@@ -288,21 +277,9 @@ void task_report_json(FILE *out, const task_bench_run *run)
     muster_json_write_string(out, run->compiler ? run->compiler : "gcc");
     fprintf(out, ", \"reps\": %u", run->reps);
     report_json_field(out, "scale", run->scale);
-    fputs(", \"threads\": [", out);
-    for (size_t k = 0; k < run->ncounts; k++)
-        fprintf(out, "%s%u", k ? ", " : "", run->threads[k]);
-    fputs("]},\n  ", out);
+    omp_report_json_threads(out, run->threads, run->ncounts);
+    fputs("},\n  ", out);
     omp_report_json_runtimes(out, run->runtime, run->runtime_path, run->runtime_missing);
-    fputs(",\n  \"cells\": [\n", out);
-    int first = 1;
-    for (size_t w = 0; w < TASK_WORKLOAD_COUNT; w++)
-        for (size_t k = 0; k < run->ncounts; k++)
-            for (size_t rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
-                if (!run->workload[w] || !run->runtime[rt])
-                    continue;
-                fputs(first ? "" : ",\n", out);
-                json_cell(out, run, w, k, rt);
-                first = 0;
-            }
-    fputs("\n  ]\n}\n", out);
+    fputs(",\n", out);
+    omp_report_json_cells(out, run, run->workload, TASK_WORKLOAD_COUNT, run->ncounts, run->runtime, json_cell);
 }

@@ -43,6 +43,14 @@ void report_format_ratio(char *buf, size_t len, double r)
         snprintf(buf, len, "%.*f×", r < 10 ? 2 : r < 100 ? 1 : 0, r);
 }
 
+void report_put_ratio(FILE *out, double r, size_t width)
+{
+    char text[32] = "-";
+    if (!isnan(r))
+        report_format_ratio(text, sizeof text, r);
+    report_put_padded(out, text, width, 1);
+}
+
 void report_json_number(FILE *out, double x)
 {
     if (isfinite(x))

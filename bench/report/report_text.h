@@ -16,6 +16,8 @@ int report_decimals_for(double x);
 /* Context switches per operation, ratios ("0.47×", "0.0047×"). */
 void report_format_csw(char *buf, size_t len, double x);
 void report_format_ratio(char *buf, size_t len, double r);
+/* A ratio right-aligned in width columns, "-" when there is none (NaN). */
+void report_put_ratio(FILE *out, double r, size_t width);
 /* A measurement for JSON: 6 significant digits, or null when not finite
  * (strings: muster_json_write_string, json_write.h). */
 void report_json_number(FILE *out, double x);

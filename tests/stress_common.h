@@ -76,16 +76,36 @@ static inline uint64_t test_now_ns(void)
 
 /* Whether an algorithm offers a feature, as a created barrier of it says
  * (muster_barrier_can_split, muster_barrier_can_arrive). */
-static inline int algorithm_can(muster_algorithm algorithm, int (*can)(const muster_barrier *barrier))
+/* A barrier of `participants` running `algorithm`, otherwise defaults. */
+static inline muster_barrier *test_barrier(muster_algorithm algorithm, unsigned participants)
 {
     muster_barrier_attr attr;
     muster_barrier_attr_init(&attr);
     attr.algorithm = algorithm;
-    muster_barrier *probe;
-    CHECK(muster_barrier_create(&probe, 2, &attr) == MUSTER_OK);
+    muster_barrier *b;
+    CHECK(muster_barrier_create(&b, participants, &attr) == MUSTER_OK, "create %s: %s",
+          muster_algorithm_name(algorithm), muster_error_detail());
+    return b;
+}
+
+static inline int algorithm_can(muster_algorithm algorithm, int (*can)(const muster_barrier *barrier))
+{
+    muster_barrier *probe = test_barrier(algorithm, 2);
     int yes = can(probe);
     muster_barrier_destroy(probe);
     return yes;
+}
+
+/* The algorithm a test is run for, its one argument (not auto); exits
+ * with a usage message otherwise. */
+static inline muster_algorithm test_algorithm_argument(int argc, char **argv)
+{
+    muster_algorithm algorithm;
+    if (argc != 2 || muster_algorithm_parse(argv[1], &algorithm) != MUSTER_OK || algorithm == MUSTER_ALG_AUTO) {
+        fprintf(stderr, "usage: %s ALGORITHM\n", argv[0]);
+        exit(2);
+    }
+    return algorithm;
 }
 
 /* A thread of a test's team: what the team shares, and its own number. */

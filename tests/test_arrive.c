@@ -30,11 +30,6 @@ typedef struct team {
     _Atomic int failures;
 } team;
 
-typedef struct member {
-    team *team;
-    unsigned id, seed;
-} member;
-
 static void fail(team *t, const char *what, unsigned id, unsigned e)
 {
     fprintf(stderr, "participant %u, episode %u: %s\n", id, e, what);
@@ -65,37 +60,37 @@ static void complete_episode(void *arg)
 }
 
 /* One episode of participant id; false when the team should stop. */
-static int episode(team *t, member *m, unsigned e)
+static int episode(team *t, unsigned id, unsigned *seed, unsigned e)
 {
-    t->parts[e % 2][m->id] = e + 1;
+    t->parts[e % 2][id] = e + 1;
     int rc;
-    if (full_episode(m->id, e)) {
-        rc = muster_barrier_wait(t->barrier, m->id);
+    if (full_episode(id, e)) {
+        rc = muster_barrier_wait(t->barrier, id);
     } else {
         muster_arrival token;
         completion c = {t, e};
-        rc = muster_barrier_arrive_then(t->barrier, m->id, &token, complete_episode, &c);
+        rc = muster_barrier_arrive_then(t->barrier, id, &token, complete_episode, &c);
         if (rc >= 0) {
-            random_delay(&m->seed); /* work between arrival and wait */
-            int waited = muster_barrier_await(t->barrier, m->id, token);
+            random_delay(seed); /* work between arrival and wait */
+            int waited = muster_barrier_await(t->barrier, id, token);
             if (waited != 0)
                 rc = waited;
         }
     }
     if (rc < 0) {
-        fail(t, muster_error_detail(), m->id, e);
+        fail(t, muster_error_detail(), id, e);
         return 0;
     }
     if (rc == MUSTER_BARRIER_SERIAL)
         atomic_fetch_add(&t->serial[e], 1);
     /* With a full wait in the episode the completing arrival may be one. */
     if (e % 7 != 3 && completed != e + 1) {
-        fail(t, "the await returned before the completion step", m->id, e);
+        fail(t, "the await returned before the completion step", id, e);
         return 0;
     }
     for (unsigned j = 0; j < t->participants; j++)
         if (t->parts[e % 2][j] != e + 1) {
-            fail(t, "a participant's part of the episode was not there after the await", m->id, e);
+            fail(t, "a participant's part of the episode was not there after the await", id, e);
             return 0;
         }
     return 1;
@@ -103,11 +98,12 @@ static int episode(team *t, member *m, unsigned e)
 
 static void *member_main(void *arg)
 {
-    member *m = arg;
-    team *t = m->team;
+    team_member *m = arg;
+    team *t = m->shared;
+    unsigned seed = 0x7654321u * (m->id + 1) + t->participants;
     for (unsigned e = 0; e < t->episodes && atomic_load(&t->failures) == 0; e++) {
-        random_delay(&m->seed);
-        if (!episode(t, m, e))
+        random_delay(&seed);
+        if (!episode(t, m->id, &seed, e))
             break;
     }
     if (atomic_load(&t->failures) != 0)
@@ -126,14 +122,8 @@ static void run_team(const muster_barrier_attr *attr, unsigned participants)
     CHECK(muster_barrier_create(&t.barrier, participants, attr) == MUSTER_OK, "%s", muster_error_detail());
     CHECK(muster_barrier_can_arrive(t.barrier));
     completed = 0;
-    pthread_t threads[MAX_PARTICIPANTS];
-    member members[MAX_PARTICIPANTS];
-    for (unsigned i = 0; i < participants; i++) {
-        members[i] = (member){&t, i, 0x7654321u * (i + 1) + participants};
-        CHECK(pthread_create(&threads[i], NULL, member_main, &members[i]) == 0);
-    }
-    for (unsigned i = 0; i < participants; i++)
-        pthread_join(threads[i], NULL);
+    test_threads members = test_threads_start(participants, member_main, &t);
+    test_threads_join(&members);
     CHECK(atomic_load(&t.failures) == 0, "%u participants", participants);
     for (unsigned e = 0; e < t.episodes; e++)
         CHECK(atomic_load(&t.serial[e]) == 1, "%u participants, episode %u: %u arrivals told SERIAL", participants,
@@ -170,11 +160,7 @@ static void check_timeout(const muster_barrier_attr *attr)
 
 static void check_unsupported(muster_algorithm algorithm)
 {
-    muster_barrier_attr attr;
-    muster_barrier_attr_init(&attr);
-    attr.algorithm = algorithm;
-    muster_barrier *b;
-    CHECK(muster_barrier_create(&b, 3, &attr) == MUSTER_OK);
+    muster_barrier *b = test_barrier(algorithm, 3);
     CHECK(!muster_barrier_can_arrive(b));
     muster_arrival token = {0};
     CHECK(muster_barrier_arrive(b, 0, &token) == MUSTER_E_UNSUPPORTED);
@@ -187,11 +173,7 @@ static void check_unsupported(muster_algorithm algorithm)
 
 int main(int argc, char **argv)
 {
-    muster_algorithm algorithm;
-    if (argc != 2 || muster_algorithm_parse(argv[1], &algorithm) != MUSTER_OK || algorithm == MUSTER_ALG_AUTO) {
-        fprintf(stderr, "usage: %s ALGORITHM\n", argv[0]);
-        return 2;
-    }
+    muster_algorithm algorithm = test_algorithm_argument(argc, argv);
     if (!algorithm_can(algorithm, muster_barrier_can_arrive)) {
         check_unsupported(algorithm);
         printf("test_arrive: %s has no split-phase episodes, as it says: ok\n", argv[1]);

@@ -24,11 +24,6 @@ typedef struct team {
     _Atomic int failures;
 } team;
 
-typedef struct member {
-    team *team;
-    unsigned id, seed;
-} member;
-
 /* Episodes where participant 0 runs a full wait instead of a split one. */
 static int full_episode(unsigned e)
 {
@@ -43,18 +38,20 @@ static void fail(team *t, const char *what, unsigned id, unsigned e)
 
 static void *worker_main(void *arg)
 {
-    member *m = arg;
-    team *t = m->team;
+    team_member *m = arg;
+    team *t = m->shared;
+    unsigned id = m->id + 1; /* participant 0 is the primary */
+    unsigned seed = 0x1234567u * id + t->participants;
     for (unsigned e = 0; e < t->episodes; e++) {
-        random_delay(&m->seed);
+        random_delay(&seed);
         atomic_fetch_add(&t->arrived, 1);
-        if (muster_barrier_wait(t->barrier, m->id) < 0) {
-            fail(t, muster_error_detail(), m->id, e);
+        if (muster_barrier_wait(t->barrier, id) < 0) {
+            fail(t, muster_error_detail(), id, e);
             return NULL;
         }
         /* The region of episode e is e + 1 after a split episode. */
         if (!full_episode(e) && t->region != e + 1)
-            fail(t, "left before the release published the region", m->id, e);
+            fail(t, "left before the release published the region", id, e);
     }
     return NULL;
 }
@@ -87,30 +84,20 @@ static void run_team(const muster_barrier_attr *attr, unsigned participants)
     t.participants = participants;
     t.episodes = scaled(participants > online_cpus() ? 200 : 1000);
     CHECK(muster_barrier_create(&t.barrier, participants, attr) == MUSTER_OK, "%s", muster_error_detail());
-    pthread_t threads[8];
-    member members[8];
-    for (unsigned i = 1; i < participants; i++) {
-        members[i] = (member){&t, i, 0x1234567u * i + participants};
-        CHECK(pthread_create(&threads[i], NULL, worker_main, &members[i]) == 0);
-    }
+    test_threads workers = test_threads_start(participants - 1, worker_main, &t);
     unsigned seed = 0xabcdefu + participants;
     for (unsigned e = 0; e < t.episodes && atomic_load(&t.failures) == 0; e++)
         primary_episode(&t, e, &seed);
     if (atomic_load(&t.failures) != 0)
         muster_barrier_abort(t.barrier); /* free the others to report and exit */
-    for (unsigned i = 1; i < participants; i++)
-        pthread_join(threads[i], NULL);
+    test_threads_join(&workers);
     CHECK(atomic_load(&t.failures) == 0, "%u participants", participants);
     muster_barrier_destroy(t.barrier);
 }
 
 static void check_unsupported(muster_algorithm algorithm)
 {
-    muster_barrier_attr attr;
-    muster_barrier_attr_init(&attr);
-    attr.algorithm = algorithm;
-    muster_barrier *b;
-    CHECK(muster_barrier_create(&b, 3, &attr) == MUSTER_OK);
+    muster_barrier *b = test_barrier(algorithm, 3);
     CHECK(!muster_barrier_can_split(b));
     CHECK(muster_barrier_gather(b) == MUSTER_E_UNSUPPORTED);
     CHECK(strstr(muster_error_detail(), "cannot split") != NULL, "%s", muster_error_detail());
@@ -120,11 +107,7 @@ static void check_unsupported(muster_algorithm algorithm)
 
 int main(int argc, char **argv)
 {
-    muster_algorithm algorithm;
-    if (argc != 2 || muster_algorithm_parse(argv[1], &algorithm) != MUSTER_OK || algorithm == MUSTER_ALG_AUTO) {
-        fprintf(stderr, "usage: %s ALGORITHM\n", argv[0]);
-        return 2;
-    }
+    muster_algorithm algorithm = test_algorithm_argument(argc, argv);
     static const unsigned sizes[] = {1, 2, 3, 5, 7};
     static const muster_wait_policy policies[] = {MUSTER_WAIT_ACTIVE, MUSTER_WAIT_PASSIVE, MUSTER_WAIT_HYBRID};
     static const muster_wakeup wakeups[] = {MUSTER_WAKE_DEFAULT, MUSTER_WAKE_GLOBAL, MUSTER_WAKE_BINARY,

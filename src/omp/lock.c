@@ -176,8 +176,13 @@ MUSTER_OMP_EXPORT int omp_test_lock(omp_lock_t *lock)
 
 /* ---- nestable locks ---- */
 
-/* The owner is a task in OpenMP; with tasks run at once by the thread that
- * encounters them (task.c), the owning task's thread identifies it. */
+/* The owner is a task in OpenMP; here it is the thread.  A task runs from
+ * start to end on one thread, so while it holds the lock its thread
+ * identifies it.  They differ only for a task that the holder's thread
+ * runs while the holder is suspended under it (at a taskwait, or a task
+ * run at once at its creation): it gets the lock as a nested acquisition,
+ * where OpenMP's owner rule would make it wait for a holder that cannot
+ * resume before it ends, a deadlock. */
 typedef struct nest_lock {
     muster_omp_mutex mutex;
     uint32_t count;           /* nesting depth; touched only by the owner */

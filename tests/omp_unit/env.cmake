@@ -1,19 +1,13 @@
 # libmuster-omp's environment, places and ICV functions (src/omp/env.c,
-# affinity.c, api.c), tested on their own: each program is linked with those
-# three files, libmuster and omp_self_stub.h (a stand-in for parallel.c's
-# muster_omp_self), so it needs nothing else of the runtime.
+# affinity.c, api.c), tested from outside: each program links the whole
+# runtime (muster_omp_static), which reads the environment when it loads.
 #
-#   test_omp_env       reads the environment and prints every setting, under
-#                      each case of its own table
+#   test_omp_env       what that read makes of the environment and writes on
+#                      stderr, under each case of its own table
 #   test_omp_affinity  OMP_PLACES syntax, abstract names, team places (pure)
 #   test_omp_api       the omp_* ICV functions at their edges (as libgomp)
 #
 # Warnings are one stderr line: libmuster-omp: VAR='VALUE' <problem>; using <instead>
-
-set(MUSTER_OMP_ENV_SOURCES
-  ${PROJECT_SOURCE_DIR}/src/omp/env.c
-  ${PROJECT_SOURCE_DIR}/src/omp/affinity.c
-  ${PROJECT_SOURCE_DIR}/src/omp/api.c)
 
 # Every variable these files read, cleared for each test (with libmuster's).
 set(MUSTER_OMP_TEST_CLEAN_ENV ${MUSTER_TEST_CLEAN_ENV})
@@ -25,9 +19,9 @@ foreach(variable IN ITEMS OMP_NUM_THREADS OMP_SCHEDULE OMP_DYNAMIC OMP_PROC_BIND
 endforeach()
 
 function(muster_omp_env_executable name)
-  muster_add_executable(${name} ${CMAKE_CURRENT_LIST_DIR}/${name}.c ${MUSTER_OMP_ENV_SOURCES})
+  add_executable(${name} ${CMAKE_CURRENT_LIST_DIR}/${name}.c)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests ${CMAKE_CURRENT_LIST_DIR})
-  target_link_libraries(${name} PRIVATE m)
+  target_link_libraries(${name} PRIVATE muster_omp_static Threads::Threads m)
 endfunction()
 
 # muster_omp_env_case(test program [ENV var=value...] [ARGS arg...]): the)

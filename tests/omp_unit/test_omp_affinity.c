@@ -10,7 +10,6 @@
 
 #include "check.h"
 #include "omp/env.h"
-#include "omp_self_stub.h"
 
 static const int mask16[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 

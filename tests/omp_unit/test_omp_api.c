@@ -15,7 +15,6 @@
 
 #include "check.h"
 #include "omp/env.h"
-#include "omp_self_stub.h"
 
 static void test_threads_and_nesting(void)
 {

@@ -1007,7 +1007,10 @@ static inline __attribute__((always_inline)) void run_at_once(muster_omp_team *t
 {
     task_frame frame = {.parent = current_frame, .team = team, .final = final};
     current_frame = &frame;
-    run_body(fn, data, cpyfn, arg_size, arg_align);
+    if (cpyfn == NULL)
+        fn(data); /* the common case, without run_body's call */
+    else
+        run_body(fn, data, cpyfn, arg_size, arg_align);
     current_frame = frame.parent;
     if (pending_events != NULL)
         orphan_children(&frame);

@@ -1169,10 +1169,11 @@ _Static_assert(sizeof(task_frame) <= MUSTER_OMP_UNDEFERRED_FRAME_SIZE, "task.h's
 
 void muster_omp_undeferred_begin(void *storage, bool final)
 {
-    task_frame *frame = storage;
-    task_frame *running = running_task();
-    *frame = (task_frame){.parent = current_frame, .team = current_team(),
-                          .final = final || (running != NULL && running->final)};
+    task_frame *frame = storage, *parent = current_frame;
+    muster_omp_team *team = current_team();
+    /* running_task(), without looking the team up twice */
+    bool in_final = parent != NULL && parent->team == team && parent->final;
+    *frame = (task_frame){.parent = parent, .team = team, .final = final || in_final};
     current_frame = frame;
 }
 

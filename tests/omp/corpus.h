@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -173,6 +174,30 @@ __attribute__((unused)) static void corpus_reexec_with(char **argv, const char *
     setenv(name, value, 1);
     execv("/proc/self/exe", argv);
     FAIL("cannot re-execute /proc/self/exe with %s=%s: %s", name, value, strerror(errno));
+}
+
+/* Runs this program again as `self child WHICH` with the NAME, VALUE pairs
+ * of env (NULL-terminated) set, and fails unless it exits 0 (its own
+ * message, if any, is on stderr). */
+static inline void corpus_run_child(const char *self, const char *which, const char *const *env)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0)
+        FAIL("fork: %s", strerror(errno));
+    if (pid == 0) {
+        for (; *env; env += 2)
+            setenv(env[0], env[1], 1);
+        execl("/proc/self/exe", self, "child", which, (char *)NULL);
+        fprintf(stderr, "exec /proc/self/exe: %s\n", strerror(errno));
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            FAIL("waitpid: %s", strerror(errno));
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        FAIL("the child case '%s' failed (status %#x; its message is above)", which, status);
 }
 
 static inline int corpus_threads(void)

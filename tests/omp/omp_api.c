@@ -102,27 +102,6 @@ static int own_libgomp_beside(void)
     return theirs != NULL && theirs != dlsym(RTLD_DEFAULT, "omp_get_num_procs");
 }
 
-static void run_child(const char *self, const char *which, const char *const *env)
-{
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid < 0)
-        FAIL("fork: %s", strerror(errno));
-    if (pid == 0) {
-        for (; *env; env += 2)
-            setenv(env[0], env[1], 1);
-        execl("/proc/self/exe", self, "child", which, (char *)NULL);
-        fprintf(stderr, "exec /proc/self/exe: %s\n", strerror(errno));
-        _exit(127);
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            FAIL("waitpid: %s", strerror(errno));
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        FAIL("the child case '%s' failed (status %#x; its message is above)", which, status);
-}
-
 int main(int argc, char **argv)
 {
     corpus_begin("omp_api");
@@ -253,14 +232,14 @@ int main(int argc, char **argv)
     static const char *const env_dynamic[] = {"OMP_DYNAMIC", "true", NULL};
     static const char *const env_levels[] = {"OMP_NUM_THREADS", "3,2", "OMP_MAX_ACTIVE_LEVELS", "3", NULL};
     static const char *const env_limit[] = {"OMP_THREAD_LIMIT", "3", NULL};
-    run_child(argv[0], "dynamic", env_dynamic);
-    run_child(argv[0], "levels", env_levels);
-    run_child(argv[0], "limit", env_limit);
+    corpus_run_child(argv[0], "dynamic", env_dynamic);
+    corpus_run_child(argv[0], "levels", env_levels);
+    corpus_run_child(argv[0], "limit", env_limit);
     char procs_text[16];
     snprintf(procs_text, sizeof procs_text, "%d", procs);
     const char *const env_bind[] = {"OMP_PROC_BIND", "spread,close", "OMP_PLACES", "threads",
                                     "CORPUS_PARENT_PROCS", procs_text, NULL};
-    run_child(argv[0], "bind", env_bind);
+    corpus_run_child(argv[0], "bind", env_bind);
     corpus_summary("max_threads=%d env_cases=4 ok", T);
     return 0;
 }

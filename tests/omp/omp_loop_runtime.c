@@ -158,22 +158,8 @@ int main(int argc, char **argv)
                                   "guided",  "guided,7",  "auto",             "monotonic:dynamic,2",
                                   "nonmonotonic:dynamic,6", "STATIC,5"};
     for (unsigned k = 0; k < sizeof specs / sizeof *specs; k++) {
-        fflush(stdout);
-        pid_t pid = fork();
-        if (pid < 0)
-            FAIL("fork: %s", strerror(errno));
-        if (pid == 0) {
-            setenv("OMP_SCHEDULE", specs[k], 1);
-            execl("/proc/self/exe", argv[0], "child", specs[k], (char *)NULL);
-            fprintf(stderr, "exec /proc/self/exe: %s\n", strerror(errno));
-            _exit(127);
-        }
-        int status;
-        while (waitpid(pid, &status, 0) < 0)
-            if (errno != EINTR)
-                FAIL("waitpid: %s", strerror(errno));
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-            FAIL("the child run with OMP_SCHEDULE=%s failed (status %#x; its message is above)", specs[k], status);
+        const char *env[] = {"OMP_SCHEDULE", specs[k], NULL};
+        corpus_run_child(argv[0], specs[k], env);
     }
 
     /* omp_set_schedule: round trips, and schedule(runtime) follows. */

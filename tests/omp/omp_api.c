@@ -11,7 +11,6 @@
 #include <limits.h>
 #include <sched.h>
 #include <sys/sysinfo.h>
-#include <sys/wait.h>
 
 #include "corpus.h"
 

@@ -10,7 +10,6 @@
  * boundaries.  Then omp_set_schedule changes the
  * schedule, per implicit task. */
 #include <strings.h>
-#include <sys/wait.h>
 
 #include "corpus.h"
 

@@ -433,6 +433,29 @@ static void read_ints(void)
         extras.teams_thread_limit = (unsigned)value;
 }
 
+/* KMP_FORCE_REDUCTION: libomp's critical, atomic or tree. */
+static void read_force_reduction(void)
+{
+    const char *raw = getenv("KMP_FORCE_REDUCTION");
+    const char *p = value_start(raw);
+    if (p == NULL)
+        return;
+    static const struct {
+        const char *name;
+        muster_omp_reduction_method method;
+    } methods[] = {{"critical", MUSTER_OMP_REDUCE_CRITICAL},
+                   {"atomic", MUSTER_OMP_REDUCE_ATOMIC},
+                   {"tree", MUSTER_OMP_REDUCE_TREE}};
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        const char *q = p;
+        if (take_word(&q, methods[i].name) && *q == '\0') {
+            extras.force_reduction = methods[i].method;
+            return;
+        }
+    }
+    muster_omp_warn_env("KMP_FORCE_REDUCTION", raw, "is not critical, atomic or tree", "the runtime's choice");
+}
+
 static void read_environment(void)
 {
     muster_omp_icvs *icvs = &globals.icvs;
@@ -454,6 +477,7 @@ static void read_environment(void)
     read_boolean("OMP_CANCELLATION", &muster_omp_cancellation, NULL);
     read_boolean("OMP_DISPLAY_AFFINITY", &extras.display_affinity, NULL);
     read_affinity_format();
+    read_force_reduction();
 
     /* As libgomp: OMP_PLACES alone turns binding on (bind-var true); with
      * OMP_PROC_BIND=false the places are not used. */

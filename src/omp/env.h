@@ -32,6 +32,15 @@ void muster_omp_icvs_advance(muster_omp_icvs *icvs);
 
 /* ---- settings internal.h's globals do not hold (env.c) ---- */
 
+/* How clang-built code's reductions fold (kmp/sync.c): KMP_FORCE_REDUCTION
+ * as libomp reads it, or the runtime's choice (AUTO). */
+typedef enum muster_omp_reduction_method {
+    MUSTER_OMP_REDUCE_AUTO,
+    MUSTER_OMP_REDUCE_CRITICAL, /* each member under the construct's lock */
+    MUSTER_OMP_REDUCE_ATOMIC,   /* with atomics where the call site allows, else the lock */
+    MUSTER_OMP_REDUCE_TREE      /* member 0 folds everyone's copies (reduce.c) */
+} muster_omp_reduction_method;
+
 typedef struct muster_omp_env_extras {
     unsigned num_teams;          /* OMP_NUM_TEAMS: nteams-var, 0 = unset */
     unsigned teams_thread_limit; /* OMP_TEAMS_THREAD_LIMIT: 0 = unset */
@@ -39,6 +48,7 @@ typedef struct muster_omp_env_extras {
     bool display_affinity;       /* OMP_DISPLAY_AFFINITY */
     const char *affinity_format; /* OMP_AFFINITY_FORMAT, or libgomp's default */
     bool bind_from_env;          /* OMP_PROC_BIND was set and valid */
+    muster_omp_reduction_method force_reduction; /* KMP_FORCE_REDUCTION */
 } muster_omp_env_extras;
 
 const muster_omp_env_extras *muster_omp_env_extras_get(void);

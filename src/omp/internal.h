@@ -195,6 +195,7 @@ struct muster_omp_team {
     _Atomic unsigned ws_cancelled;
     muster_omp_cancel_barrier *cancel_barrier; /* NULL in a team of one */
     void *copyprivate_data;     /* __kmpc_copyprivate: the single's data, between its two barriers */
+    struct muster_omp_reduction *reduction; /* tree reductions (reduce.c); NULL in a team of one */
 };
 
 /* ---- pools (pool.c) ----
@@ -230,6 +231,28 @@ muster_waiter muster_omp_team_waiter(unsigned size);
 /* An explicit or implicit barrier of the calling thread's team (a no-op in
  * a team of one). */
 void muster_omp_team_barrier(muster_omp_thread *self);
+
+/* ---- reductions folded by member 0 (reduce.c) ----
+ * LLVM's reduce protocol lets the runtime fold the members' private copies
+ * itself (libomp's "tree" method): each member passes its data and a
+ * function that folds one member's data into another's.  Here member 0
+ * folds them inside one split episode of the team's fork/join barrier,
+ * instead of every member folding its own under a lock. */
+typedef struct muster_omp_reduction muster_omp_reduction;
+/* The slots for teams of `size` (one per team size of a pool); NULL when
+ * out of memory. */
+muster_omp_reduction *muster_omp_reduction_create(unsigned size);
+void muster_omp_reduction_destroy(muster_omp_reduction *r);
+/* Folds every member's data into member 0's: 1 to member 0 (which then
+ * folds it into the originals; in a blocking reduction it then calls
+ * muster_omp_team_reduce_release), 0 to the others once member 0 has
+ * released them (at once after its fold when nowait, else at its
+ * release: a barrier).  The team's queued tasks are run first, as at a
+ * barrier.  -1, having done nothing, when the team cannot (no split
+ * episodes). */
+int muster_omp_team_reduce(muster_omp_thread *self, void *data, void (*combine)(void *into, void *from),
+                           bool blocking);
+void muster_omp_team_reduce_release(muster_omp_thread *self);
 
 /* ---- cancellation (cancel.c) ---- */
 

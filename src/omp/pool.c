@@ -45,6 +45,7 @@ typedef struct team_barriers {
     muster_barrier *fork;  /* fork and join; == team when one algorithm does both */
     bool split;
     muster_omp_team_tasks *tasks; /* the deques and counts of deferred tasks */
+    muster_omp_reduction *reduction; /* tree reductions (reduce.c) */
 } team_barriers;
 
 struct muster_omp_pool {
@@ -208,14 +209,17 @@ static team_barriers *barriers_for(muster_omp_pool *pool, unsigned size)
     }
     tb->split = muster_barrier_can_split(tb->fork);
     tb->tasks = muster_omp_team_tasks_create(size);
-    if (tb->tasks != NULL) {
+    tb->reduction = muster_omp_reduction_create(size);
+    if (tb->tasks != NULL && tb->reduction != NULL) {
         tb->tasks->barriers[0] = tb->team;
         tb->tasks->barriers[1] = tb->fork;
     } else {
+        muster_omp_team_tasks_destroy(tb->tasks);
+        muster_omp_reduction_destroy(tb->reduction);
         if (tb->fork != tb->team)
             muster_barrier_destroy(tb->fork);
         muster_barrier_destroy(tb->team);
-        tb->team = tb->fork = NULL;
+        *tb = (team_barriers){0};
         return NULL;
     }
     return tb;
@@ -278,6 +282,7 @@ muster_omp_team *muster_omp_pool_team(muster_omp_thread *self, unsigned active_l
             MUSTER_OMP_SET(team->fork_barrier, tb->fork);
             MUSTER_OMP_SET(team->split, tb->split);
             MUSTER_OMP_SET(team->tasks, tb->tasks);
+            MUSTER_OMP_SET(team->reduction, tb->reduction);
             MUSTER_OMP_SET(team->ws, pool->ws);
             if (team->places != pool->places) {
                 team->places = pool->places;
@@ -354,6 +359,7 @@ static void shut_down(muster_omp_pool *pool)
             muster_barrier_destroy(tb->fork);
         muster_barrier_destroy(tb->team);
         muster_omp_team_tasks_destroy(tb->tasks);
+        muster_omp_reduction_destroy(tb->reduction);
     }
     muster_omp_workshares_free(pool->ws);
     free(pool->barriers);

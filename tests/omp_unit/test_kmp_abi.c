@@ -116,6 +116,7 @@ int omp_get_team_num(void);
 int omp_get_num_teams(void);
 int omp_get_thread_num(void);
 int omp_get_num_threads(void);
+int omp_get_num_procs(void);
 int omp_get_level(void);
 int omp_get_max_threads(void);
 
@@ -366,10 +367,12 @@ static void test_dispatch(void)
 static kmp_critical_name reduction_lock, critical_name;
 
 typedef struct reduce_job {
-    long sum;         /* plain: folded under the lock, or atomically */
+    long sum;         /* plain: folded under the lock, or atomically, or by member 0 (tree) */
     long critical_sum;
     int atomic_method;
     bool blocking;
+    _Atomic int folded_by_one; /* members told 1 */
+    _Atomic int early;         /* tree, blocking: members let go before the sum was complete */
 } reduce_job;
 
 static void add_longs(void *lhs, void *rhs)
@@ -377,16 +380,40 @@ static void add_longs(void *lhs, void *rhs)
     **(long **)lhs += **(long **)rhs;
 }
 
+/* Whether a team of n folds by member 0 (reduce.c), as kmp/sync.c
+ * chooses: always with KMP_FORCE_REDUCTION=tree; never when it forces
+ * another method; else for teams of more than 4 that fit the CPUs, when
+ * blocking or when the call site does not allow atomics. */
+static bool member_0_folds(int n, const reduce_job *j)
+{
+    const char *forced = getenv("KMP_FORCE_REDUCTION");
+    if (n == 1)
+        return false;
+    if (forced != NULL)
+        return strcmp(forced, "tree") == 0;
+    return n > 4 && n <= omp_get_num_procs() && (j->blocking || !j->atomic_method);
+}
+
+/* Member 0's fold: member 0 gets 1 with the team's fold in its copy, the
+ * others 0 (after member 0's end, when blocking).  Otherwise each member
+ * folds under the lock (1), or atomically where the call site allows it
+ * and critical is not forced (2). */
 static void reduce_body(int32_t *gtid, int32_t *tid, reduce_job *j)
 {
     long mine = *tid + 1;
     void *data[1] = {&mine};
     ident_t *where = j->atomic_method ? &loc_atomic : &loc;
+    delay(); /* members reach the reduction in varying order */
     int32_t r = j->blocking ? __kmpc_reduce(where, *gtid, 1, sizeof data, data, add_longs, &reduction_lock)
                             : __kmpc_reduce_nowait(where, *gtid, 1, sizeof data, data, add_longs, &reduction_lock);
     int n = omp_get_num_threads();
+    bool tree = member_0_folds(n, j);
+    const char *forced = getenv("KMP_FORCE_REDUCTION");
+    bool critical = forced != NULL && strcmp(forced, "critical") == 0;
     if (r == 1) {
-        CHECK(!j->atomic_method || n == 1, "method 1 with the atomic flag in a team of %d", n);
+        CHECK(!j->atomic_method || n == 1 || tree || critical, "method 1 with the atomic flag in a team of %d", n);
+        CHECK(!tree || *tid == 0, "tree: member %d was told to fold", (int)*tid);
+        atomic_fetch_add(&j->folded_by_one, 1);
         long v = j->sum;
         delay();
         j->sum = v + mine;
@@ -394,9 +421,14 @@ static void reduce_body(int32_t *gtid, int32_t *tid, reduce_job *j)
             __kmpc_end_reduce(where, *gtid, &reduction_lock);
         else
             __kmpc_end_reduce_nowait(where, *gtid, &reduction_lock);
+    } else if (r == 0) {
+        CHECK(tree && *tid != 0, "reduce returned 0 to member %d of a team of %d", (int)*tid, n);
+        /* blocking: a barrier, so member 0's fold into the sum is done */
+        if (j->blocking && __atomic_load_n(&j->sum, __ATOMIC_RELAXED) != (long)n * (n + 1) / 2)
+            atomic_fetch_add(&j->early, 1);
     } else {
-        CHECK(r == 2 && j->atomic_method && n > 1, "reduce returned %d (atomic flag %d, team %d)", r,
-              j->atomic_method, n);
+        CHECK(r == 2 && j->atomic_method && n > 1 && !tree && !critical, "reduce returned %d (atomic flag %d, team %d)",
+              r, j->atomic_method, n);
         __atomic_fetch_add(&j->sum, mine, __ATOMIC_SEQ_CST);
         if (j->blocking)
             __kmpc_end_reduce(where, *gtid, &reduction_lock);
@@ -414,15 +446,20 @@ static void reduce_body(int32_t *gtid, int32_t *tid, reduce_job *j)
 static void test_reduce(void)
 {
     static reduce_job j;
+    static const int reduce_teams[] = {1, 2, 3, 5, 6, 7, 9};
     for (int e = 0; e < EPISODES; e++)
-        for (unsigned k = 0; k < TEAMS; k++) {
+        for (unsigned k = 0; k < sizeof reduce_teams / sizeof reduce_teams[0]; k++) {
             memset(&j, 0, sizeof j);
             j.atomic_method = e % 2;
             j.blocking = (e / 2) % 2;
-            int n = teams[k];
+            int n = reduce_teams[k];
             fork_team(n, (micro)reduce_body, &j);
             CHECK(j.sum == (long)n * (n + 1) / 2, "reduce (atomic %d, blocking %d) team %d: %ld", j.atomic_method,
                   j.blocking, n, j.sum);
+            CHECK(!member_0_folds(n, &j) || atomic_load(&j.folded_by_one) == 1, "tree, team %d: %d members told to fold",
+                  n, atomic_load(&j.folded_by_one));
+            CHECK(atomic_load(&j.early) == 0, "tree, blocking, team %d: %d members left before member 0's fold", n,
+                  atomic_load(&j.early));
             CHECK(j.critical_sum == 20L * n, "critical, team %d: %ld", n, j.critical_sum);
         }
 }

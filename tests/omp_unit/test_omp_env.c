@@ -58,10 +58,11 @@ static void print_globals(const muster_omp_globals *g)
     char places[4096];
     muster_omp_places_format(muster_omp_places_get(), places, sizeof places);
     const muster_omp_env_extras *x = muster_omp_env_extras_get();
+    static const char *const reductions[] = {"auto", "critical", "atomic", "tree"};
     printf(" places=%s display=%d,%d num_teams=%u teams_thread_limit=%u max_task_priority=%u"
-           " display_affinity=%d affinity_format='%s'\n",
+           " display_affinity=%d affinity_format='%s' force_reduction=%s\n",
            places, g->display_env, g->display_env_verbose, x->num_teams, x->teams_thread_limit,
-           x->max_task_priority, x->display_affinity, x->affinity_format);
+           x->max_task_priority, x->display_affinity, x->affinity_format, reductions[x->force_reduction]);
 }
 
 /* The default team size is the affinity mask capped by the cgroup quota,
@@ -326,6 +327,18 @@ static const omp_env_case cases[] = {
     {"display_env_stacksize_primary", {"OMP_DISPLAY_ENV=true", "OMP_STACKSIZE=1M", "OMP_PROC_BIND=primary"}, NULL, {0},
      "display=1,0", NULL, -2, {D("  OMP_PROC_BIND = 'MASTER'"), D("  OMP_STACKSIZE = '1048576'")}},
     {"display_env_false", {"OMP_DISPLAY_ENV=false"}, NULL, {0}, "display=0,0", NULL, -1, {0}},
+    /* KMP_FORCE_REDUCTION, as libomp (clang-built reductions, kmp/sync.c) */
+    {"force_reduction_unset", {0}, NULL, {0}, "force_reduction=auto", NULL, -1, {0}},
+    {"force_reduction_tree", {"KMP_FORCE_REDUCTION=tree"}, NULL, {0}, "force_reduction=tree", NULL, -1, {0}},
+    {"force_reduction_critical", {"KMP_FORCE_REDUCTION= Critical "}, NULL, {0}, "force_reduction=critical", NULL,
+     -1, {0}},
+    {"force_reduction_atomic", {"KMP_FORCE_REDUCTION=atomic"}, NULL, {0}, "force_reduction=atomic", NULL, -1, {0}},
+    {"force_reduction_bad", {"KMP_FORCE_REDUCTION=fast"}, NULL,
+     {"KMP_FORCE_REDUCTION='fast' is not critical, atomic or tree; using the runtime's choice"},
+     "force_reduction=auto", NULL, -1, {0}},
+    {"force_reduction_trailing", {"KMP_FORCE_REDUCTION=tree,atomic"}, NULL,
+     {"KMP_FORCE_REDUCTION='tree,atomic' is not critical, atomic or tree; using the runtime's choice"},
+     "force_reduction=auto", NULL, -1, {0}},
     {"display_env_bad", {"OMP_DISPLAY_ENV=yes"}, NULL,
      {"OMP_DISPLAY_ENV='yes' is not true, false or verbose; using false"}, "display=0,0", NULL, -1, {0}},
 };

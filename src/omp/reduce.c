@@ -60,7 +60,7 @@ static void check(int rc, const char *what)
  * they do; NULL when neither. */
 static muster_barrier *reduce_barrier(muster_omp_team *team)
 {
-    if (getenv("X_FORK") == NULL && muster_barrier_can_split(team->barrier))
+    if (muster_barrier_can_split(team->barrier))
         return team->barrier;
     return team->split ? team->fork_barrier : NULL;
 }

@@ -3,16 +3,16 @@
  *
  * Every member runs the team's queued tasks (a reduction's end is a
  * barrier, which completes only when no task is left), leaves a pointer to
- * its private copies in its slot and arrives at the team's fork/join
- * barrier, whose episodes can be split.  Member 0 gathers the arrivals
- * (the barrier's own arrival tree, census and wait policy), folds each
- * member's copies into its own, and releases the others when their copies
- * are no longer read: at once (nowait), or after it has folded the result
- * into the originals (blocking, a barrier).  Measured against folding
- * along a tree of our own with a wait per edge: at 8 threads on 2 CPUs the
- * extra waits cost 25-46 us a reduction against 11-18 us for atomics and a
- * team barrier; this costs one barrier episode, which the blocking form
- * owes anyway. */
+ * its private copies in its slot and arrives at a barrier of the team
+ * whose episodes can be split: the team's own, else the fork/join one.
+ * Member 0 gathers the arrivals (the barrier's own arrival tree, census
+ * and wait policy), folds each member's copies into its own, and releases
+ * the others when their copies are no longer read: at once (nowait), or
+ * after it has folded the result into the originals (blocking, a barrier).
+ * A tree of our own with a wait per edge, tried first, cost more: at 8
+ * threads on 2 CPUs 25-46 us a reduction against 11-18 us for atomics and
+ * a team barrier.  This costs one barrier episode, plus a context switch
+ * when oversubscribed (kmp/sync.c chooses it only where that pays). */
 #include <stdlib.h>
 
 #include "omp/internal.h"

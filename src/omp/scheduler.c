@@ -145,8 +145,9 @@ static void wake_idle_sleepers(muster_omp_team_tasks *tt)
  * them fight for the CPUs (measured: 20 000 context switches per run of a
  * dependence-heavy program at 8 members on 2 CPUs).  An awake member may
  * be blocked in its own code instead; then a sleeper finds the task within
- * its nap (MUSTER_TASK_NAP_NS).  A count reaching zero, which a waiter waits
- * for, always wakes everyone (muster_omp_tasks_finished). */
+ * its nap (MUSTER_TASK_NAP_NS).  A count reaching zero wakes its waiter,
+ * and the team's last task the scheduler's sleepers, whatever their number
+ * (muster_omp_tasks_finished). */
 static void wake_for_work(muster_omp_team_tasks *tt)
 {
     /* seq_cst: the wake-up handshake, read once here. */

@@ -2,7 +2,7 @@
 """Runs the OpenMP corpus (tests/omp/omp_*.c) on libgomp and on libmuster-omp.
 
     run_corpus.py run PROGRAM --runtime libgomp|libomp|muster|linked [--library LIB]
-                  [--reference libgomp|libomp] [--shim DIR]
+                  [--reference libgomp|libomp] [--shim DIR] [--setting NAME=VALUE]...
                   [--threads 1,2,3,4,8] [--timeout SECONDS] [--no-reference]
     run_corpus.py symbols --library LIB PROGRAM...
     run_corpus.py detects-libgomp PROGRAM
@@ -22,7 +22,8 @@
   linked   the program is linked against LIB itself (sanitizer builds): the
            muster policies; summaries must agree across policies
 Every run gets a clean environment (no OMP_*, GOMP_*, KMP_*, MUSTER_*,
-LD_PRELOAD, LD_DEBUG* from the caller), MUSTER_EXPECT_RUNTIME naming the
+LD_PRELOAD, LD_DEBUG* from the caller; --setting adds NAME=VALUE to the runs
+of the runtime under test, not the reference's), MUSTER_EXPECT_RUNTIME naming the
 runtime that must answer, and a time limit.  A run passes when it exits 0
 within the limit and prints exactly one stdout line, "summary <name>: ...".
 After two runs time out, the rest are skipped (reported as such).  Exit
@@ -186,6 +187,12 @@ def cmd_run(args):
         sys.exit("run_corpus.py: --runtime %s needs --library" % args.runtime)
     if args.runtime == "muster" and not os.path.exists(args.library):
         sys.exit("run_corpus.py: %s does not exist (build the muster-omp target)" % args.library)
+    settings = {}
+    for setting in args.setting:
+        name, eq, value = setting.partition("=")
+        if not eq or not name:
+            sys.exit("run_corpus.py: --setting %r is not NAME=VALUE" % setting)
+        settings[name] = value
     failures, timeouts, runs = [], 0, 0
     reference = {}
     started = time.monotonic()
@@ -215,7 +222,8 @@ def cmd_run(args):
                 failures.append("%s threads=%d %s=%s: skipped after %d timeouts" % (args.runtime, t, policy[0],
                                                                                   policy[1], timeouts))
                 continue
-            res = run_once(program, args.runtime, args.library, t, policy, args.timeout, shim=args.shim)
+            res = run_once(program, args.runtime, args.library, t, policy, args.timeout, extra_env=settings,
+                           shim=args.shim)
             if res.ok and t in reference and res.summary != reference[t]:
                 res.ok = False
                 res.detail = "summary differs from %s's:\n    | %s\n    | %s (%s)" % (
@@ -316,6 +324,8 @@ def main():
     run.add_argument("--reference", choices=PLAIN_RUNTIMES, default="libgomp",
                      help="muster: the runtime whose summaries must be matched (libomp for clang-built programs)")
     run.add_argument("--shim", help="muster: a directory put first on LD_LIBRARY_PATH (omp-shim)")
+    run.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE",
+                     help="an environment variable for the runs under test (repeatable)")
     run.add_argument("--threads", default="1,2,3,4,8")
     run.add_argument("--timeout", type=float, default=30.0, help="seconds per run")
     run.add_argument("--no-reference", dest="reference", action="store_false",

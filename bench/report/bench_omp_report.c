@@ -304,12 +304,9 @@ static void json_header(FILE *out, const omp_bench_run *run)
     report_json_machine(out, run->cpus_online, run->cpus_available, run->cpu_list);
     fputs(",\n  \"settings\": {\"method\": \"epcc-syncbench\", \"compiler\": ", out);
     muster_json_write_string(out, run->compiler ? run->compiler : "gcc");
-    omp_report_json_threads(out, run->threads, run->ncounts);
-    fprintf(out, ", \"reps\": %u", run->reps);
-    report_json_field(out, "target_ms", run->target_ms);
-    report_json_field(out, "timeout_s", run->timeout_s);
-    report_json_field(out, "delay_ns", run->delay_ns);
-    fprintf(out, ", \"delay_iters\": %u, \"omp_wait_policy\": ", run->delay_iters);
+    report_json_epcc_settings(out, run->threads, run->ncounts, run->reps, run->target_ms, run->timeout_s,
+                              run->delay_ns, run->delay_iters);
+    fputs(", \"omp_wait_policy\": ", out);
     const char *wait = getenv("OMP_WAIT_POLICY");
     if (wait)
         muster_json_write_string(out, wait);
@@ -329,14 +326,6 @@ void omp_report_put_runtimes(FILE *out, const int runtime[OMP_RUNTIME_COUNT],
         else if (missing[rt][0])
             fprintf(out, "  %-8s %s\n", omp_runtime_name((omp_runtime)rt), missing[rt]);
     }
-}
-
-void omp_report_json_threads(FILE *out, const unsigned *threads, size_t ncounts)
-{
-    fputs(", \"threads\": [", out);
-    for (size_t k = 0; k < ncounts; k++)
-        fprintf(out, "%s%u", k ? ", " : "", threads[k]);
-    fputc(']', out);
 }
 
 void omp_report_json_cells(FILE *out, const void *run, const int *selected, size_t items, size_t ncounts,

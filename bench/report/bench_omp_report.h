@@ -64,8 +64,6 @@ void omp_report_json(FILE *out, const omp_bench_run *run);
  * answered or why none was found. */
 void omp_report_put_runtimes(FILE *out, const int runtime[OMP_RUNTIME_COUNT],
                              const char path[OMP_RUNTIME_COUNT][4096], const char missing[OMP_RUNTIME_COUNT][2300]);
-/* , "threads": [2, 4, 8] */
-void omp_report_json_threads(FILE *out, const unsigned *threads, size_t ncounts);
 /* Writes one JSON cell of `run`: the item (construct, workload), the team
  * size index and the runtime. */
 typedef void omp_report_cell_writer(FILE *out, const void *run, size_t item, size_t count, size_t runtime);

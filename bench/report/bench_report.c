@@ -412,16 +412,10 @@ static void json_header(FILE *out, const bench_run *run)
 {
     fputs("{\n  ", out);
     report_json_machine(out, run->cpus_online, run->cpus_available, run->cpu_list);
-    fputs(",\n  \"settings\": {\"method\": \"epcc\", \"threads\": [", out);
-    for (size_t k = 0; k < run->ncounts; k++)
-        fprintf(out, "%s%u", k ? ", " : "", run->threads[k]);
-    fprintf(out, "], \"reps\": %u, \"target_ms\": ", run->reps);
-    report_json_number(out, run->target_ms);
-    fputs(", \"timeout_s\": ", out);
-    report_json_number(out, run->timeout_s);
-    fprintf(out, ", \"pin\": \"%s\", \"delay_ns\": ", run->pin);
-    report_json_number(out, run->delay_ns);
-    fprintf(out, ", \"delay_iters\": %u},\n", run->delay_iters);
+    fputs(",\n  \"settings\": {\"method\": \"epcc\"", out);
+    report_json_epcc_settings(out, run->threads, run->ncounts, run->reps, run->target_ms, run->timeout_s,
+                              run->delay_ns, run->delay_iters);
+    fprintf(out, ", \"pin\": \"%s\"},\n", run->pin);
 }
 
 void bench_report_json(FILE *out, const bench_run *run)

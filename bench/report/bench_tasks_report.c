@@ -277,7 +277,7 @@ void task_report_json(FILE *out, const task_bench_run *run)
     muster_json_write_string(out, run->compiler ? run->compiler : "gcc");
     fprintf(out, ", \"reps\": %u", run->reps);
     report_json_field(out, "scale", run->scale);
-    omp_report_json_threads(out, run->threads, run->ncounts);
+    report_json_threads(out, run->threads, run->ncounts);
     fputs("},\n  ", out);
     omp_report_json_runtimes(out, run->runtime, run->runtime_path, run->runtime_missing);
     fputs(",\n", out);

@@ -73,3 +73,22 @@ void report_json_field(FILE *out, const char *name, double x)
     fprintf(out, ", \"%s\": ", name);
     report_json_number(out, x);
 }
+
+void report_json_threads(FILE *out, const unsigned *threads, size_t ncounts)
+{
+    fputs(", \"threads\": [", out);
+    for (size_t k = 0; k < ncounts; k++)
+        fprintf(out, "%s%u", k ? ", " : "", threads[k]);
+    fputc(']', out);
+}
+
+void report_json_epcc_settings(FILE *out, const unsigned *threads, size_t ncounts, unsigned reps, double target_ms,
+                               double timeout_s, double delay_ns, unsigned delay_iters)
+{
+    report_json_threads(out, threads, ncounts);
+    fprintf(out, ", \"reps\": %u", reps);
+    report_json_field(out, "target_ms", target_ms);
+    report_json_field(out, "timeout_s", timeout_s);
+    report_json_field(out, "delay_ns", delay_ns);
+    fprintf(out, ", \"delay_iters\": %u", delay_iters);
+}

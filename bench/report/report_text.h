@@ -23,6 +23,13 @@ void report_put_ratio(FILE *out, double r, size_t width);
 void report_json_number(FILE *out, double x);
 /* `, "name": x` with x as report_json_number writes it. */
 void report_json_field(FILE *out, const char *name, double x);
+/* `, "threads": [2, 4, 8]`: the team sizes of a run. */
+void report_json_threads(FILE *out, const unsigned *threads, size_t ncounts);
+/* The settings of an EPCC run (bench barrier, bench omp) after its
+ * method: `, "threads": [...], "reps": R, "target_ms": T, "timeout_s": S,
+ * "delay_ns": D, "delay_iters": I`. */
+void report_json_epcc_settings(FILE *out, const unsigned *threads, size_t ncounts, unsigned reps, double target_ms,
+                               double timeout_s, double delay_ns, unsigned delay_iters);
 /* `"machine": {"cpus": N, "cpus_available": M, "cpu_list": [...]}` without a
  * trailing comma or newline. */
 void report_json_machine(FILE *out, long cpus_online, unsigned cpus_available, const int *cpu_list);

@@ -23,30 +23,23 @@ typedef struct reduce_slot {
 
 struct muster_omp_reduction {
     unsigned size;
-    reduce_slot *slots; /* [size] */
+    reduce_slot slots[]; /* [size], each on its own cache line */
 };
 
 muster_omp_reduction *muster_omp_reduction_create(unsigned size)
 {
-    muster_omp_reduction *r = malloc(sizeof *r);
-    reduce_slot *slots = aligned_alloc(MUSTER_CACHE_LINE, size * sizeof *slots);
-    if (r == NULL || slots == NULL) {
-        free(r);
-        free(slots);
+    /* aligned_alloc wants a multiple of the alignment: the struct's size is one. */
+    muster_omp_reduction *r = aligned_alloc(MUSTER_CACHE_LINE, sizeof *r + size * sizeof r->slots[0]);
+    if (r == NULL)
         return NULL;
-    }
-    for (unsigned i = 0; i < size; i++)
-        slots[i].data = NULL;
     r->size = size;
-    r->slots = slots;
+    for (unsigned i = 0; i < size; i++)
+        r->slots[i].data = NULL;
     return r;
 }
 
 void muster_omp_reduction_destroy(muster_omp_reduction *r)
 {
-    if (r == NULL)
-        return;
-    free(r->slots);
     free(r);
 }
 

@@ -489,6 +489,7 @@ struct deferred_task {
     muster_omp_team *team;
     muster_omp_deps *deps; /* NULL: no depend clause */
     int priority;          /* above 0: queued in the team's priority queue */
+    bool final;            /* a final task: the tasks it creates run at once, final too */
     /* detach: the task completes when both its body has ended and its
      * event is fulfilled; this counts the two down, and whichever comes
      * second completes it.  The event handle is the record's address with
@@ -565,7 +566,7 @@ static void release_successors(deferred_task *t)
 static bool run_record_body(deferred_task *t)
 {
     taskgroup *saved_group = current_group;
-    task_frame frame = {.parent = current_frame, .team = t->team, .origin = t->parent};
+    task_frame frame = {.parent = current_frame, .team = t->team, .final = t->final, .origin = t->parent};
     current_frame = &frame;
     current_group = t->group;
     if (!task_cancelled(t->team, t->group))
@@ -1043,17 +1044,23 @@ static __attribute__((noinline)) void run_at_once_with_clauses(muster_omp_team *
 }
 
 /* A task without depend, detach or a priority above 0: queued when a
- * member is hungry (if(true), not final), else run at once.  untied and
- * mergeable change nothing here: a freedom and an option. */
+ * member is hungry (if(true), not inside a final task), else run at once.
+ * untied and mergeable change nothing here: a freedom and an option. */
 static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *self, muster_omp_team *team,
                                                             task_frame *running, bool final, bool if_clause,
                                                             void (*fn)(void *), void *data,
                                                             void (*cpyfn)(void *, void *), long arg_size,
                                                             long arg_align)
 {
-    if (if_clause && !final && team != NULL && team->size > 1 && team->tasks != NULL &&
+    /* Created inside a final task: included, so run at once.  A final task
+     * itself may be queued (as libgomp does): a cut-off's final tasks are
+     * its coarsest pieces, the ones worth spreading (nqueens at 8 threads
+     * on 2 CPUs: 70 ms against 77 when they ran at once, 21 rounds). */
+    bool included = running != NULL && running->final;
+    if (if_clause && !included && team != NULL && team->size > 1 && team->tasks != NULL &&
         muster_omp_tasks_want(team->tasks, self->id)) {
         deferred_task *t = new_record(team, running, fn, data, cpyfn, arg_size, arg_align);
+        t->final = final;
         muster_omp_task_count_deferred(queue_record(self, t));
         return;
     }

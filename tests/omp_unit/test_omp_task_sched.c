@@ -69,6 +69,45 @@ static void test_blocking_tasks_spread(int threads)
         CHECK(distinct >= 2, "%d threads: all %d blocking tasks ran on one thread", threads, tasks);
 }
 
+/* Final tasks that block, created by one thread inside single: they may
+ * be queued and taken by the others (only the tasks a final task creates
+ * are included), and inside each, omp_in_final() holds and the task it
+ * creates has run, on the same thread, when its construct returns. */
+static void test_final_tasks_spread(int threads)
+{
+    enum { PER_THREAD = 6 };
+    int tasks = PER_THREAD * threads, ran_on[64];
+    atomic_int wrong = 0;
+    memset(ran_on, -1, sizeof ran_on);
+#pragma omp parallel num_threads(threads)
+    {
+#pragma omp single
+        for (int i = 0; i < tasks; i++) {
+#pragma omp task final(1) firstprivate(i) shared(ran_on, wrong)
+            {
+                int me = omp_get_thread_num(), child_ran_on = -1;
+#pragma omp task shared(child_ran_on)
+                child_ran_on = omp_in_final() ? omp_get_thread_num() : -2;
+                if (!omp_in_final() || child_ran_on != me)
+                    atomic_fetch_add(&wrong, 1);
+                sleep_us(2000);
+                ran_on[i] = me;
+            }
+        }
+    }
+    CHECK(atomic_load(&wrong) == 0, "%d threads: %d final tasks saw a child not run at once (included) or were "
+                                    "not final", threads, atomic_load(&wrong));
+    bool used[64] = {false};
+    int distinct = 0;
+    for (int i = 0; i < tasks; i++) {
+        CHECK(ran_on[i] >= 0 && ran_on[i] < threads, "final task %d ran on thread %d", i, ran_on[i]);
+        distinct += !used[ran_on[i]];
+        used[ran_on[i]] = true;
+    }
+    if (threads > 1)
+        CHECK(distinct >= 2, "%d threads: all %d blocking final tasks ran on one thread", threads, tasks);
+}
+
 /* A task made while the members that are awake all block in their own
  * code (not at a task scheduling point) and the rest sleep at the region's
  * end: a sleeper must still find it.  With 8 members on a 2-CPU machine
@@ -318,6 +357,7 @@ int main(void)
     for (int k = 0; k < TEAM_SIZES; k++) {
         int n = team_sizes[k];
         test_blocking_tasks_spread(n);
+        test_final_tasks_spread(n);
         test_random_trees(n);
         test_barrier_completes_tasks(n);
         test_many_tasks(n);

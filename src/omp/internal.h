@@ -243,15 +243,16 @@ typedef struct muster_omp_reduction muster_omp_reduction;
  * out of memory. */
 muster_omp_reduction *muster_omp_reduction_create(unsigned size);
 void muster_omp_reduction_destroy(muster_omp_reduction *r);
-/* Folds every member's data into member 0's: 1 to member 0 (which then
+/* Whether the team can (it has a barrier whose episodes split). */
+bool muster_omp_team_can_reduce(const muster_omp_team *team);
+/* Folds every member's data into member 0's: true to member 0 (which then
  * folds it into the originals; in a blocking reduction it then calls
- * muster_omp_team_reduce_release), 0 to the others once member 0 has
+ * muster_omp_team_reduce_release), false to the others once member 0 has
  * released them (at once after its fold when nowait, else at its
  * release: a barrier).  The team's queued tasks are run first, as at a
- * barrier.  -1, having done nothing, when the team cannot (no split
- * episodes). */
-int muster_omp_team_reduce(muster_omp_thread *self, void *data, void (*combine)(void *into, void *from),
-                           bool blocking);
+ * barrier.  Only for a team that can (muster_omp_team_can_reduce). */
+bool muster_omp_team_reduce(muster_omp_thread *self, void *data, void (*combine)(void *into, void *from),
+                            bool blocking);
 void muster_omp_team_reduce_release(muster_omp_thread *self);
 
 /* ---- cancellation (cancel.c) ---- */

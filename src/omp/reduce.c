@@ -51,21 +51,24 @@ static void check(int rc, const char *what)
 
 /* The team's barrier when its episodes split, else the fork/join's when
  * they do; NULL when neither. */
-static muster_barrier *reduce_barrier(muster_omp_team *team)
+static muster_barrier *reduce_barrier(const muster_omp_team *team)
 {
     if (muster_barrier_can_split(team->barrier))
         return team->barrier;
     return team->split ? team->fork_barrier : NULL;
 }
 
-int muster_omp_team_reduce(muster_omp_thread *self, void *data, void (*combine)(void *into, void *from),
-                           bool blocking)
+bool muster_omp_team_can_reduce(const muster_omp_team *team)
+{
+    return team->reduction != NULL && reduce_barrier(team) != NULL;
+}
+
+bool muster_omp_team_reduce(muster_omp_thread *self, void *data, void (*combine)(void *into, void *from),
+                            bool blocking)
 {
     muster_omp_team *team = self->team;
     muster_omp_reduction *r = team->reduction;
     muster_barrier *b = reduce_barrier(team);
-    if (r == NULL || b == NULL)
-        return -1;
     muster_omp_tasks_drain(self);
     muster_omp_tasks_settle_events(team);
     if (blocking)
@@ -76,14 +79,14 @@ int muster_omp_team_reduce(muster_omp_thread *self, void *data, void (*combine)(
         /* The arrival publishes our slot (release); the wait ends at
          * member 0's release, after its last read of our copies. */
         check(muster_barrier_wait(b, id), "a reduction's barrier");
-        return 0;
+        return false;
     }
     check(muster_barrier_gather(b), "a reduction's gather");
     for (unsigned member = 1; member < r->size; member++)
         combine(data, r->slots[member].data);
     if (!blocking)
         muster_omp_team_reduce_release(self);
-    return 1;
+    return true;
 }
 
 void muster_omp_team_reduce_release(muster_omp_thread *self)

@@ -383,14 +383,11 @@ MUSTER_OMP_EXPORT void omp_fulfill_event(omp_event_handle_t handle)
 /* ---- running a task ---- */
 
 /* Runs fn on a copy of its argument block made by cpyfn (firstprivate
- * copy constructors), aligned to arg_align; fn(data) itself when no copy
- * is needed. */
-static void run_body(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size, long arg_align)
+ * copy constructors), aligned to arg_align.  Without a cpyfn the caller
+ * calls fn(data) itself. */
+static void run_body_on_copy(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                             long arg_align)
 {
-    if (cpyfn == NULL) {
-        fn(data);
-        return;
-    }
     size_t align = arg_align > 0 ? (size_t)arg_align : 1;
     size_t bytes = (size_t)arg_size + align - 1;
     char stack_buffer[bytes <= STACK_ARG_LIMIT ? bytes : 1];
@@ -1009,9 +1006,9 @@ static inline __attribute__((always_inline)) void run_at_once(muster_omp_team *t
     task_frame frame = {.parent = current_frame, .team = team, .final = final};
     current_frame = &frame;
     if (cpyfn == NULL)
-        fn(data); /* the common case, without run_body's call */
+        fn(data);
     else
-        run_body(fn, data, cpyfn, arg_size, arg_align);
+        run_body_on_copy(fn, data, cpyfn, arg_size, arg_align);
     current_frame = frame.parent;
     if (pending_events != NULL)
         orphan_children(&frame);

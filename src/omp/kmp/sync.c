@@ -134,15 +134,12 @@ static kmp_int32 reduce_begin(ident_t *loc, void *data, void (*combine)(void *, 
         reduce_chosen = REDUCE_ALONE;
         return 1;
     }
-    enum reduce_method method = choose_method(team, loc, data != NULL && combine != NULL, blocking);
+    bool can_fold = data != NULL && combine != NULL && muster_omp_team_can_reduce(team);
+    enum reduce_method method = choose_method(team, loc, can_fold, blocking);
     if (method == REDUCE_TREE) {
-        int member_0 = muster_omp_team_reduce(self, data, combine, blocking);
-        if (member_0 >= 0) {
-            reduce_chosen = member_0 ? REDUCE_TREE : 0;
-            return member_0;
-        }
-        /* the team has no split episodes (every member learns the same) */
-        method = loc != NULL && (loc->flags & KMP_IDENT_ATOMIC_REDUCE) ? REDUCE_ATOMIC : REDUCE_LOCKED;
+        bool member_0 = muster_omp_team_reduce(self, data, combine, blocking);
+        reduce_chosen = member_0 ? REDUCE_TREE : 0;
+        return member_0 ? 1 : 0;
     }
     reduce_chosen = (unsigned char)method;
     if (method == REDUCE_ATOMIC)

@@ -3,9 +3,9 @@
  * taskloop tasks, omp_in_final, omp_fulfill_event.
  *
  * Deferred tasks.  In a team of two or more, a task with an if clause that
- * holds, no detach and no final ancestor may be queued on its creator's
- * deque (scheduler.h) and run on any member: the creator takes its newest
- * tasks back, idle members steal the oldest.  It is queued only while some
+ * holds, no detach and no final ancestor (it may be final itself) may be
+ * queued on its creator's deque (scheduler.h) and run on any member: the
+ * creator takes its newest tasks back, idle members steal the oldest.  It is queued only while some
  * member is hungry (looking for work) and the creator keeps fewer than
  * MUSTER_OMP_QUEUE_AHEAD queued; otherwise it runs at once, so that while
  * everyone is busy a task costs about a call and runs in the serial order.
@@ -21,7 +21,8 @@
  * depobj dependences is registered in its parent's table and queued when
  * its last predecessor finishes (by that thread) and it holds its
  * mutexinoutset addresses, or at once if it has no predecessor.  An
- * undeferred task (if(0), final) with dependences, and taskwait depend,
+ * undeferred task (if(0), or made inside a final task) with dependences,
+ * and taskwait depend,
  * register a stand-in the same way and wait, running the waiter's
  * descendants, until the stand-in is ready: they wait for their own
  * predecessors only.  A kind depend.h does not handle (no gcc 12 kind) makes the
@@ -38,19 +39,20 @@
  *
  * Every other task runs to completion in the thread that encounters it,
  * before the construct returns, as libgomp runs undeferred tasks.
- * Taskloop's tasks are always queued (if(true), not final), as they are
- * few and coarse; a full deque runs one at once.
+ * Taskloop's tasks are always queued (if(true), not inside a final task),
+ * as they are few and coarse; a full deque runs one at once.
  *
  * Detachable tasks (detach clause) complete only when omp_fulfill_event is
  * called on their event, which may happen later, from any thread, inside
- * the team or not.  In a parallel region (if(true), not final) such a task
+ * the team or not.  In a parallel region (if(true), not inside a final
+ * task) such a task
  * is a task record like any deferred one, counted in its parent, its
  * taskgroup and the team's unfinished tasks until both its body has ended
  * and its event is fulfilled; so its dependence successors, taskwait,
  * taskgroup end, barriers and the region's end wait for the event without
  * anything of their own.  A team of one gets a scheduler for this at its
  * first detachable task (give_solo_team_a_scheduler).  Otherwise (if(0),
- * final, outside any region) its body runs at once and the thread keeps
+ * inside a final task, outside any region) its body runs at once and the thread keeps
  * the unfulfilled event in a list: taskwait waits for those of the current
  * task's children, taskgroup end for those created in the group, and team
  * barriers and the region's end for those of the team.  A task run at
@@ -632,9 +634,9 @@ static void fulfil_record(deferred_task *t)
 /* A task record with a copy of the arguments, counted in its parent's
  * children and its taskgroup (and holding a reference to the parent's
  * node).  `running`: the explicit task creating it, NULL for the implicit
- * one. */
-static deferred_task *new_record(muster_omp_team *team, task_frame *running, void (*fn)(void *), void *data,
-                                 void (*cpyfn)(void *, void *), long arg_size, long arg_align)
+ * one; `final`: the task is final (the tasks it creates are included). */
+static deferred_task *new_record(muster_omp_team *team, task_frame *running, bool final, void (*fn)(void *),
+                                 void *data, void (*cpyfn)(void *, void *), long arg_size, long arg_align)
 {
     size_t align = arg_align > 0 ? (size_t)arg_align : 1;
     size_t header = (sizeof(deferred_task) + align - 1) & ~(align - 1);
@@ -649,7 +651,8 @@ static deferred_task *new_record(muster_omp_team *team, task_frame *running, voi
     else if (arg_size > 0)
         memcpy(arg, data, (size_t)arg_size);
     task_node *parent = frame_node(running);
-    *t = (deferred_task){.fn = fn, .data = arg, .parent = parent, .group = innermost_group(), .team = team};
+    *t = (deferred_task){
+        .fn = fn, .data = arg, .parent = parent, .group = innermost_group(), .team = team, .final = final};
     /* relaxed (all three): the push (or the dependence table's lock)
      * publishes them, and the task's finish, which undoes them, comes after
      * its start. */
@@ -721,11 +724,11 @@ static void schedule_counted(muster_omp_thread *self, deferred_task *t, void **d
  * all wait for the event, counted like any unfinished task.  gcc reads the
  * event handle from *detach and from the task's firstprivate copy, the
  * first field of the argument block. */
-static void defer_detached(muster_omp_thread *self, muster_omp_team *team, task_frame *running,
+static void defer_detached(muster_omp_thread *self, muster_omp_team *team, task_frame *running, bool final,
                            void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                            long arg_align, void **depend, int priority, void *detach)
 {
-    deferred_task *t = new_record(team, running, fn, data, cpyfn, arg_size, arg_align);
+    deferred_task *t = new_record(team, running, final, fn, data, cpyfn, arg_size, arg_align);
     t->priority = priority;
     t->detached = true;
     atomic_init(&t->detach_outstanding, 2); /* the body's end and the fulfilment */
@@ -742,14 +745,14 @@ static void defer_detached(muster_omp_thread *self, muster_omp_team *team, task_
  * throttled: it cannot run at once before its predecessors, and waiting
  * for them here would serialise the producer.  False when the clauses
  * include a kind handled only conservatively (a depobj kind gcc 12 does not emit). */
-static bool defer_with_deps(muster_omp_thread *self, muster_omp_team *team, task_frame *running,
+static bool defer_with_deps(muster_omp_thread *self, muster_omp_team *team, task_frame *running, bool final,
                             void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                             long arg_align, void **depend, int priority)
 {
     muster_omp_team_tasks *tt = team->tasks;
     if (tt == NULL || muster_omp_depend_count(depend) < 0)
         return false;
-    deferred_task *t = new_record(team, running, fn, data, cpyfn, arg_size, arg_align);
+    deferred_task *t = new_record(team, running, final, fn, data, cpyfn, arg_size, arg_align);
     t->priority = priority;
     schedule_counted(self, t, depend);
     return true;
@@ -1056,8 +1059,7 @@ static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *
     bool included = running != NULL && running->final;
     if (if_clause && !included && team != NULL && team->size > 1 && team->tasks != NULL &&
         muster_omp_tasks_want(team->tasks, self->id)) {
-        deferred_task *t = new_record(team, running, fn, data, cpyfn, arg_size, arg_align);
-        t->final = final;
+        deferred_task *t = new_record(team, running, final, fn, data, cpyfn, arg_size, arg_align);
         muster_omp_task_count_deferred(queue_record(self, t));
         return;
     }
@@ -1066,7 +1068,7 @@ static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *
 }
 
 /* A team of one runs its tasks at once and has no scheduler, until its
- * first detachable task (if(true), not final): that task's successors must
+ * first detachable task (if(true), not inside a final task): that task's successors must
  * wait for its event, which a task made later may fulfil, so from then on
  * the team's detachable tasks, tasks with dependences and prioritized ones
  * are task records as in a bigger team, run by the one member at its next
@@ -1099,9 +1101,10 @@ void muster_omp_tasks_end_solo(muster_omp_team *team)
 
 /* The rest of GOMP_task: cancellation on, or depend, detach or priority
  * clauses.  A detachable task, a prioritized one and one with dependences
- * become task records when the team has a scheduler (if(true), not
- * final); otherwise they run at once, a detachable one keeping its event
- * and one with dependences waiting for its own predecessors first. */
+ * become task records when the team has a scheduler (if(true), not created
+ * inside a final task: final ones themselves may be queued, as in
+ * plain_task); otherwise they run at once, a detachable one keeping its
+ * event and one with dependences waiting for its own predecessors first. */
 static __attribute__((noinline)) void task_with_clauses(void (*fn)(void *), void *data,
                                                         void (*cpyfn)(void *, void *), long arg_size, long arg_align,
                                                         bool if_clause, unsigned flags, void **depend, int priority,
@@ -1112,27 +1115,28 @@ static __attribute__((noinline)) void task_with_clauses(void (*fn)(void *), void
     if (__builtin_expect(muster_omp_cancellation, 0) && task_cancelled(team, innermost_group()))
         return;
     task_frame *running = current_frame != NULL && current_frame->team == team ? current_frame : NULL;
-    bool final = (flags & TASK_FLAG_FINAL) != 0 || (running != NULL && running->final);
+    bool included = running != NULL && running->final;
+    bool final = (flags & TASK_FLAG_FINAL) != 0 || included;
     bool detached = (flags & TASK_FLAG_DETACH) != 0;
     priority = (flags & TASK_FLAG_PRIORITY) ? effective_priority(priority) : 0;
     if (depend == NULL && !detached && priority == 0) {
         plain_task(self, team, running, final, if_clause, fn, data, cpyfn, arg_size, arg_align);
         return;
     }
-    if (detached && if_clause && !final && team != NULL && team->tasks == NULL)
+    if (detached && if_clause && !included && team != NULL && team->tasks == NULL)
         give_solo_team_a_scheduler(team);
-    bool may_queue = if_clause && !final && team != NULL && team->tasks != NULL;
+    bool may_queue = if_clause && !included && team != NULL && team->tasks != NULL;
     if (may_queue && detached && (depend == NULL || muster_omp_depend_count(depend) >= 0)) {
-        defer_detached(self, team, running, fn, data, cpyfn, arg_size, arg_align, depend, priority, detach);
+        defer_detached(self, team, running, final, fn, data, cpyfn, arg_size, arg_align, depend, priority, detach);
         muster_omp_task_count_deferred(true);
         return;
     }
     if (may_queue && !detached && depend == NULL) {
-        queue_prioritized(self, new_record(team, running, fn, data, cpyfn, arg_size, arg_align), priority);
+        queue_prioritized(self, new_record(team, running, final, fn, data, cpyfn, arg_size, arg_align), priority);
         return;
     }
     if (may_queue && !detached &&
-        defer_with_deps(self, team, running, fn, data, cpyfn, arg_size, arg_align, depend, priority)) {
+        defer_with_deps(self, team, running, final, fn, data, cpyfn, arg_size, arg_align, depend, priority)) {
         muster_omp_task_count_deferred(true);
         return;
     }
@@ -1265,9 +1269,11 @@ bool muster_omp_taskloop_task(void (*fn)(void *), void *data, void (*cpyfn)(void
      * tasks are few and coarse (as many as threads by default), and a
      * program may rely on them running side by side, as they do on libgomp
      * (one task waiting for another).  A full deque or the team's throttle
-     * runs the task here. */
-    if (if_clause && !final && !(running != NULL && running->final) && team_tasks() != NULL) {
-        deferred_task *t = new_record(team, running, fn, data, cpyfn, arg_size, arg_align);
+     * runs the task here.  A final taskloop's tasks are queued too; only
+     * those created inside a final task are included. */
+    bool included = running != NULL && running->final;
+    if (if_clause && !included && team_tasks() != NULL) {
+        deferred_task *t = new_record(team, running, final, fn, data, cpyfn, arg_size, arg_align);
         memcpy(t->data, bounds, bounds_size);
         if (priority > 0)
             queue_prioritized(self, t, priority);

@@ -46,8 +46,9 @@ void **muster_omp_taskgroup_reduction_slot(void);
 /* One task of a taskloop: fn on its own copy of data's arg_size bytes
  * (cpyfn makes it when not NULL), whose first bounds_size bytes are then
  * overwritten with `bounds`.  Queued for any member when if_clause holds,
- * it is not final (nor its creator) and the team has a scheduler; else run
- * here at once.  priority: the clause's value, or 0.  False, and nothing
+ * its creator is not a final task and the team has a scheduler (a final
+ * task is queued too; the tasks it makes run at once); else run here at
+ * once.  priority: the clause's value, or 0.  False, and nothing
  * made, when the taskgroup or region was cancelled: the caller stops. */
 bool muster_omp_taskloop_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                               long arg_align, const void *bounds, size_t bounds_size, bool if_clause, bool final,

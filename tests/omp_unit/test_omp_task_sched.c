@@ -69,11 +69,61 @@ static void test_blocking_tasks_spread(int threads)
         CHECK(distinct >= 2, "%d threads: all %d blocking tasks ran on one thread", threads, tasks);
 }
 
+/* The body of a final task that blocks: inside it omp_in_final() holds,
+ * and the task it creates is included: it has run, on the same thread, when
+ * its construct returns.  Counts in *wrong what did not hold. */
+static void final_task_body(int i, int *ran_on, atomic_int *wrong)
+{
+    int me = omp_get_thread_num(), child_ran_on = -1;
+#pragma omp task shared(child_ran_on)
+    child_ran_on = omp_in_final() ? omp_get_thread_num() : -2;
+    if (!omp_in_final() || child_ran_on != me)
+        atomic_fetch_add(wrong, 1);
+    sleep_us(2000);
+    ran_on[i] = me;
+}
+
+/* How the final tasks of test_final_tasks_spread are made: each path of
+ * the task core that may queue a task. */
+typedef enum final_kind { FINAL_PLAIN, FINAL_DEPEND, FINAL_PRIORITY, FINAL_TASKLOOP } final_kind;
+static const char *const final_kind_names[] = {"final", "final depend", "final priority", "final taskloop"};
+
+static void make_final_tasks(final_kind kind, int tasks, int *ran_on, atomic_int *wrong)
+{
+    char cells[64]; /* only their addresses matter, as dependences */
+    (void)cells;
+    switch (kind) {
+    case FINAL_PLAIN:
+        for (int i = 0; i < tasks; i++) {
+#pragma omp task final(1) firstprivate(i)
+            final_task_body(i, ran_on, wrong);
+        }
+        break;
+    case FINAL_DEPEND: /* independent dependences: each is ready at once */
+        for (int i = 0; i < tasks; i++) {
+#pragma omp task final(1) firstprivate(i) depend(out : cells[i])
+            final_task_body(i, ran_on, wrong);
+        }
+#pragma omp taskwait
+        break;
+    case FINAL_PRIORITY: /* the priority queue when OMP_MAX_TASK_PRIORITY > 0 */
+        for (int i = 0; i < tasks; i++) {
+#pragma omp task final(1) firstprivate(i) priority(1)
+            final_task_body(i, ran_on, wrong);
+        }
+        break;
+    case FINAL_TASKLOOP:
+#pragma omp taskloop final(1) num_tasks(tasks)
+        for (int i = 0; i < tasks; i++)
+            final_task_body(i, ran_on, wrong);
+        break;
+    }
+}
+
 /* Final tasks that block, created by one thread inside single: they may
- * be queued and taken by the others (only the tasks a final task creates
- * are included), and inside each, omp_in_final() holds and the task it
- * creates has run, on the same thread, when its construct returns. */
-static void test_final_tasks_spread(int threads)
+ * be queued and taken by the others, whatever their other clauses (only
+ * the tasks a final task creates are included). */
+static void test_final_tasks_spread(int threads, final_kind kind)
 {
     enum { PER_THREAD = 6 };
     int tasks = PER_THREAD * threads, ran_on[64];
@@ -82,30 +132,20 @@ static void test_final_tasks_spread(int threads)
 #pragma omp parallel num_threads(threads)
     {
 #pragma omp single
-        for (int i = 0; i < tasks; i++) {
-#pragma omp task final(1) firstprivate(i) shared(ran_on, wrong)
-            {
-                int me = omp_get_thread_num(), child_ran_on = -1;
-#pragma omp task shared(child_ran_on)
-                child_ran_on = omp_in_final() ? omp_get_thread_num() : -2;
-                if (!omp_in_final() || child_ran_on != me)
-                    atomic_fetch_add(&wrong, 1);
-                sleep_us(2000);
-                ran_on[i] = me;
-            }
-        }
+        make_final_tasks(kind, tasks, ran_on, &wrong);
     }
-    CHECK(atomic_load(&wrong) == 0, "%d threads: %d final tasks saw a child not run at once (included) or were "
-                                    "not final", threads, atomic_load(&wrong));
+    const char *name = final_kind_names[kind];
+    CHECK(atomic_load(&wrong) == 0, "%d threads, %s: %d tasks saw a child not run at once (included) or were "
+                                    "not final", threads, name, atomic_load(&wrong));
     bool used[64] = {false};
     int distinct = 0;
     for (int i = 0; i < tasks; i++) {
-        CHECK(ran_on[i] >= 0 && ran_on[i] < threads, "final task %d ran on thread %d", i, ran_on[i]);
+        CHECK(ran_on[i] >= 0 && ran_on[i] < threads, "%s task %d ran on thread %d", name, i, ran_on[i]);
         distinct += !used[ran_on[i]];
         used[ran_on[i]] = true;
     }
     if (threads > 1)
-        CHECK(distinct >= 2, "%d threads: all %d blocking final tasks ran on one thread", threads, tasks);
+        CHECK(distinct >= 2, "%d threads: all %d blocking %s tasks ran on one thread", threads, tasks, name);
 }
 
 /* A task made while the members that are awake all block in their own
@@ -357,7 +397,8 @@ int main(void)
     for (int k = 0; k < TEAM_SIZES; k++) {
         int n = team_sizes[k];
         test_blocking_tasks_spread(n);
-        test_final_tasks_spread(n);
+        for (final_kind kind = FINAL_PLAIN; kind <= FINAL_TASKLOOP; kind++)
+            test_final_tasks_spread(n, kind);
         test_random_trees(n);
         test_barrier_completes_tasks(n);
         test_many_tasks(n);

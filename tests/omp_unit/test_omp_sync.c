@@ -204,13 +204,32 @@ static void test_sections(void)
 
 #define SINGLES 2000
 
-typedef struct single_job {
+/* How many threads won each encounter of a construct that exactly one
+ * thread must run (single, the copyprivate single). */
+typedef struct winners_job {
     _Atomic unsigned winners[SINGLES];
-} single_job;
+} winners_job;
+
+/* Runs body (which counts its winners in a winners_job) for each team size,
+ * episodes times, and checks that each of the first `encounters` had
+ * exactly one winner; construct names it in the message. */
+static void check_one_winner_each(void (*body)(void *), unsigned encounters, unsigned episodes,
+                                  const char *construct)
+{
+    static winners_job j;
+    for (unsigned ep = 0; ep < episodes; ep++)
+        for (unsigned t = 0; t < TEAM_SIZES; t++) {
+            memset(&j, 0, sizeof j);
+            GOMP_parallel(body, &j, team_sizes[t], 0);
+            for (unsigned i = 0; i < encounters; i++)
+                CHECK(atomic_load(&j.winners[i]) == 1, "%s %u ran %u times", construct, i,
+                      atomic_load(&j.winners[i]));
+        }
+}
 
 static void single_body(void *arg)
 {
-    single_job *j = arg;
+    winners_job *j = arg;
     for (unsigned i = 0; i < SINGLES; i++) {
         if (GOMP_single_start())
             atomic_fetch_add(&j->winners[i], 1);
@@ -223,15 +242,7 @@ static void single_body(void *arg)
 
 static void test_single(void)
 {
-    static single_job j;
-    unsigned episodes = scaled(5);
-    for (unsigned ep = 0; ep < episodes; ep++)
-        for (unsigned t = 0; t < TEAM_SIZES; t++) {
-            memset(&j, 0, sizeof j);
-            GOMP_parallel(single_body, &j, team_sizes[t], 0);
-            for (unsigned i = 0; i < SINGLES; i++)
-                CHECK(atomic_load(&j.winners[i]) == 1, "single %u ran %u times", i, atomic_load(&j.winners[i]));
-        }
+    check_one_winner_each(single_body, SINGLES, scaled(5), "single");
     /* Outside any region, every single is ours. */
     for (int i = 0; i < 10; i++)
         CHECK(GOMP_single_start());
@@ -242,10 +253,7 @@ static void test_single(void)
 /* ---- copyprivate ---- */
 
 #define COPIES 500
-
-typedef struct copy_job {
-    _Atomic unsigned winners[COPIES];
-} copy_job;
+_Static_assert(COPIES <= SINGLES, "copy_body counts its winners in a winners_job");
 
 typedef struct payload {
     unsigned episode;
@@ -254,7 +262,7 @@ typedef struct payload {
 
 static void copy_body(void *arg)
 {
-    copy_job *j = arg;
+    winners_job *j = arg;
     for (unsigned i = 0; i < COPIES; i++) {
         payload mine;
         payload *from = GOMP_single_copy_start();
@@ -275,15 +283,7 @@ static void copy_body(void *arg)
 
 static void test_copyprivate(void)
 {
-    static copy_job j;
-    unsigned episodes = scaled(4);
-    for (unsigned ep = 0; ep < episodes; ep++)
-        for (unsigned t = 0; t < TEAM_SIZES; t++) {
-            memset(&j, 0, sizeof j);
-            GOMP_parallel(copy_body, &j, team_sizes[t], 0);
-            for (unsigned i = 0; i < COPIES; i++)
-                CHECK(atomic_load(&j.winners[i]) == 1, "copy single %u ran %u times", i, atomic_load(&j.winners[i]));
-        }
+    check_one_winner_each(copy_body, COPIES, scaled(4), "copy single");
     printf("copyprivate: one winner, value seen by all\n");
 }
 

@@ -106,36 +106,46 @@ static void test_ordered(void)
 /* doacross: a wavefront with sink dependences. */
 #define DN 80
 #define DM 40
+
+/* The wavefront's recurrence: cell (i, j) from the cell above and the cell
+ * to its left.  Unsigned: it overflows, and wraps the same way each time. */
+static unsigned long wavefront_cell(unsigned long a[DN][DM], int i, int j)
+{
+    return (i ? a[i - 1][j] : 1) * 3 + (j ? a[i][j - 1] : 1) + (unsigned long)(i - j);
+}
+
+static void check_wavefront(unsigned long a[DN][DM], unsigned long expect[DN][DM], const char *loop)
+{
+    for (int i = 0; i < DN; i++)
+        for (int j = 0; j < DM; j++)
+            CHECK(a[i][j] == expect[i][j], "doacross %s: a[%d][%d]", loop, i, j);
+}
+
 static void test_doacross(void)
 {
-    /* unsigned: the recurrence overflows, and wraps the same way in both */
     static unsigned long a[DN][DM], expect[DN][DM];
     for (int i = 0; i < DN; i++)
         for (int j = 0; j < DM; j++)
-            expect[i][j] = (i ? expect[i - 1][j] : 1) * 3 + (j ? expect[i][j - 1] : 1) + (unsigned long)(i - j);
+            expect[i][j] = wavefront_cell(expect, i, j);
     memset(a, 0, sizeof a);
 #pragma omp parallel for ordered(2) num_threads(team_size)
     for (int i = 0; i < DN; i++)
         for (int j = 0; j < DM; j++) {
 #pragma omp ordered depend(sink : i - 1, j) depend(sink : i, j - 1)
-            a[i][j] = (i ? a[i - 1][j] : 1) * 3 + (j ? a[i][j - 1] : 1) + (unsigned long)(i - j);
+            a[i][j] = wavefront_cell(a, i, j);
 #pragma omp ordered depend(source)
         }
-    for (int i = 0; i < DN; i++)
-        for (int j = 0; j < DM; j++)
-            CHECK(a[i][j] == expect[i][j], "doacross static: a[%d][%d]", i, j);
+    check_wavefront(a, expect, "static");
 
     memset(a, 0, sizeof a);
 #pragma omp parallel for ordered(2) schedule(dynamic, 3) num_threads(team_size)
     for (int i = 0; i < DN; i++)
         for (int j = 0; j < DM; j++) {
 #pragma omp ordered depend(sink : i - 1, j) depend(sink : i, j - 1)
-            a[i][j] = (i ? a[i - 1][j] : 1) * 3 + (j ? a[i][j - 1] : 1) + (unsigned long)(i - j);
+            a[i][j] = wavefront_cell(a, i, j);
 #pragma omp ordered depend(source)
         }
-    for (int i = 0; i < DN; i++)
-        for (int j = 0; j < DM; j++)
-            CHECK(a[i][j] == expect[i][j], "doacross dynamic: a[%d][%d]", i, j);
+    check_wavefront(a, expect, "dynamic");
 
     /* Bounds and steps other than 0 and 1, one loop descending: gcc passes
      * logical iteration numbers, which the runtime's owners must match. */
@@ -145,12 +155,10 @@ static void test_doacross(void)
         for (int j = 2 * DM - 1; j >= 0; j -= 2) {
             int x = (i - 7) / 3, y = DM - 1 - j / 2;
 #pragma omp ordered depend(sink : i - 3, j) depend(sink : i, j + 2) depend(sink : i - 6, j - 2)
-            a[x][y] = (x ? a[x - 1][y] : 1) * 3 + (y ? a[x][y - 1] : 1) + x - y;
+            a[x][y] = wavefront_cell(a, x, y);
 #pragma omp ordered depend(source)
         }
-    for (int i = 0; i < DN; i++)
-        for (int j = 0; j < DM; j++)
-            CHECK(a[i][j] == expect[i][j], "doacross strided: a[%d][%d]", i, j);
+    check_wavefront(a, expect, "strided");
 }
 
 /* sections, single, copyprivate, nowait chains inside one region. */

@@ -282,20 +282,12 @@ static void json_cell(FILE *out, const void *report_run, size_t c, size_t k, siz
     report_json_field(out, "max_us", ok ? s.max : NAN);
     report_json_field(out, "worst_us", ok ? s.max : NAN);
     report_json_field(out, "csw_per_op", ok ? cell_csw(x) : NAN);
-    fprintf(out, ", \"outliers\": %zu, \"samples_us\": [", ok ? s.outliers : 0);
-    for (unsigned i = 0; ok && i < x->samples; i++) {
-        fputs(i ? ", " : "", out);
-        report_json_number(out, x->us[i]);
-    }
-    fputc(']', out);
+    fprintf(out, ", \"outliers\": %zu", ok ? s.outliers : 0);
+    report_json_samples(out, "samples_us", x->us, ok ? x->samples : 0);
     if (rt == OMP_RUNTIME_MUSTER)
         report_json_field(out, "ratio_to_best", muster_ratio(run, c, k));
     fprintf(out, ", \"samples\": %u, \"inner\": %llu", x->samples, (unsigned long long)x->inner);
-    if (!ok) {
-        fputs(", \"message\": ", out);
-        muster_json_write_string(out, x->message);
-    }
-    fputc('}', out);
+    report_json_end_cell(out, ok, x->message);
 }
 
 static void json_header(FILE *out, const omp_bench_run *run)

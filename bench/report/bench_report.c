@@ -386,12 +386,8 @@ static void json_cell(FILE *out, const bench_run *run, size_t r, size_t k)
                    {"worst_us", s.max}};
     for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
         report_json_field(out, numbers[i].name, ok ? numbers[i].value : NAN);
-    fprintf(out, ", \"outliers\": %zu, \"samples_us\": [", ok ? s.outliers : 0);
-    for (unsigned i = 0; ok && i < c->samples; i++) {
-        fputs(i ? ", " : "", out);
-        report_json_number(out, c->us[i]);
-    }
-    fputc(']', out);
+    fprintf(out, ", \"outliers\": %zu", ok ? s.outliers : 0);
+    report_json_samples(out, "samples_us", c->us, ok ? c->samples : 0);
     fputs(", \"csw_per_barrier\": ", out);
     report_json_number(out, ok ? cell_csw(c) : NAN);
     fputs(", \"state_bytes\": ", out);
@@ -401,11 +397,7 @@ static void json_cell(FILE *out, const bench_run *run, size_t r, size_t k)
     const char *p = muster_wait_policy_name((muster_wait_policy)c->resolved_policy);
     if (row->policy && a && p)
         fprintf(out, ", \"resolved\": {\"algorithm\": \"%s\", \"policy\": \"%s\"}", a, p);
-    if (!ok) {
-        fputs(", \"message\": ", out);
-        muster_json_write_string(out, c->message);
-    }
-    fputc('}', out);
+    report_json_end_cell(out, ok, c->message);
 }
 
 static void json_header(FILE *out, const bench_run *run)

@@ -253,20 +253,13 @@ static void json_cell(FILE *out, const void *report_run, size_t w, size_t k, siz
     report_json_field(out, "maxrss_kb_median", ok ? stats_of(c->rss_kb, c).median : NAN);
     if (rt == OMP_RUNTIME_MUSTER)
         report_json_field(out, "ratio_to_best", muster_ratio(run, w, k));
-    fprintf(out, ", \"outliers\": %zu, \"samples\": %u, \"samples_ms\": [", ok ? ms.outliers : 0, c->samples);
-    for (unsigned i = 0; ok && i < c->samples; i++) {
-        fputs(i ? ", " : "", out);
-        report_json_number(out, c->ms[i]);
-    }
-    fputs("], \"tasks\": ", out);
+    fprintf(out, ", \"outliers\": %zu, \"samples\": %u", ok ? ms.outliers : 0, c->samples);
+    report_json_samples(out, "samples_ms", c->ms, ok ? c->samples : 0);
+    fputs(", \"tasks\": ", out);
     report_json_number(out, ok ? strtod(c->tasks, NULL) : NAN);
     fputs(", \"check\": ", out);
     muster_json_write_string(out, c->check);
-    if (!ok) {
-        fputs(", \"message\": ", out);
-        muster_json_write_string(out, c->message);
-    }
-    fputc('}', out);
+    report_json_end_cell(out, ok, c->message);
 }
 
 void task_report_json(FILE *out, const task_bench_run *run)

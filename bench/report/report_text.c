@@ -1,4 +1,5 @@
 #include "report_text.h"
+#include "json_write.h"
 
 #include <math.h>
 #include <string.h>
@@ -72,6 +73,25 @@ void report_json_field(FILE *out, const char *name, double x)
 {
     fprintf(out, ", \"%s\": ", name);
     report_json_number(out, x);
+}
+
+void report_json_samples(FILE *out, const char *name, const double *x, unsigned n)
+{
+    fprintf(out, ", \"%s\": [", name);
+    for (unsigned i = 0; i < n; i++) {
+        fputs(i ? ", " : "", out);
+        report_json_number(out, x[i]);
+    }
+    fputc(']', out);
+}
+
+void report_json_end_cell(FILE *out, int ok, const char *message)
+{
+    if (!ok) {
+        fputs(", \"message\": ", out);
+        muster_json_write_string(out, message);
+    }
+    fputc('}', out);
 }
 
 void report_json_threads(FILE *out, const unsigned *threads, size_t ncounts)

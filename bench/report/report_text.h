@@ -23,6 +23,11 @@ void report_put_ratio(FILE *out, double r, size_t width);
 void report_json_number(FILE *out, double x);
 /* `, "name": x` with x as report_json_number writes it. */
 void report_json_field(FILE *out, const char *name, double x);
+/* `, "name": [x, ...]`: n measurements, each as report_json_number writes it. */
+void report_json_samples(FILE *out, const char *name, const double *x, unsigned n);
+/* The end of a cell's object: `, "message": "..."` when it did not pass
+ * (ok is 0), then the closing brace. */
+void report_json_end_cell(FILE *out, int ok, const char *message);
 /* `, "threads": [2, 4, 8]`: the team sizes of a run. */
 void report_json_threads(FILE *out, const unsigned *threads, size_t ncounts);
 /* The settings of an EPCC run (bench barrier, bench omp) after its

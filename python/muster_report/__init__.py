@@ -76,6 +76,21 @@ def require_member(path, obj, key, field=None):
     return obj[key]
 
 
+def require_whole_numbers(path, doc, key, noun, minimum, increasing=False):
+    """doc[key]: a non-empty array of whole numbers >= minimum (each one
+    larger than the last when increasing), each a `noun` ("CPU id", "thread
+    count") in the messages; the first bad element is the one named."""
+    values = require_member(path, doc, key)
+    if not isinstance(values, list) or not values:
+        raise ReportError(path, key, f"expected a non-empty array of {noun}s")
+    for i, value in enumerate(values):
+        if not is_int(value) or value < minimum:
+            raise ReportError(path, f"{key}[{i}]", f"{value!r} is not a {noun} (a whole number >= {minimum})")
+        if increasing and i > 0 and value <= values[i - 1]:
+            raise ReportError(path, f"{key}[{i}]", f"{value} after {values[i - 1]}: not increasing")
+    return values
+
+
 def require_format(path, doc, expected):
     fmt = require_member(path, require_object(path, doc, "top level"), "format")
     if fmt != expected:

@@ -8,7 +8,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from . import ReportError, is_int, is_number, load_json, optional_string, require_format, \
-    require_member, require_object, type_name, write_png
+    require_member, require_object, require_whole_numbers, type_name, write_png
 
 FORMAT = "muster-machine/1"
 FIELDS = ("latency_ns", "round_trip_min_ns", "round_trip_median_ns")
@@ -32,12 +32,7 @@ class Machine:
 
 
 def _cpus(path, doc):
-    cpus = require_member(path, doc, "cpus")
-    if not isinstance(cpus, list) or not cpus:
-        raise ReportError(path, "cpus", "expected a non-empty array of CPU ids")
-    for i, cpu in enumerate(cpus):
-        if not is_int(cpu) or cpu < 0:
-            raise ReportError(path, f"cpus[{i}]", f"{cpu!r} is not a CPU id (a whole number >= 0)")
+    cpus = require_whole_numbers(path, doc, "cpus", "CPU id", 0)
     if len(set(cpus)) != len(cpus):
         raise ReportError(path, "cpus", "a CPU id appears twice")
     return cpus

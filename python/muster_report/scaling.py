@@ -13,8 +13,8 @@ import os
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter, ScalarFormatter
 
-from . import ReportError, is_int, is_number, load_json, optional_string, require_format, \
-    require_member, require_object, type_name, write_png
+from . import ReportError, is_number, load_json, optional_string, require_format, require_member, \
+    require_object, require_whole_numbers, type_name, write_png
 
 FORMAT = "muster-scaling/1"
 FIGSIZE = (8.0, 5.0)          # inches; at muster_report.DPI the PNG is 800 x 500
@@ -30,18 +30,6 @@ LINESTYLES = ["-", "--", ":", "-."]
 class Scaling:
     def __init__(self, machine, threads, series):
         self.machine, self.threads, self.series = machine, threads, series  # series: [(label, [ns|None])]
-
-
-def _threads(path, doc):
-    threads = require_member(path, doc, "threads")
-    if not isinstance(threads, list) or not threads:
-        raise ReportError(path, "threads", "expected a non-empty array of thread counts")
-    for i, p in enumerate(threads):
-        if not is_int(p) or p < 1:
-            raise ReportError(path, f"threads[{i}]", f"{p!r} is not a thread count (a whole number >= 1)")
-        if i > 0 and p <= threads[i - 1]:
-            raise ReportError(path, f"threads[{i}]", f"{p} after {threads[i - 1]}: not increasing")
-    return threads
 
 
 def _one_series(path, i, entry, n):
@@ -69,7 +57,7 @@ def load(path):
         raise ReportError(path, "unit", f"{unit!r} is not \"ns\"")
     machine = optional_string(path, doc, "machine")
     optional_string(path, doc, "source")
-    threads = _threads(path, doc)
+    threads = require_whole_numbers(path, doc, "threads", "thread count", 1, increasing=True)
     series = require_member(path, doc, "series")
     if not isinstance(series, list) or not series:
         raise ReportError(path, "series", "expected a non-empty array of {label, ns}")

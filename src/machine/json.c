@@ -288,35 +288,55 @@ static int grow(void **items, size_t count, size_t *cap, size_t size)
     return 0;
 }
 
-static int parse_array(parser *p, json_value *v, unsigned depth)
+/* If the next character is c, steps past it. */
+static bool take(parser *p, char c)
+{
+    if (p->at >= p->end || *p->at != c)
+        return false;
+    p->at++;
+    return true;
+}
+
+typedef int parse_element_fn(parser *p, json_value *v, size_t *cap, unsigned depth);
+
+/* What arrays and objects share: from the opening bracket, elements (array
+ * items, object members) that `element` parses into v, separated by ',' and
+ * ended by `close`; `expected` names what may follow an element. */
+static int parse_elements(parser *p, json_value *v, unsigned depth, char close, const char *expected,
+                          parse_element_fn *element)
 {
     size_t cap = 0;
+    p->at++; /* the opening bracket */
+    skip_space(p);
+    if (take(p, close))
+        return 0;
+    for (;;) {
+        if (element(p, v, &cap, depth) != 0)
+            return -1;
+        skip_space(p);
+        if (take(p, close))
+            return 0;
+        if (!take(p, ','))
+            return fail_expected(p, expected);
+    }
+}
+
+static int parse_item(parser *p, json_value *v, size_t *cap, unsigned depth)
+{
+    if (grow((void **)&v->u.array.items, v->u.array.count, cap, sizeof(json_value)) != 0)
+        return fail(p, "out of memory");
+    /* Counted before it is parsed, so that json_free reaches a half-made
+     * element when the caller frees the tree after an error. */
+    json_value *item = &v->u.array.items[v->u.array.count++];
+    return parse_value(p, item, depth + 1);
+}
+
+static int parse_array(parser *p, json_value *v, unsigned depth)
+{
     v->type = JSON_ARRAY;
     v->u.array.items = NULL;
     v->u.array.count = 0;
-    p->at++;
-    skip_space(p);
-    if (p->at < p->end && *p->at == ']') {
-        p->at++;
-        return 0;
-    }
-    for (;;) {
-        if (grow((void **)&v->u.array.items, v->u.array.count, &cap, sizeof(json_value)) != 0)
-            return fail(p, "out of memory");
-        /* Counted before it is parsed, so that json_free reaches a half-made
-         * element when the caller frees the tree after an error. */
-        json_value *item = &v->u.array.items[v->u.array.count++];
-        if (parse_value(p, item, depth + 1) != 0)
-            return -1;
-        skip_space(p);
-        if (p->at < p->end && *p->at == ']') {
-            p->at++;
-            return 0;
-        }
-        if (p->at >= p->end || *p->at != ',')
-            return fail_expected(p, "',' or ']'");
-        p->at++;
-    }
+    return parse_elements(p, v, depth, ']', "',' or ']'", parse_item);
 }
 
 static bool has_key(const json_value *object, const char *key)
@@ -351,36 +371,17 @@ static int parse_member(parser *p, json_value *v, size_t *cap, unsigned depth)
     m->value.type = JSON_NULL;
     v->u.object.count++;
     skip_space(p);
-    if (p->at >= p->end || *p->at != ':')
+    if (!take(p, ':'))
         return fail_expected(p, "':'");
-    p->at++;
     return parse_value(p, &m->value, depth + 1);
 }
 
 static int parse_object(parser *p, json_value *v, unsigned depth)
 {
-    size_t cap = 0;
     v->type = JSON_OBJECT;
     v->u.object.members = NULL;
     v->u.object.count = 0;
-    p->at++;
-    skip_space(p);
-    if (p->at < p->end && *p->at == '}') {
-        p->at++;
-        return 0;
-    }
-    for (;;) {
-        if (parse_member(p, v, &cap, depth) != 0)
-            return -1;
-        skip_space(p);
-        if (p->at < p->end && *p->at == '}') {
-            p->at++;
-            return 0;
-        }
-        if (p->at >= p->end || *p->at != ',')
-            return fail_expected(p, "',' or '}'");
-        p->at++;
-    }
+    return parse_elements(p, v, depth, '}', "',' or '}'", parse_member);
 }
 
 /* On failure *v still holds what was parsed, for the caller to free. */

@@ -25,20 +25,29 @@ static int parse_positive(const char *text, unsigned long long *out)
     return 0;
 }
 
-int muster_parse_cpu_max(const char *text, double *cpus)
+/* The CPUs a quota per period allows, 0 when quota_text is `unlimited`
+ * (v2's "max", v1's "-1"); -1 when either number is malformed. */
+static int quota_cpus(const char *quota_text, const char *unlimited, const char *period_text, double *cpus)
 {
-    char quota[32], period_text[32], tail;
-    unsigned long long q, period;
-    if (sscanf(text, "%31s %31s %c", quota, period_text, &tail) != 2 || parse_positive(period_text, &period) != 0)
+    unsigned long long quota, period;
+    if (parse_positive(period_text, &period) != 0)
         return -1;
-    if (strcmp(quota, "max") == 0) {
+    if (strcmp(quota_text, unlimited) == 0) {
         *cpus = 0.0;
         return 0;
     }
-    if (parse_positive(quota, &q) != 0)
+    if (parse_positive(quota_text, &quota) != 0)
         return -1;
-    *cpus = (double)q / (double)period;
+    *cpus = (double)quota / (double)period;
     return 0;
+}
+
+int muster_parse_cpu_max(const char *text, double *cpus)
+{
+    char quota[32], period[32], tail;
+    if (sscanf(text, "%31s %31s %c", quota, period, &tail) != 2)
+        return -1;
+    return quota_cpus(quota, "max", period, cpus);
 }
 
 /* The first line of dir/name, without its newline; false when unreadable. */
@@ -70,17 +79,7 @@ static double read_cpu_max(const char *dir)
 
 int muster_parse_cfs_quota(const char *quota_text, const char *period_text, double *cpus)
 {
-    unsigned long long period, quota;
-    if (parse_positive(period_text, &period) != 0)
-        return -1;
-    if (strcmp(quota_text, "-1") == 0) {
-        *cpus = 0.0;
-        return 0;
-    }
-    if (parse_positive(quota_text, &quota) != 0)
-        return -1;
-    *cpus = (double)quota / (double)period;
-    return 0;
+    return quota_cpus(quota_text, "-1", period_text, cpus);
 }
 
 static double read_cfs_quota(const char *dir)

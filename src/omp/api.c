@@ -284,18 +284,30 @@ MUSTER_OMP_EXPORT int omp_get_team_num(void)
  * call yet, so the environment's value holds. */
 static atomic_int num_teams_var = -1, teams_thread_limit_var = -1;
 
-MUSTER_OMP_EXPORT void omp_set_num_teams(int num_teams)
+/* A call sets a device-wide variable only to a positive value. */
+static void set_device_var(atomic_int *var, int value)
 {
     /* relaxed: a lone value with no data published through it. */
-    if (num_teams > 0)
-        atomic_store_explicit(&num_teams_var, num_teams, memory_order_relaxed);
+    if (value > 0)
+        atomic_store_explicit(var, value, memory_order_relaxed);
+}
+
+/* The value a call set, else the environment's. */
+static unsigned device_var(atomic_int *var, unsigned from_env)
+{
+    /* relaxed: see set_device_var. */
+    int n = atomic_load_explicit(var, memory_order_relaxed);
+    return n >= 0 ? (unsigned)n : from_env;
+}
+
+MUSTER_OMP_EXPORT void omp_set_num_teams(int num_teams)
+{
+    set_device_var(&num_teams_var, num_teams);
 }
 
 unsigned muster_omp_nteams_var(void)
 {
-    /* relaxed: see omp_set_num_teams. */
-    int n = atomic_load_explicit(&num_teams_var, memory_order_relaxed);
-    return n >= 0 ? (unsigned)n : muster_omp_env_extras_get()->num_teams;
+    return device_var(&num_teams_var, muster_omp_env_extras_get()->num_teams);
 }
 
 MUSTER_OMP_EXPORT int omp_get_max_teams(void)
@@ -305,16 +317,12 @@ MUSTER_OMP_EXPORT int omp_get_max_teams(void)
 
 MUSTER_OMP_EXPORT void omp_set_teams_thread_limit(int limit)
 {
-    /* relaxed: a lone value with no data published through it. */
-    if (limit > 0)
-        atomic_store_explicit(&teams_thread_limit_var, limit, memory_order_relaxed);
+    set_device_var(&teams_thread_limit_var, limit);
 }
 
 unsigned muster_omp_teams_thread_limit_var(void)
 {
-    /* relaxed: see omp_set_teams_thread_limit. */
-    int n = atomic_load_explicit(&teams_thread_limit_var, memory_order_relaxed);
-    return n >= 0 ? (unsigned)n : muster_omp_env_extras_get()->teams_thread_limit;
+    return device_var(&teams_thread_limit_var, muster_omp_env_extras_get()->teams_thread_limit);
 }
 
 MUSTER_OMP_EXPORT int omp_get_teams_thread_limit(void)

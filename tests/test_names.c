@@ -17,39 +17,22 @@
 typedef const char *(*name_fn)(int value);
 typedef int (*parse_fn)(const char *name, int *out);
 
-static const char *alg_name(int v) { return muster_algorithm_name((muster_algorithm)v); }
-static const char *policy_name(int v) { return muster_wait_policy_name((muster_wait_policy)v); }
-static const char *wakeup_name(int v) { return muster_wakeup_name((muster_wakeup)v); }
-static const char *padding_name(int v) { return muster_padding_name((muster_padding)v); }
-
-static int alg_parse(const char *s, int *out)
-{
-    muster_algorithm v = (muster_algorithm)*out;
-    int rc = muster_algorithm_parse(s, &v);
-    *out = (int)v;
-    return rc;
-}
-static int policy_parse(const char *s, int *out)
-{
-    muster_wait_policy v = (muster_wait_policy)*out;
-    int rc = muster_wait_policy_parse(s, &v);
-    *out = (int)v;
-    return rc;
-}
-static int wakeup_parse(const char *s, int *out)
-{
-    muster_wakeup v = (muster_wakeup)*out;
-    int rc = muster_wakeup_parse(s, &v);
-    *out = (int)v;
-    return rc;
-}
-static int padding_parse(const char *s, int *out)
-{
-    muster_padding v = (muster_padding)*out;
-    int rc = muster_padding_parse(s, &v);
-    *out = (int)v;
-    return rc;
-}
+/* prefix_name and prefix_parse: muster_<type>_name and muster_<type>_parse
+ * with int in place of the enum muster_<type>, to fit name_fn and parse_fn. */
+#define INT_ADAPTERS(prefix, type)                                                             \
+    static const char *prefix##_name(int v) { return muster_##type##_name((muster_##type)v); } \
+    static int prefix##_parse(const char *s, int *out)                                         \
+    {                                                                                          \
+        muster_##type v = (muster_##type)*out;                                                 \
+        int rc = muster_##type##_parse(s, &v);                                                 \
+        *out = (int)v;                                                                         \
+        return rc;                                                                             \
+    }
+INT_ADAPTERS(alg, algorithm)
+INT_ADAPTERS(policy, wait_policy)
+INT_ADAPTERS(wakeup, wakeup)
+INT_ADAPTERS(padding, padding)
+#undef INT_ADAPTERS
 
 typedef struct kind {
     const char *what;

@@ -78,6 +78,15 @@ static void test_parse(void)
 
 static char root[128];
 
+/* A fresh directory $TMPDIR/muster-<name>-XXXXXX (/tmp when TMPDIR is unset
+ * or too long for root) becomes root. */
+static void make_root(const char *name)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(root, sizeof root, "%s/muster-%s-XXXXXX", tmp && strlen(tmp) < 64 ? tmp : "/tmp", name);
+    CHECK(mkdtemp(root) != NULL);
+}
+
 static void write_file(const char *relative, const char *text)
 {
     char path[sizeof root + 64];
@@ -118,9 +127,7 @@ static void check_walk(double (*walk)(const char *, const char *), const char *n
 
 static void test_cgroup_tree(void)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(root, sizeof root, "%s/muster-cgroup-XXXXXX", tmp && strlen(tmp) < 64 ? tmp : "/tmp");
-    CHECK(mkdtemp(root) != NULL);
+    make_root("cgroup");
     make_dir("a");
     make_dir("a/b");
     make_dir("a/b/c");
@@ -247,9 +254,7 @@ static void remove_tree(const char *top);
 
 static void test_v1_tree(void)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(root, sizeof root, "%s/muster-cgroup1-XXXXXX", tmp && strlen(tmp) < 64 ? tmp : "/tmp");
-    CHECK(mkdtemp(root) != NULL);
+    make_root("cgroup1");
     make_dir("a");
     make_dir("a/b");
     make_dir("z");
@@ -310,9 +315,7 @@ static void write_mountinfo(const char *v1_root, const char *v1_dir, const char 
 
 static void test_quota_from_proc_files(void)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(root, sizeof root, "%s/muster-cgproc-XXXXXX", tmp && strlen(tmp) < 64 ? tmp : "/tmp");
-    CHECK(mkdtemp(root) != NULL);
+    make_root("cgproc");
     const char *dirs[] = {"v1", "v1/docker", "v1/docker/abc", "v1/docker/abc/docker", "v1/docker/abc/docker/abc", "v2", "v2/user.slice", "v2/user.slice/x", "cpuset",
                           "cpuset/other", "my cg", "my cg/job"};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)

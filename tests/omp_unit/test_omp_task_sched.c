@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -32,6 +33,22 @@ static void spin_a_little(unsigned *seed)
 {
     for (unsigned k = rand_r(seed) % 2000; k > 0; k--)
         __asm__ __volatile__("" ::: "memory");
+}
+
+/* Each of `tasks` ran on a thread of the team (ran_on[i]), and with more
+ * than one thread, not all on the same one; `what` ("task", "final task")
+ * names them in the messages. */
+static void check_spread(const int *ran_on, int tasks, int threads, const char *what)
+{
+    bool used[64] = {false};
+    int distinct = 0;
+    for (int i = 0; i < tasks; i++) {
+        CHECK(ran_on[i] >= 0 && ran_on[i] < threads, "%s %d ran on thread %d", what, i, ran_on[i]);
+        distinct += !used[ran_on[i]];
+        used[ran_on[i]] = true;
+    }
+    if (threads > 1)
+        CHECK(distinct >= 2, "%d threads: all %d blocking %ss ran on one thread", threads, tasks, what);
 }
 
 /* Tasks that block (sleep), all created by one thread inside single: the
@@ -57,16 +74,9 @@ static void test_blocking_tasks_spread(int threads)
             }
         }
     }
-    bool used[64] = {false};
-    int distinct = 0;
-    for (int i = 0; i < tasks; i++) {
+    for (int i = 0; i < tasks; i++)
         CHECK(atomic_load(&runs[i]) == 1, "%d threads: task %d ran %d times", threads, i, atomic_load(&runs[i]));
-        CHECK(ran_on[i] >= 0 && ran_on[i] < threads, "task %d ran on thread %d", i, ran_on[i]);
-        distinct += !used[ran_on[i]];
-        used[ran_on[i]] = true;
-    }
-    if (threads > 1)
-        CHECK(distinct >= 2, "%d threads: all %d blocking tasks ran on one thread", threads, tasks);
+    check_spread(ran_on, tasks, threads, "task");
 }
 
 /* The body of a final task that blocks: inside it omp_in_final() holds,
@@ -137,15 +147,9 @@ static void test_final_tasks_spread(int threads, final_kind kind)
     const char *name = final_kind_names[kind];
     CHECK(atomic_load(&wrong) == 0, "%d threads, %s: %d tasks saw a child not run at once (included) or were "
                                     "not final", threads, name, atomic_load(&wrong));
-    bool used[64] = {false};
-    int distinct = 0;
-    for (int i = 0; i < tasks; i++) {
-        CHECK(ran_on[i] >= 0 && ran_on[i] < threads, "%s task %d ran on thread %d", name, i, ran_on[i]);
-        distinct += !used[ran_on[i]];
-        used[ran_on[i]] = true;
-    }
-    if (threads > 1)
-        CHECK(distinct >= 2, "%d threads: all %d blocking %s tasks ran on one thread", threads, tasks, name);
+    char what[32];
+    snprintf(what, sizeof what, "%s task", name);
+    check_spread(ran_on, tasks, threads, what);
 }
 
 /* A task made while the members that are awake all block in their own

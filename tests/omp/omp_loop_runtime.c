@@ -18,6 +18,14 @@
 
 static int hits[N], owner[N];
 
+/* Thread `thread` ran iteration i. */
+static void record(int i, int thread)
+{
+    owner[i] = thread;
+#pragma omp atomic
+    hits[i]++;
+}
+
 static void run_loop(int variant)
 {
     memset(hits, 0, sizeof hits);
@@ -28,9 +36,7 @@ static void run_loop(int variant)
 #pragma omp for schedule(runtime)
             for (int i = 0; i < N; i++) {
                 corpus_delay(&seed, 0);
-                owner[i] = omp_get_thread_num();
-#pragma omp atomic
-                hits[i]++;
+                record(i, omp_get_thread_num());
             }
         }
     } else if (variant == 1) {
@@ -38,44 +44,29 @@ static void run_loop(int variant)
         {
             int id = omp_get_thread_num(); /* not directly nested: GOMP_loop_runtime_start */
 #pragma omp for schedule(monotonic: runtime)
-            for (int i = 0; i < N; i++) {
-                owner[i] = id;
-#pragma omp atomic
-                hits[i]++;
-            }
+            for (int i = 0; i < N; i++)
+                record(i, id);
         }
     } else if (variant == 2) {
 #pragma omp parallel
         {
             int id = omp_get_thread_num();
 #pragma omp for schedule(nonmonotonic: runtime)
-            for (int i = 0; i < N; i++) {
-                owner[i] = id;
-#pragma omp atomic
-                hits[i]++;
-            }
+            for (int i = 0; i < N; i++)
+                record(i, id);
         }
     } else if (variant == 3) {
 #pragma omp parallel for schedule(runtime)
-        for (int i = 0; i < N; i++) {
-            owner[i] = omp_get_thread_num();
-#pragma omp atomic
-            hits[i]++;
-        }
+        for (int i = 0; i < N; i++)
+            record(i, omp_get_thread_num());
     } else if (variant == 4) {
 #pragma omp parallel for schedule(monotonic: runtime)
-        for (int i = 0; i < N; i++) {
-            owner[i] = omp_get_thread_num();
-#pragma omp atomic
-            hits[i]++;
-        }
+        for (int i = 0; i < N; i++)
+            record(i, omp_get_thread_num());
     } else {
 #pragma omp parallel for schedule(nonmonotonic: runtime)
-        for (int i = 0; i < N; i++) {
-            owner[i] = omp_get_thread_num();
-#pragma omp atomic
-            hits[i]++;
-        }
+        for (int i = 0; i < N; i++)
+            record(i, omp_get_thread_num());
     }
 }
 

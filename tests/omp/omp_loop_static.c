@@ -12,6 +12,14 @@
 static int owner[N_MAX];
 static int hits[N_MAX];
 
+/* Thread `thread` ran (logical) iteration i. */
+static void record(int i, int thread)
+{
+    owner[i] = thread;
+#pragma omp atomic
+    hits[i]++;
+}
+
 static void reset(int n)
 {
     for (int i = 0; i < n; i++)
@@ -60,9 +68,7 @@ int main(void)
 #pragma omp for schedule(static)
             for (int i = 0; i < n; i++) {
                 corpus_delay(&seed, 0);
-                owner[i] = omp_get_thread_num();
-#pragma omp atomic
-                hits[i]++;
+                record(i, omp_get_thread_num());
             }
         }
         check_once(n, "schedule(static)");
@@ -79,9 +85,7 @@ int main(void)
 #pragma omp for schedule(static, chunk)
                 for (int i = 0; i < n; i++) {
                     corpus_delay(&seed, 0);
-                    owner[i] = omp_get_thread_num();
-#pragma omp atomic
-                    hits[i]++;
+                    record(i, omp_get_thread_num());
                 }
             }
             check_once(n, "schedule(static, chunk)");
@@ -95,11 +99,8 @@ int main(void)
     reset(N_MAX);
 #pragma omp parallel
 #pragma omp for schedule(static, 2)
-    for (int i = 13; i < 13 + 5 * 200; i += 5) {
-        owner[(i - 13) / 5] = omp_get_thread_num();
-#pragma omp atomic
-        hits[(i - 13) / 5]++;
-    }
+    for (int i = 13; i < 13 + 5 * 200; i += 5)
+        record((i - 13) / 5, omp_get_thread_num());
     check_once(200, "step 5");
     for (int k = 0; k < 200; k++)
         CHECK_EQ(owner[k], (k / 2) % T, "schedule(static, 2) step 5: thread of logical iteration %d", k);

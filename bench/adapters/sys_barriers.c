@@ -14,6 +14,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* pthreads, std::barrier and muster::barrier keep all their state behind
+ * the shared pointer: a thread's slot holds only that pointer. */
+static int attach_shared_pointer(void *shared, unsigned id, bench_slot *slot, char err[BENCH_ERR_LEN])
+{
+    memcpy(slot->bytes, &shared, sizeof shared);
+    return 0;
+}
+
+static void *shared_pointer(const bench_slot *slot)
+{
+    void *shared;
+    memcpy(&shared, slot->bytes, sizeof shared);
+    return shared;
+}
+
 /* ---- pthread_barrier_wait ---------------------------------------------- */
 
 static int pt_create(void **shared, unsigned n, const void *arg, char err[BENCH_ERR_LEN])
@@ -29,17 +44,9 @@ static int pt_create(void **shared, unsigned n, const void *arg, char err[BENCH_
     return 0;
 }
 
-static int pt_attach(void *shared, unsigned id, bench_slot *slot, char err[BENCH_ERR_LEN])
-{
-    memcpy(slot->bytes, &shared, sizeof shared);
-    return 0;
-}
-
 static int pt_wait(bench_slot *slot)
 {
-    pthread_barrier_t *b;
-    memcpy(&b, slot->bytes, sizeof b);
-    int rc = pthread_barrier_wait(b);
+    int rc = pthread_barrier_wait(shared_pointer(slot));
     if (rc == PTHREAD_BARRIER_SERIAL_THREAD)
         return 1;
     return rc == 0 ? 0 : -rc;
@@ -64,7 +71,7 @@ const bench_impl bench_pthread = {
     .family = "pthread",
     .counts_serial = 1,
     .create = pt_create,
-    .attach = pt_attach,
+    .attach = attach_shared_pointer,
     .wait = pt_wait,
     .destroy = pt_destroy,
     .state_bytes = pt_state_bytes,
@@ -85,9 +92,7 @@ static int cxx_create(void **shared, unsigned n, const void *arg, char err[BENCH
 
 static int cxx_wait(bench_slot *slot)
 {
-    void *b;
-    memcpy(&b, slot->bytes, sizeof b);
-    cxx_barrier_wait(b);
+    cxx_barrier_wait(shared_pointer(slot));
     return 0;
 }
 
@@ -100,7 +105,7 @@ const bench_impl bench_std_barrier = {
     .name = "std::barrier",
     .family = "std",
     .create = cxx_create,
-    .attach = pt_attach, /* the slot holds the shared pointer, as for pthreads */
+    .attach = attach_shared_pointer,
     .wait = cxx_wait,
     .destroy = cxx_destroy,
     .state_bytes = cxx_state_bytes,
@@ -117,9 +122,7 @@ static int muster_cxx_create(void **shared, unsigned n, const void *arg, char er
 
 static int muster_cxx_wait(bench_slot *slot)
 {
-    void *b;
-    memcpy(&b, slot->bytes, sizeof b);
-    cxx_muster_barrier_wait(b);
+    cxx_muster_barrier_wait(shared_pointer(slot));
     return 0;
 }
 
@@ -133,7 +136,7 @@ const bench_impl bench_muster_cxx = {
     .name = "muster::barrier",
     .family = "muster",
     .create = muster_cxx_create,
-    .attach = pt_attach, /* the slot holds the shared pointer, as for pthreads */
+    .attach = attach_shared_pointer,
     .wait = muster_cxx_wait,
     .destroy = muster_cxx_destroy,
     .state_bytes = cxx_state_bytes,

@@ -32,8 +32,8 @@ static omp_bench_run make_run(double gomp_cond_us, double muster_cond_us)
     const size_t picked[] = {cond, construct_index("TASK_WAIT")};
     const double base[OMP_RUNTIME_COUNT] = {0.8, 11.8, 0.04};
     omp_bench_run run = {.threads = two_threads, .ncounts = 1, .cells = cells, .reps = REPS,
-                         .target_ms = 0.2, .delay_ns = 100, .cpus_online = 2, .cpus_available = 2,
-                         .cpu_list = cpus};
+                         .target_ms = 0.2, .delay_ns = 100,
+                         .machine = {.cpus_online = 2, .cpus_available = 2, .cpu_list = cpus}};
     memset(cells, 0, sizeof cells);
     for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
         run.runtime[rt] = 1;

@@ -389,9 +389,8 @@ static int run_benchmark(const struct options *o, const struct cpu_mask *mask)
         .target_ms = o->target_ms,
         .timeout_s = o->timeout_s,
         .pin = pin_names[o->pin],
-        .cpus_online = sysconf(_SC_NPROCESSORS_ONLN),
-        .cpus_available = mask->count,
-        .cpu_list = mask->cpu,
+        .machine = {.cpus_online = sysconf(_SC_NPROCESSORS_ONLN), .cpus_available = mask->count,
+                    .cpu_list = mask->cpu},
     };
     memset(rows, 0, sizeof rows);
     run.nrows = build_rows(o, rows);

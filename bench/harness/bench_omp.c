@@ -294,11 +294,11 @@ static int find_runtimes(omp_bench_run *run, char library[OMP_RUNTIME_COUNT][409
 
 static int read_cpus(omp_bench_run *run, int *cpu)
 {
-    run->cpus_available = muster_affinity_cpus(cpu, CPU_SETSIZE);
-    if (run->cpus_available == 0)
+    run->machine.cpus_available = muster_affinity_cpus(cpu, CPU_SETSIZE);
+    if (run->machine.cpus_available == 0)
         return -1;
-    run->cpus_online = sysconf(_SC_NPROCESSORS_ONLN);
-    run->cpu_list = cpu;
+    run->machine.cpus_online = sysconf(_SC_NPROCESSORS_ONLN);
+    run->machine.cpu_list = cpu;
     return 0;
 }
 

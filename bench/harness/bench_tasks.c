@@ -262,8 +262,9 @@ static int run_benchmark(const struct options *o, const char *taskbench, const c
     static task_bench_run run;
     run = (task_bench_run){.threads = o->choice.threads, .ncounts = o->choice.nthreads, .reps = (unsigned)o->reps,
                            .scale = o->scale, .timeout_s = o->timeout_s, .taskbench = taskbench,
-                           .compiler = compiler, .cpus_online = sysconf(_SC_NPROCESSORS_ONLN),
-                           .cpus_available = cpus, .cpu_list = cpu};
+                           .compiler = compiler,
+                           .machine = {.cpus_online = sysconf(_SC_NPROCESSORS_ONLN), .cpus_available = cpus,
+                                       .cpu_list = cpu}};
     memcpy(run.workload, o->workload, sizeof run.workload);
     memcpy(run.runtime, o->choice.runtime, sizeof run.runtime);
     if (strcmp(compiler, "clang") == 0)

@@ -36,9 +36,7 @@ typedef struct task_bench_run {
     double scale, timeout_s;
     const char *taskbench;
     const char *compiler; /* "gcc" or "clang": who built taskbench */
-    long cpus_online;
-    unsigned cpus_available;
-    const int *cpu_list;
+    report_machine machine;
 } task_bench_run;
 
 static inline task_cell *task_cell_at(const task_bench_run *run, size_t workload, size_t count, size_t runtime)

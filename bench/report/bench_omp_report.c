@@ -1,6 +1,5 @@
 #include "bench_omp_report.h"
 
-#include "cli.h"
 #include "report_text.h"
 #include "sample_stats.h"
 #include "json_write.h"
@@ -23,9 +22,7 @@ const char *const omp_construct_labels[OMP_CONSTRUCT_COUNT] = {
 };
 
 #define MIN_NAME_W 13 /* "PARALLEL FOR" and a blank */
-#define TIME_W 7    /* "12345.6" */
-#define OUTLIER_W 4 /* "12!" */
-#define GROUP_W (1 + TIME_W + 1 + TIME_W + 1 + OUTLIER_W) /* one runtime: median, worst, >5x */
+#define GROUP_W (1 + REPORT_STATS_W) /* one runtime: median, worst, >5x */
 #define RATIO_W 8   /* " 0.036×" */
 #define TABLE_COLUMNS 100
 
@@ -64,12 +61,7 @@ static void put_time(FILE *out, const omp_bench_run *run, const omp_cell *c)
         snprintf(median, sizeof median, "%.*f", report_decimals_for(s.median), s.median);
         snprintf(worst, sizeof worst, "%.*f", report_decimals_for(s.max), s.max);
         fputc(' ', out);
-        report_put_padded(out, median, TIME_W, 1);
-        fputc(' ', out);
-        report_put_padded(out, worst, TIME_W, 1);
-        snprintf(text, sizeof text, s.outliers ? "%zu!" : "%zu", s.outliers);
-        fputc(' ', out);
-        report_put_padded(out, text, OUTLIER_W, 1);
+        report_put_stats(out, median, worst, s.outliers);
         return;
     }
     if (c->status == CELL_DNF)
@@ -136,11 +128,7 @@ static void put_block_header(FILE *out, const omp_bench_run *run, size_t k)
     for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
         if (run->runtime[rt]) {
             fputc(' ', out);
-            report_put_padded(out, "median", TIME_W, 1);
-            fputc(' ', out);
-            report_put_padded(out, "worst", TIME_W, 1);
-            fputc(' ', out);
-            report_put_padded(out, ">5×", OUTLIER_W, 1);
+            report_put_stats_heads(out);
         }
     if (has_ratio(run))
         report_put_padded(out, "÷ best", RATIO_W, 1);
@@ -173,14 +161,12 @@ static void put_row(FILE *out, const omp_bench_run *run, size_t c, size_t k)
 
 static void put_title(FILE *out, const omp_bench_run *run)
 {
-    char cpus[256];
     const char *wait = getenv("OMP_WAIT_POLICY");
-    cli_format_cpu_list(cpus, sizeof cpus, run->cpu_list, run->cpus_available);
     fprintf(out, "muster bench omp: overhead per OpenMP construct (EPCC syncbench, built by %s), µs: "
                  "median and worst of %u round%s\n", run->compiler ? run->compiler : "gcc", run->reps,
             run->reps == 1 ? "" : "s");
-    fprintf(out, "%u of %ld CPUs available (%s); delay %.3f µs; test loop %g ms; OMP_WAIT_POLICY %s\n",
-            run->cpus_available, run->cpus_online, cpus, run->delay_ns / 1000.0, run->target_ms,
+    report_put_machine(out, &run->machine);
+    fprintf(out, "; delay %.3f µs; test loop %g ms; OMP_WAIT_POLICY %s\n", run->delay_ns / 1000.0, run->target_ms,
             wait ? wait : "unset");
     omp_report_put_runtimes(out, run->runtime, run->runtime_path, run->runtime_missing);
     fprintf(out, "a round is one process per runtime; >5×: rounds above 5× the median, marked ! (a bad "
@@ -293,7 +279,7 @@ static void json_cell(FILE *out, const void *report_run, size_t c, size_t k, siz
 static void json_header(FILE *out, const omp_bench_run *run)
 {
     fputs("{\n  ", out);
-    report_json_machine(out, run->cpus_online, run->cpus_available, run->cpu_list);
+    report_json_machine(out, &run->machine);
     fputs(",\n  \"settings\": {\"method\": \"epcc-syncbench\", \"compiler\": ", out);
     muster_json_write_string(out, run->compiler ? run->compiler : "gcc");
     report_json_epcc_settings(out, run->threads, run->ncounts, run->reps, run->target_ms, run->timeout_s,

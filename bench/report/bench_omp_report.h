@@ -43,10 +43,7 @@ typedef struct omp_bench_run {
     unsigned delay_iters;
     const char *syncbench;
     const char *compiler;  /* "gcc" or "clang": who built syncbench */
-    /* machine */
-    long cpus_online;
-    unsigned cpus_available;
-    const int *cpu_list;
+    report_machine machine;
 } omp_bench_run;
 
 static inline omp_cell *omp_cell_at(const omp_bench_run *run, size_t construct, size_t count,

@@ -1,5 +1,4 @@
 #include "bench_report.h"
-#include "cli.h"
 #include "report_text.h"
 #include "json_write.h"
 
@@ -8,11 +7,9 @@
 #include <string.h>
 
 #define TABLE_COLUMNS 100
-#define TIME_W 7     /* "12345.6" */
-#define OUTLIER_W 4  /* "12!" */
 #define CSW_W 6
 #define GAP 2
-#define CELL_W (TIME_W + 1 + TIME_W + 1 + OUTLIER_W + 1 + CSW_W)
+#define CELL_W (REPORT_STATS_W + 1 + CSW_W)
 #define GROUP_W (GAP + CELL_W)
 
 sample_stats bench_cell_stats(const bench_cell *c) { return sample_stats_of(c->us, c->samples); }
@@ -133,28 +130,18 @@ static size_t block_size(const bench_run *run, size_t first, size_t label_w)
 }
 
 /* "n" or "n!" when n > 0: the repetitions above 5x the median. */
-static void format_outliers(char *buf, size_t len, size_t outliers)
-{
-    snprintf(buf, len, outliers ? "%zu!" : "%zu", outliers);
-}
-
 static void put_cell(FILE *out, const bench_run *run, size_t r, size_t k)
 {
     const bench_cell *c = bench_cell_at(run, r, k);
-    char text[64], median[24], worst[24], outliers[16], csw[24];
+    char text[64], median[24], worst[24], csw[24];
     fprintf(out, "%*s", GAP, "");
     switch (c->status) {
     case CELL_OK: {
         sample_stats s = bench_cell_stats(c);
         format_value(median, sizeof median, s.median);
         format_value(worst, sizeof worst, s.max);
-        format_outliers(outliers, sizeof outliers, s.outliers);
         report_format_csw(csw, sizeof csw, cell_csw(c));
-        report_put_padded(out, median, TIME_W, 1);
-        fputc(' ', out);
-        report_put_padded(out, worst, TIME_W, 1);
-        fputc(' ', out);
-        report_put_padded(out, outliers, OUTLIER_W, 1);
+        report_put_stats(out, median, worst, s.outliers);
         fputc(' ', out);
         report_put_padded(out, csw, CSW_W, 1);
         return;
@@ -190,11 +177,7 @@ static void put_block_header(FILE *out, const bench_run *run, size_t first, size
     report_put_padded(out, "B/thr", bytes_w, 1);
     for (size_t k = first; k < first + n; k++) {
         fprintf(out, "%*s", GAP, "");
-        report_put_padded(out, "median", TIME_W, 1);
-        fputc(' ', out);
-        report_put_padded(out, "worst", TIME_W, 1);
-        fputc(' ', out);
-        report_put_padded(out, ">5×", OUTLIER_W, 1);
+        report_put_stats_heads(out);
         fputc(' ', out);
         report_put_padded(out, "csw/b", CSW_W, 1);
     }
@@ -225,14 +208,11 @@ static void put_block(FILE *out, const bench_run *run, size_t first, size_t n, s
 
 static void put_title(FILE *out, const bench_run *run)
 {
-    char cpus[256];
-    cli_format_cpu_list(cpus, sizeof cpus, run->cpu_list, run->cpus_available);
     fprintf(out, "muster bench barrier: overhead per barrier episode (EPCC), µs: median and worst "
                  "of %u rep%s\n", run->reps, run->reps == 1 ? "" : "s");
     int pinned = strcmp(run->pin, "none") != 0;
-    fprintf(out, "%u of %ld CPUs available (%s), %s%s; delay %.3f µs; test loop %g ms; "
-                 "timeout %g s\n",
-            run->cpus_available, run->cpus_online, cpus, pinned ? "pinned " : "not pinned",
+    report_put_machine(out, &run->machine);
+    fprintf(out, ", %s%s; delay %.3f µs; test loop %g ms; timeout %g s\n", pinned ? "pinned " : "not pinned",
             pinned ? run->pin : "", run->delay_ns / 1000.0, run->target_ms, run->timeout_s);
     fprintf(out, ">5×: reps above 5× the cell's median, marked ! (a bad mode the median hides);\n"
                  "csw/b: context switches per barrier (all threads); B/thr: bytes of barrier "
@@ -403,7 +383,7 @@ static void json_cell(FILE *out, const bench_run *run, size_t r, size_t k)
 static void json_header(FILE *out, const bench_run *run)
 {
     fputs("{\n  ", out);
-    report_json_machine(out, run->cpus_online, run->cpus_available, run->cpu_list);
+    report_json_machine(out, &run->machine);
     fputs(",\n  \"settings\": {\"method\": \"epcc\"", out);
     report_json_epcc_settings(out, run->threads, run->ncounts, run->reps, run->target_ms, run->timeout_s,
                               run->delay_ns, run->delay_iters);

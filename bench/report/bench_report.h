@@ -4,6 +4,7 @@
 #define MUSTER_BENCH_BENCH_REPORT_H
 
 #include "bench_impl.h"
+#include "report_text.h" /* report_machine */
 #include "sample_stats.h"
 
 #include <stdint.h>
@@ -60,10 +61,7 @@ typedef struct bench_run {
     const char *pin;
     double delay_ns;
     unsigned delay_iters;
-    /* machine */
-    long cpus_online;
-    unsigned cpus_available;
-    const int *cpu_list;
+    report_machine machine;
 } bench_run;
 
 static inline bench_cell *bench_cell_at(const bench_run *run, size_t row, size_t count)

@@ -4,7 +4,6 @@
 
 #include "bench_omp_report.h" /* omp_report_json_runtimes */
 
-#include "cli.h"
 #include "report_text.h"
 #include "sample_stats.h"
 #include "json_write.h"
@@ -15,9 +14,7 @@
 
 #define NAME_W 11   /* "fib-nocut" and a blank */
 #define THREADS_W 4
-#define TIME_W 7    /* "12345.6" */
-#define OUTLIER_W 4 /* "12!" */
-#define GROUP_W (1 + TIME_W + 1 + TIME_W + 1 + OUTLIER_W)
+#define GROUP_W (1 + REPORT_STATS_W)
 #define RATIO_W 8
 
 static sample_stats stats_of(const double *x, const task_cell *c) { return sample_stats_of(x, c->samples); }
@@ -63,14 +60,12 @@ static int has_ratio(const task_bench_run *run)
     return run->runtime[OMP_RUNTIME_MUSTER] && (run->runtime[OMP_RUNTIME_LIBGOMP] || run->runtime[OMP_RUNTIME_LIBOMP]);
 }
 
-static void put_value(FILE *out, double x, size_t width)
+static void format_value(char *text, size_t len, double x)
 {
-    char text[32];
     if (isnan(x))
-        snprintf(text, sizeof text, "-");
+        snprintf(text, len, "-");
     else
-        snprintf(text, sizeof text, "%.*f", report_decimals_for(x), x);
-    report_put_padded(out, text, width, 1);
+        snprintf(text, len, "%.*f", report_decimals_for(x), x);
 }
 
 static void put_time(FILE *out, const task_bench_run *run, const task_cell *c)
@@ -78,13 +73,11 @@ static void put_time(FILE *out, const task_bench_run *run, const task_cell *c)
     char text[40];
     if (c->status == CELL_OK) {
         sample_stats s = stats_of(c->ms, c);
+        char median[32], worst[32];
+        format_value(median, sizeof median, s.median);
+        format_value(worst, sizeof worst, s.max);
         fputc(' ', out);
-        put_value(out, s.median, TIME_W);
-        fputc(' ', out);
-        put_value(out, s.max, TIME_W);
-        snprintf(text, sizeof text, s.outliers ? "%zu!" : "%zu", s.outliers);
-        fputc(' ', out);
-        report_put_padded(out, text, OUTLIER_W, 1);
+        report_put_stats(out, median, worst, s.outliers);
         return;
     }
     if (c->status == CELL_DNF || c->status == CELL_ERROR)
@@ -146,8 +139,10 @@ static void put_times_header(FILE *out, const task_bench_run *run)
     fputc('\n', out);
     report_put_padded(out, "", NAME_W + THREADS_W, 0);
     for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
-        if (run->runtime[rt])
-            fputs("  median   worst  >5×", out);
+        if (run->runtime[rt]) {
+            fputc(' ', out);
+            report_put_stats_heads(out);
+        }
     if (has_ratio(run))
         report_put_padded(out, "÷ best", RATIO_W, 1);
     put_initials(out, run, "×1");
@@ -216,12 +211,11 @@ static void put_notes(FILE *out, const task_bench_run *run)
 
 void task_report_table(FILE *out, const task_bench_run *run)
 {
-    char cpus[256];
-    cli_format_cpu_list(cpus, sizeof cpus, run->cpu_list, run->cpus_available);
     fprintf(out, "muster bench tasks: task workloads (taskbench, built by %s), wall time in ms: median and worst "
                  "of %u round%s, scale %g\n",
             run->compiler ? run->compiler : "gcc", run->reps, run->reps == 1 ? "" : "s", run->scale);
-    fprintf(out, "%u of %ld CPUs available (%s)\n", run->cpus_available, run->cpus_online, cpus);
+    report_put_machine(out, &run->machine);
+    fputc('\n', out);
     omp_report_put_runtimes(out, run->runtime, run->runtime_path, run->runtime_missing);
     fprintf(out, "a run is one process, its result checked; >5×: rounds above 5× the median, marked !;\n"
                  "÷ best: muster's median ÷ the better median of libgomp and libomp; ×1: each runtime's\n"
@@ -265,7 +259,7 @@ static void json_cell(FILE *out, const void *report_run, size_t w, size_t k, siz
 void task_report_json(FILE *out, const task_bench_run *run)
 {
     fputs("{\n  ", out);
-    report_json_machine(out, run->cpus_online, run->cpus_available, run->cpu_list);
+    report_json_machine(out, &run->machine);
     fprintf(out, ",\n  \"settings\": {\"method\": \"taskbench\", \"compiler\": ");
     muster_json_write_string(out, run->compiler ? run->compiler : "gcc");
     fprintf(out, ", \"reps\": %u", run->reps);

@@ -1,4 +1,5 @@
 #include "report_text.h"
+#include "cli.h"
 #include "json_write.h"
 
 #include <math.h>
@@ -31,6 +32,26 @@ int report_decimals_for(double x)
     return a < 1 ? 3 : a < 10 ? 2 : a < 100 ? 1 : 0;
 }
 
+void report_put_stats(FILE *out, const char *median, const char *worst, size_t outliers)
+{
+    char count[24];
+    snprintf(count, sizeof count, outliers ? "%zu!" : "%zu", outliers);
+    report_put_padded(out, median, REPORT_TIME_W, 1);
+    fputc(' ', out);
+    report_put_padded(out, worst, REPORT_TIME_W, 1);
+    fputc(' ', out);
+    report_put_padded(out, count, REPORT_OUTLIER_W, 1);
+}
+
+void report_put_stats_heads(FILE *out)
+{
+    report_put_padded(out, "median", REPORT_TIME_W, 1);
+    fputc(' ', out);
+    report_put_padded(out, "worst", REPORT_TIME_W, 1);
+    fputc(' ', out);
+    report_put_padded(out, ">5×", REPORT_OUTLIER_W, 1);
+}
+
 void report_format_csw(char *buf, size_t len, double x)
 {
     snprintf(buf, len, "%.*f", x < 10 ? 2 : x < 100 ? 1 : 0, x);
@@ -60,13 +81,20 @@ void report_json_number(FILE *out, double x)
         fputs("null", out);
 }
 
-void report_json_machine(FILE *out, long cpus_online, unsigned cpus_available, const int *cpu_list)
+void report_json_machine(FILE *out, const report_machine *m)
 {
-    fprintf(out, "\"machine\": {\"cpus\": %ld, \"cpus_available\": %u, \"cpu_list\": [", cpus_online,
-            cpus_available);
-    for (unsigned i = 0; i < cpus_available; i++)
-        fprintf(out, "%s%d", i ? ", " : "", cpu_list[i]);
+    fprintf(out, "\"machine\": {\"cpus\": %ld, \"cpus_available\": %u, \"cpu_list\": [", m->cpus_online,
+            m->cpus_available);
+    for (unsigned i = 0; i < m->cpus_available; i++)
+        fprintf(out, "%s%d", i ? ", " : "", m->cpu_list[i]);
     fputs("]}", out);
+}
+
+void report_put_machine(FILE *out, const report_machine *m)
+{
+    char cpus[256];
+    cli_format_cpu_list(cpus, sizeof cpus, m->cpu_list, m->cpus_available);
+    fprintf(out, "%u of %ld CPUs available (%s)", m->cpus_available, m->cpus_online, cpus);
 }
 
 void report_json_field(FILE *out, const char *name, double x)

@@ -369,11 +369,6 @@ static int run_one(omp_compiler k, void *ctx)
     return run_benchmark(rq->o, rq->found[k].path, omp_compiler_names[k]);
 }
 
-static int find_syncbench(omp_compiler k, omp_found *f)
-{
-    return k == OMP_COMPILER_GCC ? omp_find_syncbench(f) : omp_find_syncbench_clang(f);
-}
-
 int bench_omp_main(int argc, char **argv)
 {
     struct options o;
@@ -385,7 +380,8 @@ int bench_omp_main(int argc, char **argv)
     static const char *const hint[OMP_COMPILER_COUNT] = {
         "build it with 'make syncbench' (needs gcc -fopenmp) or set MUSTER_SYNCBENCH",
         "build it with 'make syncbench_clang' (needs clang-14 and libomp-dev) or set MUSTER_SYNCBENCH_CLANG"};
-    int programs = omp_choose_compilers(PROG, o.choice.compiler, o.choice.runtime, find_syncbench, found, program, hint);
+    int programs = omp_choose_compilers(PROG, o.choice.compiler, o.choice.runtime, omp_find_syncbench, found, program,
+                                        hint);
     if (programs <= 0)
         return CLI_FAILED;
     struct compiler_run rq = {&o, found};

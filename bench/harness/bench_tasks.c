@@ -301,11 +301,6 @@ static int run_one(omp_compiler k, void *ctx)
     return run_benchmark(rq->o, rq->found[k].path, omp_compiler_names[k], rq->cpu, rq->cpus);
 }
 
-static int find_taskbench(omp_compiler k, omp_found *f)
-{
-    return k == OMP_COMPILER_GCC ? omp_find_taskbench(f) : omp_find_taskbench_clang(f);
-}
-
 int bench_tasks_main(int argc, char **argv)
 {
     static int cpu[CPU_SETSIZE];
@@ -319,7 +314,8 @@ int bench_tasks_main(int argc, char **argv)
     static const char *const hint[OMP_COMPILER_COUNT] = {
         "build it, or set MUSTER_TASKBENCH",
         "build it with 'make taskbench_clang' (needs clang-14 and libomp-dev) or set MUSTER_TASKBENCH_CLANG"};
-    int programs = omp_choose_compilers(PROG, o.choice.compiler, o.choice.runtime, find_taskbench, found, program, hint);
+    int programs = omp_choose_compilers(PROG, o.choice.compiler, o.choice.runtime, omp_find_taskbench, found, program,
+                                        hint);
     if (programs <= 0)
         return CLI_FAILED;
     struct compiler_run rq = {&o, found, cpu, cpus};

@@ -211,28 +211,41 @@ int omp_find_runtimes(const char *prog, int wanted[OMP_RUNTIME_COUNT], char libr
     return found;
 }
 
-int omp_find_syncbench(omp_found *f)
+/* Where to look for one compiler's build of a benchmark program, for
+ * find_built: its environment variable, its path in the build tree and its
+ * installed names. */
+typedef struct built_program {
+    const char *env;
+    const char *build_path;
+    const char *installed[3];
+} built_program;
+
+static int find_program(const built_program by_compiler[OMP_COMPILER_COUNT], omp_compiler k, omp_found *f)
 {
-    static const char *const installed[] = {MUSTER_INSTALLED_LIBEXEC "/syncbench", "syncbench", NULL};
-    return find_built(f, "MUSTER_SYNCBENCH", MUSTER_SYNCBENCH_BUILD_PATH, installed);
+    const built_program *p = &by_compiler[k];
+    return find_built(f, p->env, p->build_path, p->installed);
 }
 
-int omp_find_syncbench_clang(omp_found *f)
+int omp_find_syncbench(omp_compiler k, omp_found *f)
 {
-    static const char *const installed[] = {MUSTER_INSTALLED_LIBEXEC "/syncbench-clang", "syncbench-clang", NULL};
-    return find_built(f, "MUSTER_SYNCBENCH_CLANG", MUSTER_SYNCBENCH_CLANG_BUILD_PATH, installed);
+    static const built_program syncbench[OMP_COMPILER_COUNT] = {
+        [OMP_COMPILER_GCC] = {"MUSTER_SYNCBENCH", MUSTER_SYNCBENCH_BUILD_PATH,
+                              {MUSTER_INSTALLED_LIBEXEC "/syncbench", "syncbench", NULL}},
+        [OMP_COMPILER_CLANG] = {"MUSTER_SYNCBENCH_CLANG", MUSTER_SYNCBENCH_CLANG_BUILD_PATH,
+                                {MUSTER_INSTALLED_LIBEXEC "/syncbench-clang", "syncbench-clang", NULL}},
+    };
+    return find_program(syncbench, k, f);
 }
 
-int omp_find_taskbench(omp_found *f)
+int omp_find_taskbench(omp_compiler k, omp_found *f)
 {
-    static const char *const installed[] = {MUSTER_INSTALLED_LIBEXEC "/taskbench", "taskbench", NULL};
-    return find_built(f, "MUSTER_TASKBENCH", MUSTER_TASKBENCH_BUILD_PATH, installed);
-}
-
-int omp_find_taskbench_clang(omp_found *f)
-{
-    static const char *const installed[] = {MUSTER_INSTALLED_LIBEXEC "/taskbench-clang", "taskbench-clang", NULL};
-    return find_built(f, "MUSTER_TASKBENCH_CLANG", MUSTER_TASKBENCH_CLANG_BUILD_PATH, installed);
+    static const built_program taskbench[OMP_COMPILER_COUNT] = {
+        [OMP_COMPILER_GCC] = {"MUSTER_TASKBENCH", MUSTER_TASKBENCH_BUILD_PATH,
+                              {MUSTER_INSTALLED_LIBEXEC "/taskbench", "taskbench", NULL}},
+        [OMP_COMPILER_CLANG] = {"MUSTER_TASKBENCH_CLANG", MUSTER_TASKBENCH_CLANG_BUILD_PATH,
+                                {MUSTER_INSTALLED_LIBEXEC "/taskbench-clang", "taskbench-clang", NULL}},
+    };
+    return find_program(taskbench, k, f);
 }
 
 /* ---- compilers ---------------------------------------------------------- */

@@ -39,24 +39,19 @@ int omp_find_runtime(omp_runtime rt, omp_found *f);
 int omp_find_runtimes(const char *prog, int wanted[OMP_RUNTIME_COUNT], char library[OMP_RUNTIME_COUNT][4096],
                       char missing[OMP_RUNTIME_COUNT][2300]);
 
-/* The syncbench program: env MUSTER_SYNCBENCH, else the build tree's, else
- * installed next to the muster executable. */
-int omp_find_syncbench(omp_found *f);
-/* The same program built by clang (LLVM's __kmpc ABI): env
- * MUSTER_SYNCBENCH_CLANG, else the build tree's, else installed. */
-int omp_find_syncbench_clang(omp_found *f);
-/* The taskbench program (bench/omp/taskbench.c): env MUSTER_TASKBENCH, else
- * the build tree's, else installed next to the muster executable. */
-int omp_find_taskbench(omp_found *f);
-/* The same built by clang: env MUSTER_TASKBENCH_CLANG, else the build
- * tree's, else installed. */
-int omp_find_taskbench_clang(omp_found *f);
-
 /* The compilers whose build of a benchmark program can be run: gcc's
  * (libgomp's ABI: every runtime runs it) and clang's (LLVM's __kmpc ABI:
  * libomp and muster). */
 typedef enum omp_compiler { OMP_COMPILER_GCC, OMP_COMPILER_CLANG, OMP_COMPILER_COUNT } omp_compiler;
 extern const char *const omp_compiler_names[OMP_COMPILER_COUNT];
+
+/* Compiler k's build of syncbench (bench/omp/syncbench.c; clang's speaks
+ * LLVM's __kmpc ABI): env MUSTER_SYNCBENCH (MUSTER_SYNCBENCH_CLANG), else the
+ * build tree's, else installed next to the muster executable. */
+int omp_find_syncbench(omp_compiler k, omp_found *f);
+/* The same for taskbench (bench/omp/taskbench.c): env MUSTER_TASKBENCH
+ * (MUSTER_TASKBENCH_CLANG), else the build tree's, else installed. */
+int omp_find_taskbench(omp_compiler k, omp_found *f);
 /* Index of "gcc" or "clang"; -1 for anything else. */
 int omp_compiler_parse(const char *name);
 

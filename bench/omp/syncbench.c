@@ -643,6 +643,14 @@ static verdict tasks_finished(loop_args *a, const char *name, uint64_t made, uin
     return NULL;
 }
 
+/* tasks_finished for a loop whose `made` tasks must all have run by the
+ * region's end (its implicit barrier). */
+static verdict tasks_finished_at_join(loop_args *a, const char *name, uint64_t made)
+{
+    expect_ran((long)made);
+    return tasks_finished(a, name, made, made);
+}
+
 /* Makes up to n tasks of one delay each, deferrable or not, stopping
  * early once time is up; returns how many it made. */
 static uint64_t make_tasks(const loop_args *a, uint64_t n, int deferrable)
@@ -663,8 +671,7 @@ static verdict test_parallel_task(loop_args *a)
     uint64_t made = 0;
 #pragma omp parallel reduction(+ : made)
     made = make_tasks(a, a->inner, 1);
-    expect_ran((long)made);
-    return tasks_finished(a, "PARALLEL_TASK", made, made);
+    return tasks_finished_at_join(a, "PARALLEL_TASK", made);
 }
 
 /* MASTER TASK: the master makes the whole team's tasks. */
@@ -674,8 +681,7 @@ static verdict test_master_task(loop_args *a)
 #pragma omp parallel
 #pragma omp master
     made = make_tasks(a, a->inner * a->threads, 1);
-    expect_ran((long)made);
-    return tasks_finished(a, "MASTER_TASK", made, made);
+    return tasks_finished_at_join(a, "MASTER_TASK", made);
 }
 
 /* MASTER TASK BUSY SLAVES: the master makes tasks while the others run as
@@ -799,6 +805,20 @@ static void nest_tasks(const loop_args *a, int untied)
         atomic_fetch_add(&tasks_early, 1);
 }
 
+/* Makes up to n outer tasks of nest_tasks, as make_tasks does; returns
+ * the number of inner tasks they made (a->threads each). */
+static uint64_t make_nesting_tasks(const loop_args *a, uint64_t n, int untied)
+{
+    uint64_t j = 0;
+    for (; j < n; j++) {
+#pragma omp task
+        nest_tasks(a, untied);
+        if (time_is_up(a, j))
+            n = j + 1;
+    }
+    return j * a->threads;
+}
+
 /* NESTED TASK: every thread makes tasks that each make one task per thread
  * (untied) and wait for them. */
 static verdict test_nested_task(loop_args *a)
@@ -806,18 +826,8 @@ static verdict test_nested_task(loop_args *a)
     uint64_t made = 0;
     uint64_t outer = a->inner / a->threads ? a->inner / a->threads : 1;
 #pragma omp parallel reduction(+ : made)
-    {
-        uint64_t j = 0, mine = outer;
-        for (; j < mine; j++) {
-#pragma omp task
-            nest_tasks(a, 1);
-            if (time_is_up(a, j))
-                mine = j + 1;
-        }
-        made = j * a->threads;
-    }
-    expect_ran((long)made);
-    return tasks_finished(a, "NESTED_TASK", made, made);
+    made = make_nesting_tasks(a, outer, 1);
+    return tasks_finished_at_join(a, "NESTED_TASK", made);
 }
 
 /* NESTED MASTER TASK: the master makes tasks that each make one task per
@@ -827,18 +837,8 @@ static verdict test_nested_master_task(loop_args *a)
     uint64_t made = 0;
 #pragma omp parallel
 #pragma omp master
-    {
-        uint64_t j = 0, mine = a->inner;
-        for (; j < mine; j++) {
-#pragma omp task
-            nest_tasks(a, 0);
-            if (time_is_up(a, j))
-                mine = j + 1;
-        }
-        made = j * a->threads;
-    }
-    expect_ran((long)made);
-    return tasks_finished(a, "NESTED_MASTER_TASK", made, made);
+    made = make_nesting_tasks(a, a->inner, 0);
+    return tasks_finished_at_join(a, "NESTED_MASTER_TASK", made);
 }
 
 /* Runs a task loop under checks: every task body once, and every wait

@@ -23,15 +23,22 @@ static void sleep_ms(int ms)
     }
 }
 
+/* The size of the team that a parallel region with num_threads(asked) gets. */
+static int team_size_for(int asked)
+{
+    int n = 0;
+#pragma omp parallel num_threads(asked)
+#pragma omp atomic write
+    n = omp_get_num_threads();
+    return n;
+}
+
 /* Children: one per environment. */
 static int child(const char *which)
 {
     if (strcmp(which, "dynamic") == 0) {
         CHECK_EQ(omp_get_dynamic(), 1, "omp_get_dynamic with OMP_DYNAMIC=true");
-        int n = 0;
-#pragma omp parallel num_threads(3)
-#pragma omp atomic write
-        n = omp_get_num_threads();
+        int n = team_size_for(3);
         CHECK(n >= 1 && n <= 3, "team of %d for num_threads(3) with dynamic adjustment", n);
     } else if (strcmp(which, "levels") == 0) {
         CHECK_EQ(omp_get_max_active_levels(), 3, "omp_get_max_active_levels with OMP_MAX_ACTIVE_LEVELS=3");
@@ -53,10 +60,7 @@ static int child(const char *which)
         CHECK_EQ(bad, 0, "threads of the outer team whose omp_get_max_threads is not 2");
     } else if (strcmp(which, "limit") == 0) {
         CHECK_EQ(omp_get_thread_limit(), 3, "omp_get_thread_limit with OMP_THREAD_LIMIT=3");
-        int n = 0;
-#pragma omp parallel num_threads(5)
-#pragma omp atomic write
-        n = omp_get_num_threads();
+        int n = team_size_for(5);
         CHECK(n >= 1 && n <= 3, "team of %d for num_threads(5) under OMP_THREAD_LIMIT=3", n);
     } else if (strcmp(which, "bind") == 0) {
         CHECK_EQ(omp_get_proc_bind(), omp_proc_bind_spread, "omp_get_proc_bind with OMP_PROC_BIND=spread,close");

@@ -9,9 +9,12 @@
 #include <dlfcn.h>
 #include <omp.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "omp/env.h"
 #include "omp/internal.h"
@@ -54,21 +57,52 @@ muster_omp_thread *muster_omp_self_first(void)
 /* With plain LD_PRELOAD the program's own libgomp is loaded too, and its
  * constructor, which runs before ours, binds the initial thread under
  * OMP_PROC_BIND or OMP_PLACES: the affinity mask we then read is its first
- * place, and teams default to that many threads (README: use muster run,
- * whose shim keeps libgomp out).  Said once, with libgomp's own count,
- * rather than running on one CPU in silence. */
-static void warn_if_libgomp_bound_us(void)
+ * place, and teams would default to that many threads.  libgomp's
+ * omp_get_num_procs still counts the mask it replaced.  When that count is
+ * every CPU of the machine (all configured CPUs online), the mask was all
+ * of them: it is put back, and we bind as the environment says, as under
+ * `muster run`.  Otherwise the old mask cannot be known: said once, with
+ * libgomp's count, rather than running on fewer CPUs in silence. */
+static int libgomp_narrowed_mask_from(void)
 {
     void *gomp = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD);
     if (gomp == NULL)
-        return;
+        return 0;
     int (*their_procs)(void) = (int (*)(void))dlsym(gomp, "omp_get_num_procs");
     dlclose(gomp); /* NOLOAD: only drops the reference we just took */
     if (their_procs == NULL || their_procs == omp_get_num_procs)
-        return; /* not loaded, or the shim's libgomp.so.1, which is us */
-    int theirs = their_procs(), ours = omp_get_num_procs();
+        return 0; /* not loaded, or the shim's libgomp.so.1, which is us */
+    return their_procs();
+}
+
+static int mask_cpus(void)
+{
+    cpu_set_t mask;
+    return sched_getaffinity(0, sizeof mask, &mask) == 0 ? CPU_COUNT(&mask) : 0;
+}
+
+/* Gives the initial thread every CPU back when `cpus` is all of them. */
+static bool restore_whole_machine(int cpus)
+{
+    if (cpus < 2 || cpus > CPU_SETSIZE || sysconf(_SC_NPROCESSORS_CONF) != cpus ||
+        sysconf(_SC_NPROCESSORS_ONLN) != cpus)
+        return false;
+    cpu_set_t all;
+    CPU_ZERO(&all);
+    for (int cpu = 0; cpu < cpus; cpu++)
+        CPU_SET(cpu, &all);
+    return sched_setaffinity(0, sizeof all, &all) == 0 && mask_cpus() == cpus;
+}
+
+static void undo_libgomp_binding(void)
+{
+    int theirs = libgomp_narrowed_mask_from(), ours = mask_cpus();
     if (theirs <= ours)
         return;
+    if (restore_whole_machine(theirs)) {
+        muster_affinity_reread();
+        return;
+    }
     fprintf(stderr,
             "libmuster-omp: the program's own libgomp.so.1 is loaded too and bound the initial thread "
             "(OMP_PROC_BIND/OMP_PLACES) before libmuster-omp read the affinity mask: %d CPU(s) seen instead of "
@@ -77,12 +111,17 @@ static void warn_if_libgomp_bound_us(void)
 }
 
 /* At load, as libgomp does: read the environment (OMP_DISPLAY_ENV prints
- * now) and, when binding is on, bind the initial thread to its place. */
+ * now).  The initial thread is bound later, when binding is on: at its
+ * first parallel region of two or more threads, or the first query of its
+ * place (OpenMP binds it "prior to the first active parallel region").
+ * libgomp binds it here, at load; but under LD_PRELOAD every process
+ * loads us, also a shell or `time` that only starts the program, and a
+ * mask narrowed here would pass to the program, which then ran on one
+ * CPU. */
 __attribute__((constructor)) static void at_load(void)
 {
-    warn_if_libgomp_bound_us();
+    undo_libgomp_binding();
     muster_omp_globals_get();
-    muster_omp_bind_initial_thread(muster_omp_self());
 }
 
 static void at_exit(void)

@@ -281,6 +281,11 @@ __attribute__((constructor(101))) static void read_process_mask(void)
     process_cpus = read_mask(&process_mask);
 }
 
+void muster_affinity_reread(void)
+{
+    read_process_mask();
+}
+
 /* The load-time mask, or, when it could not be read then, the calling
  * thread's mask now (into *mask, leaving the shared copy alone). */
 static unsigned process_mask_or_own(cpu_set_t *mask)

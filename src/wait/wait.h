@@ -185,6 +185,11 @@ unsigned muster_cpus_available(void);
  * it cannot be read).  Masks beyond CPU_SETSIZE (1024) CPUs are not seen. */
 unsigned muster_affinity_cpus(int *cpus, unsigned max);
 
+/* Reads the process's mask again, now.  Only from a library constructor,
+ * before any thread of ours reads it: libmuster-omp's, after undoing a
+ * binding another runtime's constructor made before ours ran. */
+void muster_affinity_reread(void);
+
 /* The CPU quota of this process's own cgroup, in CPUs, the tightest along
  * its path; 0 = none or unknown.  muster_cpu_quota_from on
  * /proc/self/cgroup and /proc/self/mountinfo. */

@@ -16,10 +16,13 @@
  * (muster, syncbench, taskbench, whoami, broken, ...); a case that names one
  * not given is skipped, and says so (a build without clang has no
  * whoami_clang). */
+#include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "env_driver.h"
@@ -184,6 +187,19 @@ static const tool_case cases[] = {
      * above could not pass by accident). */
     {"clang_program_plain", PROGRAMS, {"OMP_NUM_THREADS=2"}, {"@whoami_clang"}, 0,
      {"answers __kmpc_fork_call: *libomp.so.5", "mapped: *libomp.so.5", "team=2"}},
+    /* Plain LD_PRELOAD with binding: the program's own libgomp binds the
+     * initial thread in its constructor, before libmuster-omp's; when that
+     * mask was the whole machine, libmuster-omp gives it back and teams
+     * fill the machine, as under muster run (@cpus: the machine's CPUs,
+     * known only when this process may use all of them). */
+    {"preload_with_binding", PROGRAMS, {"LD_PRELOAD=@omp_lib", "OMP_PROC_BIND=true", "OMP_PLACES=cores"},
+     {"@whoami"}, 0,
+     {"answers GOMP_parallel: *libmuster-omp*", "mapped: *libgomp*", "team=@cpus"}, {"*bound the initial thread*"}},
+    /* The same through a shell that muster run starts (a wrapper script):
+     * the shell loads libmuster-omp too, and must not bind itself and pass
+     * a one-CPU mask to the program. */
+    {"run_binding_through_a_shell", PROGRAMS, {"OMP_PROC_BIND=true"},
+     {RUN_WHOAMI, "--", "sh", "-c", "exec \"$0\"", "@whoami"}, 0, {"team=@cpus"}},
     {"run_leaves_unset_alone", PROGRAMS, {0}, {RUN_WHOAMI, "--", "@whoami"}, 0,
      {"OMP_NUM_THREADS=(unset)", "MUSTER_BARRIER=(unset)", "MUSTER_WAIT_POLICY=(unset)"}},
     {"run_keeps_given_variables", PROGRAMS, {"OMP_NUM_THREADS=2", "MUSTER_BARRIER=hyper"},
@@ -383,6 +399,20 @@ static bool expand(const char *text, char *out, size_t len, char *missing, size_
     return true;
 }
 
+/* The machine's CPU count as text, when this process may run on all of
+ * them (every configured CPU online and in its mask) and there are two or
+ * more; false otherwise. */
+static bool whole_machine_cpus(char *text, size_t len)
+{
+    cpu_set_t mask;
+    long conf = sysconf(_SC_NPROCESSORS_CONF);
+    if (sched_getaffinity(0, sizeof mask, &mask) != 0 || conf < 2 || CPU_COUNT(&mask) != conf ||
+        sysconf(_SC_NPROCESSORS_ONLN) != conf)
+        return false;
+    snprintf(text, len, "%ld", conf);
+    return true;
+}
+
 static void make_private_shim_dir(void)
 {
     const char *dir = file_path("scratch", 7), *lib = file_path("omp_lib", 7);
@@ -469,6 +499,11 @@ int main(int argc, char **argv)
         CHECK(eq != NULL && (size_t)(eq - argv[i]) < sizeof files[0].name, "not NAME=PATH: %s", argv[i]);
         snprintf(files[file_count].name, sizeof files[0].name, "%.*s", (int)(eq - argv[i]), argv[i]);
         files[file_count++].path = eq + 1;
+    }
+    static char machine_cpus[16];
+    if (whole_machine_cpus(machine_cpus, sizeof machine_cpus) && file_count < sizeof files / sizeof files[0]) {
+        snprintf(files[file_count].name, sizeof files[0].name, "cpus");
+        files[file_count++].path = machine_cpus;
     }
     /* What env_run does not clear (it drops MUSTER_*, OMP_*, GOMP_*, KMP_*)
      * but a case reads or sets. */

@@ -63,7 +63,9 @@ muster_omp_thread *muster_omp_self_first(void)
  * of them: it is put back, and we bind as the environment says, as under
  * `muster run`.  Otherwise the old mask cannot be known: said once, with
  * libgomp's count, rather than running on fewer CPUs in silence. */
-static int libgomp_narrowed_mask_from(void)
+/* The CPUs libgomp counted in the mask before it bound us; 0 when no
+ * libgomp of its own is loaded beside us. */
+static int libgomp_cpu_count(void)
 {
     void *gomp = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD);
     if (gomp == NULL)
@@ -96,7 +98,7 @@ static bool restore_whole_machine(int cpus)
 
 static void undo_libgomp_binding(void)
 {
-    int theirs = libgomp_narrowed_mask_from(), ours = mask_cpus();
+    int theirs = libgomp_cpu_count(), ours = mask_cpus();
     if (theirs <= ours)
         return;
     if (restore_whole_machine(theirs)) {

@@ -5,10 +5,11 @@
  * Deferred tasks.  In a team of two or more, a task with an if clause that
  * holds, no detach and no final ancestor (it may be final itself) may be
  * queued on its creator's deque (scheduler.h) and run on any member: the
- * creator takes its newest tasks back, idle members steal the oldest.  It is queued only while some
- * member is hungry (looking for work) and the creator keeps fewer than
- * MUSTER_OMP_QUEUE_AHEAD queued; otherwise it runs at once, so that while
- * everyone is busy a task costs about a call and runs in the serial order.
+ * creator takes its newest tasks back, idle members steal the oldest.  It is
+ * queued only while some member is hungry (looking for work) and the creator
+ * keeps fewer than MUSTER_OMP_QUEUE_AHEAD queued; otherwise it runs at once,
+ * so that while everyone is busy a task costs about a call and runs in the
+ * serial order.
  * A task record carries a copy of the arguments, the node of its parent
  * (whose taskwait counts it) and its taskgroup (whose end counts it).
  * Nodes are reference counted because a child may finish after its parent
@@ -18,15 +19,14 @@
  * team has none left (muster_omp_tasks_drain).
  *
  * Dependences (depend.h): a task with in, out, inout, mutexinoutset or
- * depobj dependences is registered in its parent's table and queued when
- * its last predecessor finishes (by that thread) and it holds its
- * mutexinoutset addresses, or at once if it has no predecessor.  An
- * undeferred task (if(0), or made inside a final task) with dependences,
- * and taskwait depend,
- * register a stand-in the same way and wait, running the waiter's
+ * depobj dependences is registered in its parent's table and queued when its
+ * last predecessor finishes (by that thread) and it holds its mutexinoutset
+ * addresses, or at once if it has no predecessor.  An undeferred task
+ * (if(0), or made inside a final task) with dependences, and taskwait
+ * depend, register a stand-in the same way and wait, running the waiter's
  * descendants, until the stand-in is ready: they wait for their own
- * predecessors only.  A kind depend.h does not handle (no gcc 12 kind) makes the
- * task wait for all of its creator's deferred children and run at once
+ * predecessors only.  A kind depend.h does not handle (no gcc 12 kind) makes
+ * the task wait for all of its creator's deferred children and run at once
  * (more waiting than needed, never less).
  *
  * Priorities: with OMP_MAX_TASK_PRIORITY above 0, a task whose priority
@@ -43,25 +43,23 @@
  * as they are few and coarse; a full deque runs one at once.
  *
  * Detachable tasks (detach clause) complete only when omp_fulfill_event is
- * called on their event, which may happen later, from any thread, inside
- * the team or not.  In a parallel region (if(true), not inside a final
- * task) such a task
- * is a task record like any deferred one, counted in its parent, its
- * taskgroup and the team's unfinished tasks until both its body has ended
- * and its event is fulfilled; so its dependence successors, taskwait,
+ * called on their event, which may happen later, from any thread, inside the
+ * team or not.  In a parallel region (if(true), not inside a final task)
+ * such a task is a task record like any deferred one, counted in its parent,
+ * its taskgroup and the team's unfinished tasks until both its body has
+ * ended and its event is fulfilled; so its dependence successors, taskwait,
  * taskgroup end, barriers and the region's end wait for the event without
  * anything of their own.  A team of one gets a scheduler for this at its
  * first detachable task (give_solo_team_a_scheduler).  Otherwise (if(0),
- * inside a final task, outside any region) its body runs at once and the thread keeps
- * the unfulfilled event in a list: taskwait waits for those of the current
- * task's children, taskgroup end for those created in the group, and team
- * barriers and the region's end for those of the team.  A task run at
- * once with a depend clause does not wait for such events (its
- * predecessor's fulfiller may be a task made later: waiting would
- * deadlock), so outside any parallel region a detached task's successors
- * may start before its event is fulfilled (libgomp 12 blocks the creator
- * there until the event is fulfilled, and deadlocks when a later task
- * fulfils it).
+ * inside a final task, outside any region) its body runs at once and the
+ * thread keeps the unfulfilled event in a list: taskwait waits for those of
+ * the current task's children, taskgroup end for those created in the group,
+ * and team barriers and the region's end for those of the team.  A task run
+ * at once with a depend clause does not wait for such events (its
+ * predecessor's fulfiller may be a task made later: waiting would deadlock),
+ * so outside any parallel region a detached task's successors may start
+ * before its event is fulfilled (libgomp 12 blocks the creator there until
+ * the event is fulfilled, and deadlocks when a later task fulfils it).
  *
  * Where a task runs: each thread keeps a chain of the explicit tasks it is
  * running (frames, on its stack) and of the taskgroups it is in.  Each entry
@@ -1067,13 +1065,13 @@ static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *
     run_at_once(team, final, fn, data, cpyfn, arg_size, arg_align);
 }
 
-/* A team of one runs its tasks at once and has no scheduler, until its
- * first detachable task (if(true), not inside a final task): that task's successors must
- * wait for its event, which a task made later may fulfil, so from then on
- * the team's detachable tasks, tasks with dependences and prioritized ones
- * are task records as in a bigger team, run by the one member at its next
- * taskwait, taskgroup end, barrier or the region's end.  The region's end
- * frees it (muster_omp_tasks_end_solo). */
+/* A team of one runs its tasks at once and has no scheduler, until its first
+ * detachable task (if(true), not inside a final task): that task's
+ * successors must wait for its event, which a task made later may fulfil, so
+ * from then on the team's detachable tasks, tasks with dependences and
+ * prioritized ones are task records as in a bigger team, run by the one
+ * member at its next taskwait, taskgroup end, barrier or the region's end.
+ * The region's end frees it (muster_omp_tasks_end_solo). */
 static void give_solo_team_a_scheduler(muster_omp_team *team)
 {
     if (team->size != 1)

@@ -7,6 +7,7 @@
  * with dyn-var, by the CPUs available.  A region of one thread still counts
  * as a level; it forks nothing. */
 #include <dlfcn.h>
+#include <link.h>
 #include <omp.h>
 #include <pthread.h>
 #include <sched.h>
@@ -112,8 +113,57 @@ static void undo_libgomp_binding(void)
             ours, theirs);
 }
 
+/* The OpenMP runtimes a program names in DT_NEEDED (the shim directory of
+ * `muster run` answers each with libmuster-omp), and ourselves. */
+static bool names_openmp_runtime(const char *needed)
+{
+    static const char *const runtimes[] = {"libgomp.so", "libomp.so", "libiomp5.so", "libmuster-omp.so"};
+    for (size_t i = 0; i < sizeof runtimes / sizeof runtimes[0]; i++)
+        if (strncmp(needed, runtimes[i], strlen(runtimes[i])) == 0)
+            return true;
+    return false;
+}
+
+static int object_needs_openmp(struct dl_phdr_info *info, size_t size, void *found)
+{
+    (void)size;
+    for (ElfW(Half) i = 0; i < info->dlpi_phnum; i++) {
+        if (info->dlpi_phdr[i].p_type != PT_DYNAMIC)
+            continue;
+        const ElfW(Dyn) *dynamic = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+        ElfW(Addr) strtab = 0;
+        for (const ElfW(Dyn) *d = dynamic; d->d_tag != DT_NULL; d++)
+            if (d->d_tag == DT_STRTAB)
+                strtab = d->d_un.d_ptr;
+        /* glibc relocates the dynamic section in place on most targets;
+         * where it does not (the vDSO; RISC-V), the address is unrelocated. */
+        if (strtab != 0 && strtab < info->dlpi_addr)
+            strtab += info->dlpi_addr;
+        for (const ElfW(Dyn) *d = dynamic; strtab != 0 && d->d_tag != DT_NULL; d++)
+            if (d->d_tag == DT_NEEDED && names_openmp_runtime((const char *)strtab + d->d_un.d_val)) {
+                *(bool *)found = true;
+                return 1;
+            }
+    }
+    return 0;
+}
+
+/* Whether an object loaded now needs an OpenMP runtime: false in a shell,
+ * `time` or script interpreter that `muster run` or LD_PRELOAD made load
+ * us on the way to the program. */
+static bool process_uses_openmp(void)
+{
+    bool found = false;
+    dl_iterate_phdr(object_needs_openmp, &found);
+    return found;
+}
+
 /* At load, as libgomp does: read the environment (OMP_DISPLAY_ENV prints
- * now).  The initial thread is bound later, when binding is on: at its
+ * now) -- in a process that uses OpenMP.  Any other process that loads us
+ * stays silent: under `muster run -- sh -c 'exec prog'` the shell would
+ * print the display and every warning about the environment a second
+ * time; should it later dlopen() OpenMP code, the first OpenMP call reads
+ * (and prints) then.  The initial thread is bound later, when binding is on: at its
  * first parallel region of two or more threads, or the first query of its
  * place (OpenMP binds it "prior to the first active parallel region").
  * libgomp binds it here, at load; but under LD_PRELOAD every process
@@ -123,7 +173,8 @@ static void undo_libgomp_binding(void)
 __attribute__((constructor)) static void at_load(void)
 {
     undo_libgomp_binding();
-    muster_omp_globals_get();
+    if (process_uses_openmp())
+        muster_omp_globals_get();
 }
 
 static void at_exit(void)

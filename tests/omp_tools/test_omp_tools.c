@@ -200,6 +200,15 @@ static const tool_case cases[] = {
      * a one-CPU mask to the program. */
     {"run_binding_through_a_shell", PROGRAMS, {"OMP_PROC_BIND=true"},
      {RUN_WHOAMI, "--", "sh", "-c", "exec \"$0\"", "@whoami"}, 0, {"team=@cpus"}},
+    /* ... and does not print the environment (OMP_DISPLAY_ENV) or warn
+     * about it twice: once for the program, nothing for the shell. */
+    {"run_display_env_once_through_a_shell", PROGRAMS, {"OMP_DISPLAY_ENV=true"},
+     {RUN_WHOAMI, "--", "sh", "-c", "exec \"$0\"", "@whoami"}, 0, {"OPENMP DISPLAY ENVIRONMENT BEGIN", "team=#"}, {0},
+     1, "OPENMP DISPLAY ENVIRONMENT BEGIN"},
+    {"run_env_warning_once_through_a_shell", PROGRAMS, {"OMP_SCHEDULE=sometimes"},
+     {RUN_WHOAMI, "--", "sh", "-c", "exec \"$0\"", "@whoami"}, 0,
+     {"libmuster-omp: OMP_SCHEDULE='sometimes' is not a schedule *; using static", "team=#"}, {0}, 1,
+     "libmuster-omp: OMP_SCHEDULE="},
     {"run_leaves_unset_alone", PROGRAMS, {0}, {RUN_WHOAMI, "--", "@whoami"}, 0,
      {"OMP_NUM_THREADS=(unset)", "MUSTER_BARRIER=(unset)", "MUSTER_WAIT_POLICY=(unset)"}},
     {"run_keeps_given_variables", PROGRAMS, {"OMP_NUM_THREADS=2", "MUSTER_BARRIER=hyper"},

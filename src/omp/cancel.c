@@ -148,5 +148,6 @@ bool muster_omp_barrier_cancel(muster_omp_thread *self)
 
 MUSTER_OMP_EXPORT int omp_get_cancellation(void)
 {
+    muster_omp_globals_get(); /* a process that dlopen()ed OpenMP code may ask before its first region */
     return muster_omp_cancellation;
 }

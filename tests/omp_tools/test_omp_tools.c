@@ -209,6 +209,13 @@ static const tool_case cases[] = {
      {RUN_WHOAMI, "--", "sh", "-c", "exec \"$0\"", "@whoami"}, 0,
      {"libmuster-omp: OMP_SCHEDULE='sometimes' is not a schedule *; using static", "team=#"}, {0}, 1,
      "libmuster-omp: OMP_SCHEDULE="},
+    /* A process that names no OpenMP runtime but dlopen()s one (Python
+     * loading an extension) reads the environment at its first call. */
+    {"run_dlopen_reads_environment_at_first_call", PROGRAMS, {"OMP_CANCELLATION=true", "OMP_DISPLAY_ENV=true"},
+     {RUN_WHOAMI, "--", "@python", "-c",
+      "import ctypes; g = ctypes.CDLL('libgomp.so.1'); print('cancellation=%d' % g.omp_get_cancellation())"},
+     0, {"OPENMP DISPLAY ENVIRONMENT BEGIN", "*OMP_CANCELLATION = 'TRUE'", "cancellation=1"}, {0}, 1,
+     "OPENMP DISPLAY ENVIRONMENT BEGIN"},
     {"run_leaves_unset_alone", PROGRAMS, {0}, {RUN_WHOAMI, "--", "@whoami"}, 0,
      {"OMP_NUM_THREADS=(unset)", "MUSTER_BARRIER=(unset)", "MUSTER_WAIT_POLICY=(unset)"}},
     {"run_keeps_given_variables", PROGRAMS, {"OMP_NUM_THREADS=2", "MUSTER_BARRIER=hyper"},

@@ -5,7 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEP_BUCKETS 256 /* a power of two */
+/* Buckets of a new table (a power of two): small, since every task that
+ * creates children with dependences owns one.  The table grows fourfold
+ * whenever it holds more than DEP_LOAD entries per bucket, so a lookup
+ * walks a short chain however many addresses are live (sparse LU with
+ * 40x40 blocks has ~1,400: a fixed 256 buckets gave chains of 5-6, and
+ * walking them was a third of the release). */
+#define DEP_FIRST_BUCKETS 32
+#define DEP_LOAD 2
 
 /* A growable list of tasks. */
 typedef struct dep_list {
@@ -30,7 +37,9 @@ typedef struct dep_entry {
 
 struct muster_omp_dep_table {
     muster_omp_mutex lock;
-    dep_entry *buckets[DEP_BUCKETS];
+    dep_entry **buckets;
+    unsigned bits;  /* log2 of the bucket count */
+    size_t entries; /* under the lock */
 };
 
 static void *checked_realloc(void *p, size_t bytes)
@@ -156,11 +165,25 @@ static void free_entry(dep_entry *e)
     free(e);
 }
 
+static size_t bucket_count(const muster_omp_dep_table *table)
+{
+    return (size_t)1 << table->bits;
+}
+
+static dep_entry **new_buckets(size_t n)
+{
+    dep_entry **buckets = checked_realloc(NULL, n * sizeof *buckets);
+    memset(buckets, 0, n * sizeof *buckets);
+    return buckets;
+}
+
 muster_omp_dep_table *muster_omp_dep_table_new(void)
 {
     muster_omp_dep_table *t = checked_realloc(NULL, sizeof *t);
     memset(t, 0, sizeof *t);
     muster_omp_mutex_init(&t->lock);
+    t->bits = __builtin_ctz(DEP_FIRST_BUCKETS);
+    t->buckets = new_buckets(DEP_FIRST_BUCKETS);
     return t;
 }
 
@@ -168,12 +191,13 @@ void muster_omp_dep_table_free(muster_omp_dep_table *table)
 {
     if (table == NULL)
         return;
-    for (size_t b = 0; b < DEP_BUCKETS; b++)
+    for (size_t b = 0; b < bucket_count(table); b++)
         while (table->buckets[b] != NULL) {
             dep_entry *e = table->buckets[b];
             table->buckets[b] = e->next;
             free_entry(e);
         }
+    free(table->buckets);
     free(table);
 }
 
@@ -182,19 +206,40 @@ bool muster_omp_dep_table_free_if_empty(muster_omp_dep_table *table)
     /* Under the lock: a finishing task leaves the table under it and never
      * touches it again after unlocking, so an empty table is ours alone. */
     muster_omp_mutex_lock(&table->lock);
-    bool empty = true;
-    for (size_t b = 0; b < DEP_BUCKETS && empty; b++)
-        empty = table->buckets[b] == NULL;
+    bool empty = table->entries == 0;
     muster_omp_mutex_unlock(&table->lock);
     if (empty)
         muster_omp_dep_table_free(table);
     return empty;
 }
 
+/* Fibonacci hashing: the product's top bits mix all of the address's. */
+static size_t bucket_index(uintptr_t addr, unsigned bits)
+{
+    return (size_t)(((uint64_t)addr * 0x9e3779b97f4a7c15u) >> (64 - bits));
+}
+
 static dep_entry **bucket_of(muster_omp_dep_table *table, uintptr_t addr)
 {
-    uint64_t h = (uint64_t)addr * 0x9e3779b97f4a7c15u;
-    return &table->buckets[h >> 56 & (DEP_BUCKETS - 1)];
+    return &table->buckets[bucket_index(addr, table->bits)];
+}
+
+/* Under the lock: four times the buckets, every entry moved over. */
+static void grow(muster_omp_dep_table *table)
+{
+    unsigned bits = table->bits + 2;
+    dep_entry **buckets = new_buckets((size_t)1 << bits);
+    for (size_t b = 0; b < bucket_count(table); b++)
+        while (table->buckets[b] != NULL) {
+            dep_entry *e = table->buckets[b];
+            table->buckets[b] = e->next;
+            dep_entry **head = &buckets[bucket_index(e->addr, bits)];
+            e->next = *head;
+            *head = e;
+        }
+    free(table->buckets);
+    table->buckets = buckets;
+    table->bits = bits;
 }
 
 /* The entry's link in its bucket, or where a new one goes (*link NULL). */
@@ -236,6 +281,8 @@ static void register_one(muster_omp_dep_table *table, muster_omp_deps *d, const 
         e = checked_realloc(NULL, sizeof *e);
         *e = (dep_entry){.addr = dep->addr, .team = d->team};
         *link = e;
+        if (++table->entries > DEP_LOAD * bucket_count(table))
+            grow(table);
     }
     switch (dep->kind) {
     case MUSTER_OMP_DEP_READ:
@@ -334,6 +381,7 @@ static void unregister_one(muster_omp_dep_table *table, muster_omp_deps *d, uint
     if (e->writers.n == 0 && e->readers.n == 0 && e->set_before.n == 0 && e->holder == NULL && e->parked.n == 0) {
         *link = e->next;
         free_entry(e);
+        table->entries--;
     }
 }
 

@@ -12,13 +12,25 @@
  *     running the tasks one after another in creation order.
  * and mutexinoutset tasks on one slot never overlap.  Graphs are made by
  * one thread (single) and, in the last round, by every thread at once
- * (each its own graph: the implicit tasks as parents). */
+ * (each its own graph: the implicit tasks as parents).
+ *
+ * One single-creator round is wide: a head task holds address 0 for
+ * HEAD_HOLD_MS, then one task per other address reads address 0 and
+ * writes its own (WIDE_SLOTS in all), then random tasks over those.  While
+ * the head runs, hundreds of addresses wait in the runtime's dependence
+ * table, which grows meanwhile; a task whose edge got lost on the way
+ * would start before its predecessor ended (an order error) -- where a
+ * second thread is free to run it. */
 #include "corpus.h"
 
 #include <stdatomic.h>
+#include <stdbool.h>
 
 #define SLOTS 7
 #define GRAPH_TASKS 300
+#define WIDE_SLOTS 400
+#define WIDE_TASKS 2000
+#define HEAD_HOLD_MS 20
 #define GRAPHS 12
 #define MAX_THREADS 64
 
@@ -40,12 +52,14 @@ typedef struct task_spec {
 } task_spec;
 
 typedef struct graph {
-    task_spec spec[GRAPH_TASKS];
+    int tasks, slots;
+    task_spec spec[WIDE_TASKS];
     /* what the run saw */
-    long slot[SLOTS];
-    long seen[GRAPH_TASKS]; /* value of slot x when a reader (or writer) started */
-    atomic_int done[GRAPH_TASKS];
-    atomic_int mutex_running[SLOTS];
+    long slot[WIDE_SLOTS];
+    long seen[WIDE_TASKS]; /* value of slot x when a reader (or writer) started */
+    atomic_int done[WIDE_TASKS];
+    atomic_int mutex_running[WIDE_SLOTS];
+    bool wide; /* task 0 is the head */
     atomic_int order_errors, overlap_errors;
 } graph;
 
@@ -84,30 +98,63 @@ static int writes(const task_spec *s, int slot)
     }
 }
 
-/* Whether task j (earlier) must finish before task i starts. */
+/* Whether task j (earlier) must finish before task i starts: only the
+ * slots j names (x, y, z) can be shared. */
 static int conflict(const task_spec *j, const task_spec *i)
 {
     if (j->shape == MUTEX && i->shape == MUTEX)
         return 0; /* a mutexinoutset set: exclusion, no order */
-    for (int s = 0; s < SLOTS; s++)
+    const int named[3] = {j->x, j->y, j->z};
+    for (int k = 0; k < 3; k++) {
+        int s = named[k];
         if ((writes(j, s) && (reads(i, s) || writes(i, s))) || (reads(j, s) && writes(i, s)))
             return 1;
+    }
     return 0;
+}
+
+/* Random tasks from `first` on, over slots [low, low + n). */
+static void random_tasks(graph *g, uint64_t seed, int first, int low, unsigned n)
+{
+    for (int i = first; i < g->tasks; i++) {
+        task_spec *s = &g->spec[i];
+        s->shape = (enum shape)(corpus_rand(&seed) % SHAPES);
+        int x = (int)(corpus_rand(&seed) % n);
+        int y = (int)((x + 1 + corpus_rand(&seed) % (n - 1)) % n);
+        int z = (int)((y + 1 + corpus_rand(&seed) % (n - 1)) % n);
+        if (z == x)
+            z = (z + 1) % (int)n == y ? (z + 2) % (int)n : (z + 1) % (int)n;
+        s->x = low + x, s->y = low + y, s->z = low + z;
+        s->delay = (unsigned)(corpus_rand(&seed) % 2000);
+    }
 }
 
 static void make_graph(graph *g, uint64_t seed)
 {
     memset(g, 0, sizeof *g);
-    for (int i = 0; i < GRAPH_TASKS; i++) {
-        task_spec *s = &g->spec[i];
-        s->shape = (enum shape)(corpus_rand(&seed) % SHAPES);
-        s->x = (int)(corpus_rand(&seed) % SLOTS);
-        s->y = (int)((s->x + 1 + corpus_rand(&seed) % (SLOTS - 1)) % SLOTS);
-        s->z = (int)((s->y + 1 + corpus_rand(&seed) % (SLOTS - 1)) % SLOTS);
-        if (s->z == s->x)
-            s->z = (s->z + 1) % SLOTS == s->y ? (s->z + 2) % SLOTS : (s->z + 1) % SLOTS;
-        s->delay = (unsigned)(corpus_rand(&seed) % 2000);
-    }
+    g->tasks = GRAPH_TASKS;
+    g->slots = SLOTS;
+    random_tasks(g, seed, 0, 0, SLOTS);
+}
+
+/* The wide round's graph: the head, the openers, then random tasks. */
+static void make_wide_graph(graph *g, uint64_t seed)
+{
+    memset(g, 0, sizeof *g);
+    g->tasks = WIDE_TASKS;
+    g->slots = WIDE_SLOTS;
+    g->wide = true;
+    g->spec[0] = (task_spec){INOUT, 0, 1, 2, 0};
+    for (int k = 1; k < WIDE_SLOTS; k++)
+        g->spec[k] = (task_spec){IN_OUT, 0, k, k == 1 ? 2 : 1, 0};
+    random_tasks(g, seed, WIDE_SLOTS, 1, WIDE_SLOTS - 1);
+}
+
+static void hold_head(void)
+{
+    double end = omp_get_wtime() + HEAD_HOLD_MS * 1e-3;
+    while (omp_get_wtime() < end)
+        ;
 }
 
 /* The body every task runs, whatever its clauses. */
@@ -121,12 +168,15 @@ static void body(graph *g, int i)
         atomic_fetch_add(&g->overlap_errors, 1);
     for (volatile unsigned k = 0; k < s->delay; k++)
         ;
+    if (g->wide && i == 0)
+        hold_head();
     int first = s->shape == IN_OUT || s->shape == TWO_IN_ONE_INOUT || s->shape == IN ? s->x : -1;
     if (first >= 0)
         g->seen[i] = g->slot[first];
-    for (int slot = 0; slot < SLOTS; slot++)
-        if (writes(s, slot))
-            g->slot[slot] = update(s, g->slot[slot], i);
+    const int named[3] = {s->x, s->y, s->z}; /* distinct */
+    for (int k = 0; k < 3; k++)
+        if (writes(s, named[k]))
+            g->slot[named[k]] = update(s, g->slot[named[k]], i);
     if (s->shape == MUTEX)
         atomic_store(&g->mutex_running[s->x], 0);
     atomic_store(&g->done[i], 1);
@@ -136,7 +186,7 @@ static void create_tasks(graph *g)
 {
     long *a = g->slot;
     (void)a; /* gcc 12 does not count a use in depend clauses */
-    for (int i = 0; i < GRAPH_TASKS; i++) {
+    for (int i = 0; i < g->tasks; i++) {
         const task_spec *s = &g->spec[i];
         switch (s->shape) {
         case IN_OUT:
@@ -178,33 +228,34 @@ static void create_tasks(graph *g)
 }
 
 /* The serial run's results, for comparison. */
-static void serial_results(const graph *g, long slot[SLOTS], long seen[GRAPH_TASKS])
+static void serial_results(const graph *g, long slot[WIDE_SLOTS], long seen[WIDE_TASKS])
 {
-    memset(slot, 0, SLOTS * sizeof slot[0]);
-    for (int i = 0; i < GRAPH_TASKS; i++) {
+    memset(slot, 0, WIDE_SLOTS * sizeof slot[0]);
+    for (int i = 0; i < g->tasks; i++) {
         const task_spec *s = &g->spec[i];
         seen[i] = s->shape == IN_OUT || s->shape == TWO_IN_ONE_INOUT || s->shape == IN ? slot[s->x] : 0;
-        for (int k = 0; k < SLOTS; k++)
-            if (writes(s, k))
-                slot[k] = update(s, slot[k], i);
+        const int named[3] = {s->x, s->y, s->z};
+        for (int k = 0; k < 3; k++)
+            if (writes(s, named[k]))
+                slot[named[k]] = update(s, slot[named[k]], i);
     }
 }
 
 /* Checks one graph's run; returns its final values' hash. */
 static long check_graph(graph *g, int round, int which)
 {
-    long slot[SLOTS], seen[GRAPH_TASKS];
+    static long slot[WIDE_SLOTS], seen[WIDE_TASKS]; /* main's thread only */
     serial_results(g, slot, seen);
     CHECK_EQ(atomic_load(&g->order_errors), 0, "round %d graph %d: tasks that started before a predecessor ended",
              round, which);
     CHECK_EQ(atomic_load(&g->overlap_errors), 0, "round %d graph %d: overlapping mutexinoutset tasks", round,
              which);
     long hash = 0;
-    for (int i = 0; i < GRAPH_TASKS; i++) {
+    for (int i = 0; i < g->tasks; i++) {
         CHECK_EQ(atomic_load(&g->done[i]), 1, "round %d graph %d: task %d ran", round, which, i);
         CHECK_EQ(g->seen[i], seen[i], "round %d graph %d: value task %d read", round, which, i);
     }
-    for (int k = 0; k < SLOTS; k++) {
+    for (int k = 0; k < g->slots; k++) {
         CHECK_EQ(g->slot[k], slot[k], "round %d graph %d: slot %d", round, which, k);
         hash = fold(hash, (int)(slot[k] % 1000));
     }
@@ -219,13 +270,17 @@ int main(void)
     long hash = 0;
     int tasks = 0;
     /* One creator. */
-    for (int round = 0; round < GRAPHS; round++) {
-        make_graph(&graphs[0], corpus_seed((unsigned)round, 1));
+    for (int round = 0; round <= GRAPHS; round++) {
+        bool wide = round == GRAPHS; /* the last */
+        if (wide)
+            make_wide_graph(&graphs[0], corpus_seed((unsigned)round, 1));
+        else
+            make_graph(&graphs[0], corpus_seed((unsigned)round, 1));
 #pragma omp parallel
 #pragma omp single
         create_tasks(&graphs[0]);
         hash = fold(hash, (int)check_graph(&graphs[0], round, 0));
-        tasks += GRAPH_TASKS;
+        tasks += graphs[0].tasks;
     }
     /* Every thread its own graph, and a taskwait inside the region. */
     for (int t = 0; t < threads; t++)
@@ -235,12 +290,12 @@ int main(void)
         create_tasks(&graphs[omp_get_thread_num()]);
 #pragma omp taskwait
         graph *g = &graphs[omp_get_thread_num()];
-        for (int i = 0; i < GRAPH_TASKS; i++)
+        for (int i = 0; i < g->tasks; i++)
             CHECK_EQ(atomic_load(&g->done[i]), 1, "task %d of thread %d done at its taskwait", i,
                      omp_get_thread_num());
     }
     for (int t = 0; t < threads; t++)
-        check_graph(&graphs[t], GRAPHS, t);
+        check_graph(&graphs[t], GRAPHS + 1, t);
     corpus_summary("graphs=%d tasks=%d hash=%ld ok", GRAPHS, tasks, hash);
     return 0;
 }

@@ -38,16 +38,26 @@ typedef struct place_builder {
     unsigned count, capacity;
 } place_builder;
 
+/* The array, moved or not, with room for one more item: it doubles when
+ * full (first items to start with).  NULL, with the array and *capacity
+ * as they were, when memory runs out. */
+static void *room_for_one_more(void *items, unsigned count, unsigned *capacity, size_t item_size, unsigned first)
+{
+    if (count < *capacity)
+        return items;
+    unsigned grown = *capacity ? 2 * *capacity : first;
+    void *moved = realloc(items, grown * item_size);
+    if (moved != NULL)
+        *capacity = grown;
+    return moved;
+}
+
 static bool set_add(cpu_set_list *set, int cpu)
 {
-    if (set->count == set->capacity) {
-        unsigned capacity = set->capacity ? 2 * set->capacity : 8;
-        int *cpus = realloc(set->cpus, capacity * sizeof *cpus);
-        if (cpus == NULL)
-            return false;
-        set->cpus = cpus;
-        set->capacity = capacity;
-    }
+    int *cpus = room_for_one_more(set->cpus, set->count, &set->capacity, sizeof *cpus, 8);
+    if (cpus == NULL)
+        return false;
+    set->cpus = cpus;
     set->cpus[set->count++] = cpu;
     return true;
 }
@@ -87,14 +97,10 @@ static bool set_equal(const cpu_set_list *a, const cpu_set_list *b)
 /* Takes ownership of *place (emptied). */
 static bool builder_push(place_builder *b, cpu_set_list *place)
 {
-    if (b->count == b->capacity) {
-        unsigned capacity = b->capacity ? 2 * b->capacity : 16;
-        cpu_set_list *places = realloc(b->places, capacity * sizeof *places);
-        if (places == NULL)
-            return false;
-        b->places = places;
-        b->capacity = capacity;
-    }
+    cpu_set_list *places = room_for_one_more(b->places, b->count, &b->capacity, sizeof *places, 16);
+    if (places == NULL)
+        return false;
+    b->places = places;
     b->places[b->count++] = *place;
     *place = (cpu_set_list){0};
     return true;

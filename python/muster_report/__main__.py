@@ -11,32 +11,36 @@ from . import ReportError
 PROG = "muster_report"
 
 
+def _figure_command(commands, name, schema, **texts):
+    """A subcommand that plots one JSON file of the given schema to a PNG:
+    the arguments every figure takes (IN.json OUT.png [--title])."""
+    figure = commands.add_parser(name, **texts)
+    figure.add_argument("input", metavar="IN.json", help=f"a {schema} file")
+    figure.add_argument("output", metavar="OUT.png")
+    figure.add_argument("--title", help="title instead of the machine's name")
+    return figure
+
+
 def _parser():
     parser = argparse.ArgumentParser(
         prog=f"python3 -m {PROG}",
         description="PNG figures from muster's JSON files (matplotlib, Agg).")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    heat = commands.add_parser(
-        "heatmap", help="core-to-core latency matrix of a machine file",
+    heat = _figure_command(
+        commands, "heatmap", "muster-machine/1", help="core-to-core latency matrix of a machine file",
         description="The N x N latency matrix of a machine file (muster-machine/1) as a heat map: "
                     "CPU ids on both axes, a colour bar in ns, the values in the cells when N <= 16, "
                     "and the cluster size and layers in the title when the file has them.")
-    heat.add_argument("input", metavar="IN.json", help="a muster-machine/1 file")
-    heat.add_argument("output", metavar="OUT.png")
-    heat.add_argument("--title", help="title instead of the machine's name")
     heat.add_argument("--field", default="latency_ns",
                       choices=["latency_ns", "round_trip_min_ns", "round_trip_median_ns"],
                       help="the matrix to plot: latency_ns (default), or a probe's round_trip_min_ns "
                            "or round_trip_median_ns")
 
-    scale = commands.add_parser(
-        "scaling", help="per-barrier time against thread count",
+    scale = _figure_command(
+        commands, "scaling", "muster-scaling/1", help="per-barrier time against thread count",
         description="One line per series of a muster-scaling/1 file: time per barrier against "
                     "threads (log2 axis from 64 threads; µs when times exceed 10000 ns).")
-    scale.add_argument("input", metavar="IN.json", help="a muster-scaling/1 file")
-    scale.add_argument("output", metavar="OUT.png")
-    scale.add_argument("--title", help="title instead of the machine's name")
     scale.add_argument("--log", action="store_true", help="logarithmic time axis")
     medians = commands.add_parser(
         "ompmedians", help="median table of a muster bench omp --json run",

@@ -124,14 +124,7 @@ static void put_block_header(FILE *out, const omp_bench_run *run, size_t k)
             report_put_padded(out, head, rt == last ? 0 : GROUP_W, 0);
         }
     fputc('\n', out);
-    report_put_padded(out, "", name_width(run), 0);
-    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
-        if (run->runtime[rt]) {
-            fputc(' ', out);
-            report_put_stats_heads(out);
-        }
-    if (has_ratio(run))
-        report_put_padded(out, "÷ best", RATIO_W, 1);
+    omp_report_put_stats_heads(out, run->runtime, name_width(run), has_ratio(run));
     csw_head(run, head, sizeof head);
     fprintf(out, "  %s\n", head);
 }
@@ -304,6 +297,18 @@ void omp_report_put_runtimes(FILE *out, const int runtime[OMP_RUNTIME_COUNT],
         else if (missing[rt][0])
             fprintf(out, "  %-8s %s\n", omp_runtime_name((omp_runtime)rt), missing[rt]);
     }
+}
+
+void omp_report_put_stats_heads(FILE *out, const int runtime[OMP_RUNTIME_COUNT], size_t indent, int ratio)
+{
+    report_put_padded(out, "", indent, 0);
+    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
+        if (runtime[rt]) {
+            fputc(' ', out);
+            report_put_stats_heads(out);
+        }
+    if (ratio)
+        report_put_padded(out, "÷ best", RATIO_W, 1);
 }
 
 void omp_report_json_cells(FILE *out, const void *run, const int *selected, size_t items, size_t ncounts,

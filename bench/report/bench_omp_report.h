@@ -61,6 +61,10 @@ void omp_report_json(FILE *out, const omp_bench_run *run);
  * answered or why none was found. */
 void omp_report_put_runtimes(FILE *out, const int runtime[OMP_RUNTIME_COUNT],
                              const char path[OMP_RUNTIME_COUNT][4096], const char missing[OMP_RUNTIME_COUNT][2300]);
+/* The table's second heading line: `indent` blank columns, then the stats
+ * heads (median, worst, >5x) of each runtime asked for, and "÷ best" above
+ * the ratio column when the table has one. */
+void omp_report_put_stats_heads(FILE *out, const int runtime[OMP_RUNTIME_COUNT], size_t indent, int ratio);
 /* Writes one JSON cell of `run`: the item (construct, workload), the team
  * size index and the runtime. */
 typedef void omp_report_cell_writer(FILE *out, const void *run, size_t item, size_t count, size_t runtime);

@@ -137,14 +137,7 @@ static void put_times_header(FILE *out, const task_bench_run *run)
             report_put_padded(out, head, GROUP_W, 0);
         }
     fputc('\n', out);
-    report_put_padded(out, "", NAME_W + THREADS_W, 0);
-    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
-        if (run->runtime[rt]) {
-            fputc(' ', out);
-            report_put_stats_heads(out);
-        }
-    if (has_ratio(run))
-        report_put_padded(out, "÷ best", RATIO_W, 1);
+    omp_report_put_stats_heads(out, run->runtime, NAME_W + THREADS_W, has_ratio(run));
     put_initials(out, run, "×1");
     fputc('\n', out);
 }

@@ -60,35 +60,27 @@ int main(void)
     for (int i = 0; i < R; i++)
         for (int j = 0; j < C; j++)
             gw[i][j] = (i == 0 || j == 0) ? (unsigned)(i + j + 1) : gw[i - 1][j] * 3u + gw[i][j - 1] * 5u + 1u;
-    for (int s = 0; s < 2; s++) {
-        memset(g, 0, sizeof g);
-        for (int i = 0; i < R; i++)
-            g[i][0] = (unsigned)(i + 1);
-        for (int j = 0; j < C; j++)
-            g[0][j] = (unsigned)(j + 1);
-        if (s == 0) {
-#pragma omp parallel for ordered(2) schedule(static, 1)
-            for (int i = 1; i < R; i++)
-                for (int j = 1; j < C; j++) {
-#pragma omp ordered depend(sink : i - 1, j) depend(sink : i, j - 1)
-                    g[i][j] = g[i - 1][j] * 3u + g[i][j - 1] * 5u + 1u;
-#pragma omp ordered depend(source)
-                }
-        } else {
-#pragma omp parallel for ordered(2) schedule(dynamic, 3)
-            for (int i = 1; i < R; i++)
-                for (int j = 1; j < C; j++) {
-#pragma omp ordered depend(sink : i - 1, j) depend(sink : i, j - 1)
-                    g[i][j] = g[i - 1][j] * 3u + g[i][j - 1] * 5u + 1u;
-#pragma omp ordered depend(source)
-                }
-        }
-        for (int i = 0; i < R; i++)
-            for (int j = 0; j < C; j++)
-                CHECK(g[i][j] == gw[i][j], "2-D doacross (%s): g[%d][%d] = %u, expected %u",
-                      s ? "dynamic,3" : "static,1", i, j, g[i][j], gw[i][j]);
-        loops++;
-    }
+#define WAVE(sched, name)                                                                                         \
+    do {                                                                                                          \
+        memset(g, 0, sizeof g);                                                                                   \
+        for (int i = 0; i < R; i++)                                                                               \
+            g[i][0] = (unsigned)(i + 1);                                                                          \
+        for (int j = 0; j < C; j++)                                                                               \
+            g[0][j] = (unsigned)(j + 1);                                                                          \
+        _Pragma(sched) for (int i = 1; i < R; i++)                                                                \
+            for (int j = 1; j < C; j++) {                                                                         \
+                _Pragma("omp ordered depend(sink : i - 1, j) depend(sink : i, j - 1)")                            \
+                g[i][j] = g[i - 1][j] * 3u + g[i][j - 1] * 5u + 1u;                                               \
+                _Pragma("omp ordered depend(source)")                                                             \
+            }                                                                                                     \
+        for (int i = 0; i < R; i++)                                                                               \
+            for (int j = 0; j < C; j++)                                                                           \
+                CHECK(g[i][j] == gw[i][j], "2-D doacross (%s): g[%d][%d] = %u, expected %u", name, i, j, g[i][j], \
+                      gw[i][j]);                                                                                  \
+        loops++;                                                                                                  \
+    } while (0)
+    WAVE("omp parallel for ordered(2) schedule(static, 1)", "static,1");
+    WAVE("omp parallel for ordered(2) schedule(dynamic, 3)", "dynamic,3");
 
     /* Step 2, sink two iterations back: two interleaved recurrences. */
     static unsigned b[2 * SHORT], bw[2 * SHORT];

@@ -255,49 +255,58 @@ static void fulfil_late(atomic_uintptr_t *published, atomic_int *fulfilled_flag)
     omp_fulfill_event((omp_event_handle_t)handle);
 }
 
-static void test_taskwait_waits_for_fulfilment(void)
+/* Thread 0 creates a detached task and waits for it as detach_and_wait
+ * does; the other thread fulfils the event late.  True when the wait ended
+ * only after the fulfilment. */
+static int wait_outlasts_late_fulfilment(void (*detach_and_wait)(atomic_uintptr_t *published))
 {
     atomic_uintptr_t published = 0;
     atomic_int fulfilled_flag = 0;
-    omp_event_handle_t event;
     int ok = 0;
-#pragma omp parallel num_threads(2) shared(published, fulfilled_flag, event, ok)
+#pragma omp parallel num_threads(2) shared(published, fulfilled_flag, ok)
     {
         if (omp_get_thread_num() == 0) {
-#pragma omp task detach(event) shared(published)
-            atomic_store(&published, (uintptr_t)event); /* the task's copy of the handle */
-#pragma omp taskwait
+            detach_and_wait(&published);
             ok = atomic_load(&fulfilled_flag) == 1;
         } else {
             fulfil_late(&published, &fulfilled_flag);
         }
     }
-    CHECK(ok, "taskwait returned only after another thread fulfilled the event");
+    return ok;
+}
+
+static void detach_then_taskwait(atomic_uintptr_t *published)
+{
+    omp_event_handle_t event;
+#pragma omp task detach(event) shared(published)
+    atomic_store(published, (uintptr_t)event); /* the task's copy of the handle */
+#pragma omp taskwait
+}
+
+static void test_taskwait_waits_for_fulfilment(void)
+{
+    CHECK(wait_outlasts_late_fulfilment(detach_then_taskwait),
+          "taskwait returned only after another thread fulfilled the event");
+}
+
+/* The detached task is a grandchild: the taskgroup's end must wait for it. */
+static void detach_grandchild_in_taskgroup(atomic_uintptr_t *published)
+{
+    omp_event_handle_t event;
+#pragma omp taskgroup
+    {
+#pragma omp task shared(published, event)
+        {
+#pragma omp task detach(event) shared(published)
+            atomic_store(published, (uintptr_t)event);
+        }
+    }
 }
 
 static void test_taskgroup_waits_for_fulfilment(void)
 {
-    atomic_uintptr_t published = 0;
-    atomic_int fulfilled_flag = 0;
-    omp_event_handle_t event;
-    int ok = 0;
-#pragma omp parallel num_threads(2) shared(published, fulfilled_flag, event, ok)
-    {
-        if (omp_get_thread_num() == 0) {
-#pragma omp taskgroup
-            {
-#pragma omp task shared(published, event)
-                {
-#pragma omp task detach(event) shared(published)
-                    atomic_store(&published, (uintptr_t)event);
-                }
-            }
-            ok = atomic_load(&fulfilled_flag) == 1;
-        } else {
-            fulfil_late(&published, &fulfilled_flag);
-        }
-    }
-    CHECK(ok, "taskgroup end waited for a grandchild's event");
+    CHECK(wait_outlasts_late_fulfilment(detach_grandchild_in_taskgroup),
+          "taskgroup end waited for a grandchild's event");
 }
 
 /* A thread outside every team fulfils the published event 30 ms after it

@@ -365,6 +365,11 @@ const struct muster_wait_work *muster_omp_tasks_work(muster_omp_thread *self, mu
 /* After the wait that used muster_omp_tasks_work's work: the member is no
  * longer looking for tasks.  NULL: nothing to do. */
 void muster_omp_tasks_work_done(const struct muster_wait_work *work);
+/* Waits at barrier as member id of self's team, running the team's tasks
+ * meanwhile (muster_omp_tasks_work); the barrier's return code
+ * (parallel.c). */
+int muster_omp_wait_running_tasks(muster_omp_thread *self, muster_omp_team *team, muster_barrier *barrier,
+                                  unsigned id);
 
 /* Where a new pool worker starts.  Linux puts a new thread on its creator's
  * CPU (seen on the development VM: every worker's first wake-up targets the

@@ -364,6 +364,16 @@ void muster_omp_parallel_end(void)
     free(r);
 }
 
+int muster_omp_wait_running_tasks(muster_omp_thread *self, muster_omp_team *team, muster_barrier *barrier,
+                                  unsigned id)
+{
+    muster_omp_task_work storage;
+    const muster_wait_work *work = muster_omp_tasks_work(self, team, id, &storage);
+    int rc = work != NULL ? muster_barrier_wait_working(barrier, id, work) : muster_barrier_wait(barrier, id);
+    muster_omp_tasks_work_done(work);
+    return rc;
+}
+
 void muster_omp_team_barrier(muster_omp_thread *self)
 {
     muster_omp_team *team = self->team;
@@ -375,11 +385,7 @@ void muster_omp_team_barrier(muster_omp_thread *self)
     }
     muster_omp_tasks_drain(self);
     muster_omp_tasks_settle_events(team);
-    muster_omp_task_work storage;
-    const muster_wait_work *work = muster_omp_tasks_work(self, team, self->id, &storage);
-    int rc = work != NULL ? muster_barrier_wait_working(team->barrier, self->id, work)
-                          : muster_barrier_wait(team->barrier, self->id);
-    muster_omp_tasks_work_done(work);
+    int rc = muster_omp_wait_running_tasks(self, team, team->barrier, self->id);
     if (rc < 0) {
         fprintf(stderr, "libmuster-omp: barrier failed: %s (%s)\n", muster_strerror(rc), muster_error_detail());
         abort();

@@ -104,11 +104,7 @@ static void *worker_main(void *arg)
         bool split = team->split;
         /* The join (split: also the next fork), running the team's tasks
          * while it waits: they may appear after this member has finished. */
-        muster_omp_task_work storage;
-        const muster_wait_work *work = muster_omp_tasks_work(self, team, w->id, &storage);
-        int rc = work != NULL ? muster_barrier_wait_working(team->fork_barrier, w->id, work)
-                              : muster_barrier_wait(team->fork_barrier, w->id);
-        muster_omp_tasks_work_done(work);
+        int rc = muster_omp_wait_running_tasks(self, team, team->fork_barrier, w->id);
         if (rc < 0) {
             fprintf(stderr, "libmuster-omp: join failed: %s\n", muster_strerror(rc));
             abort();

@@ -394,27 +394,36 @@ static bool flatten_values(const doacross *x, const kmp_int64 *vec, uint64_t *in
     return true;
 }
 
-MUSTER_OMP_EXPORT void __kmpc_doacross_wait(ident_t *loc, kmp_int32 gtid, const kmp_int64 *vec)
+/* The done flag of the iteration with values vec in this thread's doacross
+ * loop; NULL outside one, or when the iteration is outside the nest. */
+static muster_flag *iteration_done(const kmp_int64 *vec)
 {
-    (void)loc, (void)gtid;
     doacross *x = current_doacross;
     uint64_t i;
     if (x == NULL || !flatten_values(x, vec, &i))
+        return NULL;
+    return &x->done[i];
+}
+
+MUSTER_OMP_EXPORT void __kmpc_doacross_wait(ident_t *loc, kmp_int32 gtid, const kmp_int64 *vec)
+{
+    (void)loc, (void)gtid;
+    muster_flag *done = iteration_done(vec);
+    if (done == NULL)
         return;
     muster_omp_thread *self = muster_omp_self();
     /* acquire (in the wait layer): the posting iteration's writes are seen. */
-    muster_wait_reach(&x->done[i], 1u, muster_ws_waiter(self));
+    muster_wait_reach(done, 1u, muster_ws_waiter(self));
 }
 
 MUSTER_OMP_EXPORT void __kmpc_doacross_post(ident_t *loc, kmp_int32 gtid, const kmp_int64 *vec)
 {
     (void)loc, (void)gtid;
-    doacross *x = current_doacross;
-    uint64_t i;
-    if (x == NULL || !flatten_values(x, vec, &i))
+    muster_flag *done = iteration_done(vec);
+    if (done == NULL)
         return;
     /* release (in publish): the iteration's writes go with the flag. */
-    muster_flag_publish(&x->done[i], 1u, muster_ws_may_sleep(muster_omp_self()));
+    muster_flag_publish(done, 1u, muster_ws_may_sleep(muster_omp_self()));
 }
 
 MUSTER_OMP_EXPORT void __kmpc_doacross_fini(ident_t *loc, kmp_int32 gtid)

@@ -208,4 +208,13 @@ static inline int corpus_threads(void)
     return t;
 }
 
+/* The team size, for a test whose tables hold at most max threads. */
+static inline int corpus_threads_at_most(int max)
+{
+    int t = corpus_threads();
+    if (t > max)
+        FAIL("at most %d threads", max);
+    return t;
+}
+
 #endif

@@ -11,9 +11,7 @@
 int main(void)
 {
     corpus_begin("omp_atomic");
-    int T = corpus_threads();
-    if (T > MAXT)
-        FAIL("at most %d threads", MAXT);
+    int T = corpus_threads_at_most(MAXT);
     int i_add = 0;
     long l_sub = 0;
     unsigned long long u_mul = 1, u_or = 0, u_and = ~0ull, u_xor = 0;

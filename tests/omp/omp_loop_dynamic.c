@@ -61,9 +61,7 @@ static void check(const char *what, enum kind kind, int chunk, int monotonic, in
 int main(void)
 {
     corpus_begin("omp_loop_dynamic");
-    int T = corpus_threads();
-    if (T > MAXT)
-        FAIL("at most %d threads", MAXT);
+    int T = corpus_threads_at_most(MAXT);
     int loops = 0;
     for (int rep = 0; rep < 2; rep++) {
 #define LOOP(sched, kind, ch, mono, name)                                                             \

@@ -54,9 +54,7 @@ static void check_blocks(int n, int T, const char *what)
 int main(void)
 {
     corpus_begin("omp_loop_static");
-    int T = corpus_threads();
-    if (T > 64)
-        FAIL("at most 64 threads");
+    int T = corpus_threads_at_most(64);
     static const int sizes[] = {0, 1, 2, 7, 64, 1001};
     long long total = 0;
     for (unsigned k = 0; k < sizeof sizes / sizeof *sizes; k++) {

@@ -54,9 +54,7 @@ static void sleep_us(long us)
 int main(void)
 {
     corpus_begin("omp_signals");
-    int T = corpus_threads();
-    if (T > MAXT)
-        FAIL("at most %d threads", MAXT);
+    int T = corpus_threads_at_most(MAXT);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_alarm;

@@ -264,13 +264,19 @@ static void test_oversubscribed_barriers_yield(void)
     CHECK(muster_team_waiter(cpus + 1, MUSTER_WAIT_PASSIVE, -1, NULL).policy == MUSTER_WAIT_PASSIVE);
 }
 
-/* The process's mask is what counts, not the creating thread's pinning. */
-static void *pinned_create(void *arg)
+/* Pins the calling thread to one CPU. */
+static void pin_self_to(int cpu)
 {
     cpu_set_t one;
     CPU_ZERO(&one);
-    CPU_SET(0, &one);
+    CPU_SET(cpu, &one);
     pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+}
+
+/* The process's mask is what counts, not the creating thread's pinning. */
+static void *pinned_create(void *arg)
+{
+    pin_self_to(0);
     *(unsigned *)arg = muster_cpus_available();
     return NULL;
 }
@@ -362,22 +368,29 @@ static int census_wait(const muster_waiter *w, unsigned delay_us, uint64_t *yiel
     return rc;
 }
 
+/* Pins the calling thread to the first CPU of the affinity mask; false
+ * (and the thread left as it was) when the system cannot say which CPU a
+ * thread runs on. */
+static bool pin_to_first_cpu(int *cpu, cpu_set_t *saved)
+{
+    CHECK(muster_affinity_cpus(cpu, 1) >= 1, "the affinity mask");
+    pthread_getaffinity_np(pthread_self(), sizeof *saved, saved);
+    pin_self_to(*cpu);
+    if (muster_current_cpu() == *cpu)
+        return true;
+    pthread_setaffinity_np(pthread_self(), sizeof *saved, saved);
+    return false;
+}
+
 /* With a census, an oversubscribed hybrid waiter yields only while a
  * participant on its CPU has still to arrive; once all have, it keeps the
  * CPU and polls, for up to share_ns, then sleeps. */
 static void test_census_waits(void)
 {
-    int cpu = -1;
-    CHECK(muster_affinity_cpus(&cpu, 1) >= 1, "the affinity mask");
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
+    int cpu;
     cpu_set_t saved;
-    pthread_getaffinity_np(pthread_self(), sizeof saved, &saved);
-    pthread_setaffinity_np(pthread_self(), sizeof one, &one);
-    if (muster_current_cpu() != cpu) {
+    if (!pin_to_first_cpu(&cpu, &saved)) {
         printf("census waits: skipped, this system does not report the current CPU\n");
-        pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
         return;
     }
     muster_census *c = muster_census_create(2);
@@ -451,23 +464,6 @@ static void test_census_occupancy(void)
     muster_census_destroy(c);
 }
 
-/* Pins the calling thread to the first CPU of the affinity mask; false
- * (and the thread left as it was) when the system cannot say which CPU a
- * thread runs on. */
-static bool pin_to_first_cpu(int *cpu, cpu_set_t *saved)
-{
-    CHECK(muster_affinity_cpus(cpu, 1) >= 1, "the affinity mask");
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(*cpu, &one);
-    pthread_getaffinity_np(pthread_self(), sizeof *saved, saved);
-    pthread_setaffinity_np(pthread_self(), sizeof one, &one);
-    if (muster_current_cpu() == *cpu)
-        return true;
-    pthread_setaffinity_np(pthread_self(), sizeof *saved, saved);
-    return false;
-}
-
 /* A spinning waiter whose census shows a team-mate on its own CPU yields
  * instead of spinning (ACTIVE and HYBRID alike); one whose mates are
  * elsewhere spins and never yields. */
@@ -518,10 +514,7 @@ typedef struct colocated_team {
 static void *colocated_member(void *arg)
 {
     colocated_team *t = arg;
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(t->cpu, &one);
-    pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+    pin_self_to(t->cpu);
     unsigned seed = (unsigned)t->cpu * 7919u + 1u;
     for (unsigned e = 0; e < t->episodes; e++) {
         for (unsigned k = rand_r(&seed) % 500; k > 0; k--)

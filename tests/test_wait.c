@@ -382,6 +382,15 @@ static bool pin_to_first_cpu(int *cpu, cpu_set_t *saved)
     return false;
 }
 
+/* pin_to_first_cpu, or the line that says test is skipped and why. */
+static bool pinned_or_skipped(const char *test, int *cpu, cpu_set_t *saved)
+{
+    if (pin_to_first_cpu(cpu, saved))
+        return true;
+    printf("%s: skipped, this system does not report the current CPU\n", test);
+    return false;
+}
+
 /* With a census, an oversubscribed hybrid waiter yields only while a
  * participant on its CPU has still to arrive; once all have, it keeps the
  * CPU and polls, for up to share_ns, then sleeps. */
@@ -389,10 +398,8 @@ static void test_census_waits(void)
 {
     int cpu;
     cpu_set_t saved;
-    if (!pin_to_first_cpu(&cpu, &saved)) {
-        printf("census waits: skipped, this system does not report the current CPU\n");
+    if (!pinned_or_skipped("census waits", &cpu, &saved))
         return;
-    }
     muster_census *c = muster_census_create(2);
     CHECK(c != NULL, "census of 2");
     muster_waiter w = {.policy = MUSTER_WAIT_HYBRID, .yields = 4, .census = c, .census_id = 0,
@@ -471,10 +478,8 @@ static void test_guard_waits(void)
 {
     int cpu;
     cpu_set_t saved;
-    if (!pin_to_first_cpu(&cpu, &saved)) {
-        printf("guard waits: skipped, this system does not report the current CPU\n");
+    if (!pinned_or_skipped("guard waits", &cpu, &saved))
         return;
-    }
     muster_census *c = muster_census_create(2);
     CHECK(c != NULL, "census of 2");
     muster_waiter w = {.policy = MUSTER_WAIT_HYBRID, .spin_iterations = muster_spin_iterations(200000),
@@ -541,10 +546,8 @@ static void test_colocated_barrier_yields(void)
     }
     int cpu;
     cpu_set_t saved;
-    if (!pin_to_first_cpu(&cpu, &saved)) {
-        printf("co-located barrier: skipped, this system does not report the current CPU\n");
+    if (!pinned_or_skipped("co-located barrier", &cpu, &saved))
         return;
-    }
     colocated_team t = {.cpu = cpu, .episodes = 300};
     CHECK(muster_barrier_create(&t.barrier, 2, NULL) == MUSTER_OK, "barrier of 2");
     muster_barrier_attr attr;

@@ -273,6 +273,21 @@ static void begin_region(muster_omp_thread *self, region *r, void (*fn)(void *),
     self->region = r;
 }
 
+/* Makes self member id of team, with a fresh implicit task: the team's
+ * ICVs, no work share or barrier passed yet, bound to its place. */
+static void become_member(muster_omp_thread *self, muster_omp_team *team, unsigned id)
+{
+    self->team = team;
+    self->id = id;
+    self->icvs = team->icvs;
+    self->ws_private = NULL;
+    self->ws_sequence = 0;
+    self->barriers_passed = 0;
+    if (team->places != NULL)
+        muster_omp_bind_self(self, &team->places[id]);
+    muster_omp_affinity_display_on_start(self);
+}
+
 static void start_members(muster_omp_thread *self, region *r, muster_omp_setup_fn setup, void *setup_arg)
 {
     if (setup != NULL)
@@ -280,15 +295,7 @@ static void start_members(muster_omp_thread *self, region *r, muster_omp_setup_f
     if (r->team->size > 1)
         muster_omp_pool_fork(r->team);
     /* The forking thread is member 0; it runs the body itself. */
-    self->team = r->team;
-    self->id = 0;
-    self->icvs = r->team->icvs;
-    self->ws_private = NULL;
-    self->ws_sequence = 0;
-    self->barriers_passed = 0;
-    if (r->team->places != NULL)
-        muster_omp_bind_self(self, &r->team->places[0]);
-    muster_omp_affinity_display_on_start(self);
+    become_member(self, r->team, 0);
 }
 
 static void end_region(muster_omp_thread *self, region *r)
@@ -312,15 +319,7 @@ static void end_region(muster_omp_thread *self, region *r)
 
 void muster_omp_run_member(muster_omp_thread *self, muster_omp_team *team, unsigned id)
 {
-    self->team = team;
-    self->id = id;
-    self->icvs = team->icvs;
-    self->ws_private = NULL;
-    self->ws_sequence = 0;
-    self->barriers_passed = 0;
-    if (team->places != NULL)
-        muster_omp_bind_self(self, &team->places[id]);
-    muster_omp_affinity_display_on_start(self);
+    become_member(self, team, id);
     team->fn(team->data);
     /* Still a member: the tasks it runs here and while it waits at the join
      * belong to this team (the caller leaves the team after the join). */

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "stress_common.h"
+#include "platform/platform.h" /* muster_now_ns */
+#include "wait/policy.h"
 #include "wait/wait.h"
 #include "barrier/internal.h" /* muster_team_waiter, the barrier struct */
 
@@ -206,6 +208,104 @@ static void test_spin_budget(void)
     uint64_t small = muster_spin_iterations(1000), big = muster_spin_iterations(1000000);
     CHECK(small >= 1 && big > small, "budget polls: 1us -> %llu, 1ms -> %llu", (unsigned long long)small,
           (unsigned long long)big);
+}
+
+/* The default hybrid budget adapts per thread (MUSTER_SPIN_ADAPT_*,
+ * policy.h): a sleep that ended soon quadruples it, up to the cap; one that
+ * lasted longer than MUSTER_SPIN_ADAPT_LONG_SLEEP_NS halves it; the adapted
+ * budget is the one spun; an explicit budget never changes. */
+#define ADAPT_EPISODES 4
+typedef struct adaptive_waits {
+    muster_flag flag;
+    muster_waiter waiter;
+    unsigned doublings[ADAPT_EPISODES]; /* the waiting thread's, after each wait */
+    _Atomic uint64_t started_ns;       /* when the current wait began */
+} adaptive_waits;
+
+static void *adaptive_waiter_main(void *arg)
+{
+    adaptive_waits *a = arg;
+    for (uint32_t e = 1; e <= ADAPT_EPISODES; e++) {
+        atomic_store(&a->started_ns, muster_now_ns());
+        CHECK(muster_wait_reach(&a->flag, e, &a->waiter) == 0, "adaptive wait %u", e);
+        a->doublings[e - 1] = muster_wait_spin_doublings();
+    }
+    return NULL;
+}
+
+/* Publishes episode e once the waiter has announced its sleep, hold_us
+ * later; returns how long the waiter had been waiting when it announced. */
+static uint64_t release_when_asleep(adaptive_waits *a, uint32_t e, unsigned hold_us)
+{
+    for (int i = 0; i < 250000 && !(atomic_load(&a->flag) & MUSTER_FLAG_SLEEPING); i++)
+        usleep(20);
+    CHECK(atomic_load(&a->flag) & MUSTER_FLAG_SLEEPING, "the adaptive waiter never slept in episode %u", e);
+    uint64_t waited = muster_now_ns() - atomic_load(&a->started_ns);
+    if (hold_us > 0)
+        usleep(hold_us);
+    muster_flag_publish(&a->flag, e, true);
+    return waited;
+}
+
+/* One waiting thread through ADAPT_EPISODES waits, each released hold_us
+ * after it began to sleep; waited[e]: how long wait e spun, at least. */
+static void run_adaptive_waits(adaptive_waits *a, const unsigned hold_us[ADAPT_EPISODES],
+                               uint64_t waited[ADAPT_EPISODES])
+{
+    pthread_t thread;
+    atomic_store(&a->flag, 0);
+    CHECK(pthread_create(&thread, NULL, adaptive_waiter_main, a) == 0, "adaptive waiter thread");
+    for (uint32_t e = 1; e <= ADAPT_EPISODES; e++)
+        waited[e - 1] = release_when_asleep(a, e, hold_us[e - 1]);
+    pthread_join(thread, NULL);
+}
+
+static bool no_work(void *arg)
+{
+    (void)arg;
+    return false;
+}
+
+/* With work NULL the plain wait, else the working wait (wait.c has both). */
+static void check_adaptive_spin_budget(const muster_wait_work *work)
+{
+    static const unsigned soon[ADAPT_EPISODES] = {0, 0, 0, 0};
+    static const unsigned soon_then_late[ADAPT_EPISODES] = {0, 0, 0, 20000};
+    uint64_t waited[ADAPT_EPISODES];
+    adaptive_waits a = {.waiter = muster_team_waiter(1, MUSTER_WAIT_HYBRID, 200000, NULL)};
+    a.waiter.work = work;
+    CHECK(!a.waiter.adaptive, "an explicit budget is not adaptive");
+    run_adaptive_waits(&a, soon, waited);
+    for (int e = 0; e < ADAPT_EPISODES; e++)
+        CHECK(a.doublings[e] == 0, "an explicit budget doubled %u times", a.doublings[e]);
+
+    a.waiter = muster_team_waiter(1, MUSTER_WAIT_HYBRID, -1, NULL);
+    a.waiter.work = work;
+    CHECK(a.waiter.adaptive, "the default budget adapts");
+    /* A loaded machine may make a sleep "long" by accident: a few tries. */
+    bool learnt = false;
+    for (int attempt = 0; attempt < 5 && !learnt; attempt++) {
+        run_adaptive_waits(&a, soon_then_late, waited);
+        learnt = a.doublings[0] == 2 && a.doublings[1] == MUSTER_SPIN_ADAPT_MAX_DOUBLINGS &&
+                 a.doublings[2] == MUSTER_SPIN_ADAPT_MAX_DOUBLINGS;
+    }
+    CHECK(learnt, "short sleeps left the budget doubled %u, %u, %u times (%s wait)", a.doublings[0],
+          a.doublings[1], a.doublings[2], work != NULL ? "working" : "plain");
+    CHECK(a.doublings[3] == MUSTER_SPIN_ADAPT_MAX_DOUBLINGS - 1, "a 20 ms sleep left %u doublings, not %u",
+          a.doublings[3], MUSTER_SPIN_ADAPT_MAX_DOUBLINGS - 1);
+    /* Wait 3 began with the full budget: it spun that long before it slept
+     * (a quarter, against a calibration that may overrate a poll). */
+    uint64_t full_ns = (uint64_t)MUSTER_SPIN_NS_DEFAULT << MUSTER_SPIN_ADAPT_MAX_DOUBLINGS;
+    CHECK(waited[2] >= full_ns / 4, "with the budget at %llu ns the %s wait slept after %llu ns",
+          (unsigned long long)full_ns, work != NULL ? "working" : "plain", (unsigned long long)waited[2]);
+}
+
+static void test_adaptive_spin_budget(void)
+{
+    check_adaptive_spin_budget(NULL);
+    _Atomic uint32_t sleepers = 0;
+    muster_wait_work work = {.run = no_work, .sleepers = &sleepers};
+    check_adaptive_spin_budget(&work);
 }
 
 static void test_oversubscription_shrinks_default_budget(void)
@@ -631,6 +731,7 @@ int main(void)
     test_deadline(MUSTER_WAIT_HYBRID);
     test_break_wakes_sleeper();
     test_spin_budget();
+    test_adaptive_spin_budget();
     test_oversubscription_shrinks_default_budget();
     test_yields_before_sleeping();
     test_oversubscribed_barriers_yield();

@@ -105,6 +105,7 @@ muster_waiter muster_team_waiter(unsigned participants, muster_wait_policy polic
             w.yields = MUSTER_YIELDS_OVERSUBSCRIBED;
         } else {
             spin_ns = MUSTER_SPIN_NS_DEFAULT;
+            w.adaptive = policy == MUSTER_WAIT_HYBRID;
         }
     }
     w.spin_iterations = muster_spin_iterations(spin_ns);

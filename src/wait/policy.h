@@ -23,6 +23,23 @@
  * for usually needs our CPU to run at all. */
 #define MUSTER_SPIN_NS_OVERSUBSCRIBED 0
 
+/* The default budget adapts, per thread: a waiter that slept and was woken
+ * within MUSTER_SPIN_ADAPT_SHORT_SLEEP_NS quadruples its budget for its
+ * next waits, up to MUSTER_SPIN_ADAPT_MAX_DOUBLINGS doublings (200 us ->
+ * 3.2 ms; quadrupling, since each sleep it takes to learn costs a wake-up);
+ * one that slept longer than MUSTER_SPIN_ADAPT_LONG_SLEEP_NS (the thread it
+ * waited for was really late) halves it again.  Why: where waking a sleeper
+ * takes longer than the budget (the development VM at times: 0.25-0.5 ms
+ * from the futex wake to running, by perf sched), two team-mates fall into
+ * a cascade, each sleeping while the other is being woken, and every
+ * episode costs a wake-up: issue #10's outlier_prog ran 20-50 ms against a
+ * 0.3 ms median in 9-17 of 300 processes, and MUSTER_SPIN_NS=2000000 removed
+ * those (worst 7 ms).  A fixed 3.2 ms budget would burn a CPU that long at
+ * every late arrival; libgomp spins about that long by default. */
+#define MUSTER_SPIN_ADAPT_SHORT_SLEEP_NS 2000000
+#define MUSTER_SPIN_ADAPT_LONG_SLEEP_NS 8000000
+#define MUSTER_SPIN_ADAPT_MAX_DOUBLINGS 4
+
 /* When threads outnumber CPUs, a few sched_yield calls before sleeping hand
  * the CPU to the thread we wait for at once; a futex sleep lets the CPU go
  * idle, and the release must then wake an idle CPU (an IPI; on a VM a halt

@@ -17,6 +17,36 @@ muster_wait_counts muster_wait_counters(void)
                                 atomic_load_explicit(&yield_count, memory_order_relaxed)};
 }
 
+/* How many times this thread's adaptive spin budgets are doubled
+ * (MUSTER_SPIN_ADAPT_*, policy.h).  initial-exec: read at every slow wait;
+ * one word fits the surplus static TLS a dlopen()ed copy gets. */
+static _Thread_local unsigned spin_doublings __attribute__((tls_model("initial-exec")));
+
+/* The polls a waiter spins before it sleeps (HYBRID). */
+static uint64_t spin_budget(const muster_waiter *waiter)
+{
+    return waiter->adaptive ? waiter->spin_iterations << spin_doublings : waiter->spin_iterations;
+}
+
+/* After an adaptive wait whose flag came slept_ns after it began to
+ * sleep: soon means the budget fell just short (spin longer next time),
+ * late means the thread waited for was really late (spin less). */
+static void adapt_budget(const muster_waiter *waiter, uint64_t slept_ns)
+{
+    if (!waiter->adaptive)
+        return;
+    if (slept_ns < MUSTER_SPIN_ADAPT_SHORT_SLEEP_NS)
+        spin_doublings = spin_doublings + 2 < MUSTER_SPIN_ADAPT_MAX_DOUBLINGS ? spin_doublings + 2
+                                                                           : MUSTER_SPIN_ADAPT_MAX_DOUBLINGS;
+    else if (slept_ns > MUSTER_SPIN_ADAPT_LONG_SLEEP_NS && spin_doublings > 0)
+        spin_doublings--;
+}
+
+unsigned muster_wait_spin_doublings(void)
+{
+    return spin_doublings;
+}
+
 /* How often (in polls) a spinning waiter with a deadline reads the clock. */
 #define DEADLINE_CHECK_INTERVAL 64u
 
@@ -207,7 +237,7 @@ static int wait_working(muster_flag *flag, uint32_t target, const muster_waiter 
 {
     const muster_wait_work *work = waiter->work;
     uint64_t chunk = muster_spin_iterations(MUSTER_CENSUS_CHUNK_NS);
-    uint64_t budget = waiter->spin_iterations;
+    uint64_t budget = spin_budget(waiter);
     if (waiter->policy == MUSTER_WAIT_HYBRID && waiter->census != NULL && waiter->share_ns > 0)
         budget += muster_spin_iterations((int64_t)waiter->share_ns);
     else if (waiter->policy == MUSTER_WAIT_HYBRID && waiter->census == NULL)
@@ -216,13 +246,17 @@ static int wait_working(muster_flag *flag, uint32_t target, const muster_waiter 
         budget = UINT64_MAX;
     else if (waiter->policy == MUSTER_WAIT_PASSIVE)
         budget = 0;
+    uint64_t slept_at = 0; /* when the sleeps since the last piece of work began */
     for (uint64_t left = budget;;) {
         /* acquire: as in spin(). */
         int state = check_value(atomic_load_explicit(flag, memory_order_acquire), target);
+        if (state == 1 && slept_at != 0)
+            adapt_budget(waiter, muster_now_ns() - slept_at);
         if (state != 0)
             return state == 1 ? 0 : state;
         if (work->run(work->arg)) {
             left = budget;
+            slept_at = 0;
             continue;
         }
         if (left > 0) {
@@ -233,10 +267,16 @@ static int wait_working(muster_flag *flag, uint32_t target, const muster_waiter 
         } else {
             atomic_fetch_add(work->sleepers, 1); /* seq_cst: see muster_wait_work */
             bool found = work->run(work->arg);
+            if (!found && slept_at == 0 && waiter->adaptive)
+                slept_at = muster_now_ns();
             state = found ? 0 : sleep_once(flag, target, waiter, work->nap_ns);
             atomic_fetch_sub(work->sleepers, 1);
             left = found ? budget : 0;
+            if (found)
+                slept_at = 0;
         }
+        if (state == 1 && slept_at != 0)
+            adapt_budget(waiter, muster_now_ns() - slept_at);
         if (state != 0)
             return state == 1 ? 0 : state;
         if (deadline_passed(waiter))
@@ -250,14 +290,18 @@ int muster_wait_slow(muster_flag *flag, uint32_t target, const muster_waiter *wa
         return wait_working(flag, target, waiter);
     int state = check_value(atomic_load_explicit(flag, memory_order_acquire), target);
     if (state == 0 && waiter->policy != MUSTER_WAIT_PASSIVE) {
-        uint64_t polls = waiter->policy == MUSTER_WAIT_ACTIVE ? UINT64_MAX : waiter->spin_iterations;
+        uint64_t polls = waiter->policy == MUSTER_WAIT_ACTIVE ? UINT64_MAX : spin_budget(waiter);
         bool guarded = waiter->census != NULL && waiter->share_ns == 0;
         state = guarded ? spin_guarded(flag, target, waiter, polls) : spin(flag, target, waiter, polls);
     }
     if (state == 0 && waiter->policy == MUSTER_WAIT_HYBRID)
         state = waiter->census != NULL ? share_cpu(flag, target, waiter) : yield_cpu(flag, target, waiter);
-    if (state == 0)
+    if (state == 0) {
+        uint64_t slept_at = waiter->adaptive ? muster_now_ns() : 0;
         state = sleep_until(flag, target, waiter);
+        if (state == 1 && waiter->adaptive)
+            adapt_budget(waiter, muster_now_ns() - slept_at);
+    }
     return state == 1 ? 0 : state;
 }
 

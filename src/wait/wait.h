@@ -97,6 +97,7 @@ typedef struct muster_wait_work {
 typedef struct muster_waiter {
     muster_wait_policy policy; /* ACTIVE, PASSIVE or HYBRID, never DEFAULT */
     uint64_t spin_iterations;  /* HYBRID: spin this many polls before sleeping */
+    bool adaptive;             /* the default budget: each thread scales it by its sleeps (policy.h) */
     unsigned yields;           /* HYBRID: then give the CPU away this many times */
     /* With a census and share_ns 0: the co-location guard while spinning
      * (ACTIVE and HYBRID).  With share_ns > 0 (HYBRID, oversubscribed):
@@ -122,6 +123,9 @@ static inline bool muster_flag_reached(uint32_t v, uint32_t target)
 }
 
 int muster_wait_slow(muster_flag *flag, uint32_t target, const muster_waiter *waiter);
+/* How many times the calling thread's adaptive spin budgets are doubled
+ * now (0 to MUSTER_SPIN_ADAPT_MAX_DOUBLINGS, policy.h); for tests. */
+unsigned muster_wait_spin_doublings(void);
 
 /* Waits until *flag reaches target.  Returns 0, MUSTER_E_BROKEN or
  * MUSTER_E_TIMEDOUT.  The fast path is one acquire load. */

@@ -103,12 +103,13 @@ def main():
         if load is not None:
             load.terminate()
     print(f"{args.runs} runs each, interleaved; time of one run in us")
-    print(f"{'runtime':16s} {'median':>8s} {'worst':>8s} {'worst/med':>9s} {'>5x':>4s} {'>20x':>5s}")
+    print(f"{'runtime':16s} {'median':>8s} {'worst':>8s} {'worst/med':>9s} {'>5x':>4s} {'>20x':>5s}  next worst")
     for name, values in times.items():
         median = statistics.median(values)
         worst = max(values)
         print(f"{name:16s} {median:8.0f} {worst:8.0f} {worst / median:8.1f}x "
-              f"{sum(v > 5 * median for v in values):4d} {sum(v > 20 * median for v in values):5d}")
+              f"{sum(v > 5 * median for v in values):4d} {sum(v > 20 * median for v in values):5d}  "
+              + " ".join(f"{v:.0f}" for v in sorted(values)[-5:-1][::-1]))
 
 
 if __name__ == "__main__":

@@ -82,7 +82,7 @@ typedef enum muster_padding {
 typedef struct muster_barrier_attr {
     muster_algorithm algorithm;
     muster_wait_policy wait_policy;
-    int64_t spin_ns;       /* hybrid spin budget; < 0 = default */
+    int64_t spin_ns;       /* hybrid spin budget; < 0 = default (200 us, grown per thread after short sleeps) */
     unsigned fan_in;       /* 0 = the algorithm's default; else 2..MUSTER_MAX_FAN_IN
                               (dynamic-fway: 2..30, hyper: powers of two) */
     muster_wakeup wakeup;

@@ -57,7 +57,11 @@ typedef enum muster_omp_dep_kind {
 typedef struct muster_omp_dep {
     uintptr_t addr;
     muster_omp_dep_kind kind;
+    uint32_t reader_slot; /* READ: its index in its address's readers while there, else
+                             MUSTER_OMP_DEP_NO_SLOT (depend.c; under the table's lock) */
 } muster_omp_dep;
+
+#define MUSTER_OMP_DEP_NO_SLOT UINT32_MAX
 
 /* One task's dependences and its place in the graph. */
 typedef struct muster_omp_deps {

@@ -2,9 +2,10 @@
  *
  * Each graph is GRAPH_TASKS tasks over SLOTS addresses; each task has one
  * of several shapes of depend clauses (in, out, inout, several at once, a
- * depobj, mutexinoutset, an undeferred if(0) task), chosen at random, and a
- * random short busy delay.  Writers fold their task number into the slot's
- * value; readers record the value they saw.  Two oracles:
+ * depobj, mutexinoutset, an undeferred if(0) task, one address named four
+ * times), chosen at random, and a random short busy delay.  Writers fold
+ * their task number into the slot's value; readers record the value they
+ * saw.  Two oracles:
  *   - when a task starts, every earlier task it conflicts with (shares a
  *     slot with, one of them writing; two mutexinoutset tasks do not
  *     conflict, they exclude each other) has finished;
@@ -42,6 +43,7 @@ enum shape {
     DEPOBJ,     /* depobj(o) holding inout(x) */
     MUTEX,      /* mutexinoutset(x) */
     UNDEFERRED, /* if(0) inout(x) */
+    REPEATED,   /* in(x) inout(x) in(x, x): one address named four times */
     SHAPES
 };
 
@@ -93,7 +95,7 @@ static int writes(const task_spec *s, int slot)
     switch (s->shape) {
     case IN_OUT: return s->y == slot;
     case TWO_IN_ONE_INOUT: return s->z == slot;
-    case INOUT: case DEPOBJ: case MUTEX: case UNDEFERRED: return s->x == slot;
+    case INOUT: case DEPOBJ: case MUTEX: case UNDEFERRED: case REPEATED: return s->x == slot;
     default: return 0;
     }
 }
@@ -219,6 +221,10 @@ static void create_tasks(graph *g)
             break;
         case UNDEFERRED:
 #pragma omp task if (0) depend(inout : a[s->x]) firstprivate(i)
+            body(g, i);
+            break;
+        case REPEATED:
+#pragma omp task depend(in : a[s->x]) depend(inout : a[s->x]) depend(in : a[s->x], a[s->x]) firstprivate(i)
             body(g, i);
             break;
         default:

@@ -72,7 +72,7 @@ static depend_form read_form(void *const *depend)
 
 static muster_omp_dep dep_record(uintptr_t addr, muster_omp_dep_kind kind)
 {
-    return (muster_omp_dep){.addr = addr, .kind = kind, .reader_slot = MUSTER_OMP_DEP_NO_SLOT};
+    return (muster_omp_dep){.addr = addr, .kind = kind, .list_slot = MUSTER_OMP_DEP_NO_SLOT};
 }
 
 /* The i-th dependence; false for a kind not handled here. */
@@ -161,53 +161,60 @@ static void list_remove(dep_list *l, const muster_omp_deps *d)
             l->items[i--] = l->items[--l->n];
 }
 
-/* The readers list keeps each READ record's index in it (reader_slot), so
- * a finishing reader leaves in O(1): with thousands of tasks reading one
- * address, a scan per leaver made the releases quadratic (20,000 readers
- * of one address: 365 ms against libgomp's 115-150).  Only tracked for
- * readers: writer lists hold one task or one mutexinoutset set. */
+/* Each record keeps its index in its own list (list_slot): readers for
+ * READ records, writers for WRITE and MUTEX ones, so a finishing task
+ * leaves in O(1).  A scan per leaver made the releases quadratic, under
+ * the table's lock: 20,000 tasks reading one address took 365 ms (libgomp
+ * 115-150), 8,000 members of one mutexinoutset set 466 ms (libgomp 23). */
 
-/* The READ record of reader d (on e's address) that sits at index slot. */
-static muster_omp_dep *reader_record(const dep_entry *e, muster_omp_deps *d, uint32_t slot)
+static dep_list *own_list(dep_entry *e, muster_omp_dep_kind kind)
+{
+    return kind == MUSTER_OMP_DEP_READ ? &e->readers : &e->writers;
+}
+
+/* d's record on e's address that sits at index slot of `list`. */
+static muster_omp_dep *record_at(dep_entry *e, const dep_list *list, muster_omp_deps *d, uint32_t slot)
 {
     for (uint32_t j = 0; j < d->count; j++)
-        if (d->dep[j].kind == MUSTER_OMP_DEP_READ && d->dep[j].addr == e->addr && d->dep[j].reader_slot == slot)
+        if (d->dep[j].addr == e->addr && d->dep[j].list_slot == slot && own_list(e, d->dep[j].kind) == list)
             return &d->dep[j];
     return NULL;
 }
 
-static void add_reader(dep_entry *e, muster_omp_deps *d, muster_omp_dep *record)
+static void add_to_own_list(dep_entry *e, muster_omp_deps *d, muster_omp_dep *record)
 {
-    record->reader_slot = e->readers.n;
-    list_add(&e->readers, d);
+    dep_list *list = own_list(e, record->kind);
+    record->list_slot = list->n;
+    list_add(list, d);
 }
 
-/* Empties e's readers (a write or a mutexinoutset set now stands for
- * them), marking their records as out of the list. */
-static void forget_readers(dep_entry *e)
+/* Empties one of e's lists (a later write or mutexinoutset set stands for
+ * its tasks now), marking their records as out of it. */
+static void forget_list(dep_entry *e, dep_list *list)
 {
-    for (uint32_t i = 0; i < e->readers.n; i++) {
-        muster_omp_dep *r = reader_record(e, e->readers.items[i], i);
+    for (uint32_t i = 0; i < list->n; i++) {
+        muster_omp_dep *r = record_at(e, list, list->items[i], i);
         if (r != NULL)
-            r->reader_slot = MUSTER_OMP_DEP_NO_SLOT;
+            r->list_slot = MUSTER_OMP_DEP_NO_SLOT;
     }
-    e->readers.n = 0;
+    list->n = 0;
 }
 
-/* Reader record r leaves e's readers, if it is still there: the last
- * reader moves into its place. */
-static void remove_reader(dep_entry *e, muster_omp_dep *r)
+/* Record r leaves its own list of e, if it is still there: the last task
+ * of the list moves into its place. */
+static void remove_from_own_list(dep_entry *e, muster_omp_dep *r)
 {
-    uint32_t slot = r->reader_slot;
+    dep_list *list = own_list(e, r->kind);
+    uint32_t slot = r->list_slot;
     if (slot == MUSTER_OMP_DEP_NO_SLOT)
         return;
-    r->reader_slot = MUSTER_OMP_DEP_NO_SLOT;
-    uint32_t last = --e->readers.n;
+    r->list_slot = MUSTER_OMP_DEP_NO_SLOT;
+    uint32_t last = --list->n;
     if (slot == last)
         return;
-    muster_omp_deps *moved = e->readers.items[last];
-    e->readers.items[slot] = moved;
-    reader_record(e, moved, last)->reader_slot = slot;
+    muster_omp_deps *moved = list->items[last];
+    list->items[slot] = moved;
+    record_at(e, list, moved, last)->list_slot = slot;
 }
 
 static void free_entry(dep_entry *e)
@@ -341,15 +348,16 @@ static void register_one(muster_omp_dep_table *table, muster_omp_deps *d, muster
     switch (dep->kind) {
     case MUSTER_OMP_DEP_READ:
         add_edges(&e->writers, d);
-        add_reader(e, d, dep);
+        add_to_own_list(e, d, dep);
         e->set_open = false;
         break;
     case MUSTER_OMP_DEP_WRITE:
         add_edges(&e->writers, d);
         add_edges(&e->readers, d);
-        forget_readers(e);
-        e->writers.n = e->set_before.n = 0;
-        list_add(&e->writers, d);
+        forget_list(e, &e->readers);
+        forget_list(e, &e->writers);
+        e->set_before.n = 0;
+        add_to_own_list(e, d, dep);
         e->set_open = false;
         break;
     case MUSTER_OMP_DEP_MUTEX:
@@ -361,12 +369,12 @@ static void register_one(muster_omp_dep_table *table, muster_omp_deps *d, muster
                 list_add(&e->set_before, e->writers.items[i]);
             for (uint32_t i = 0; i < e->readers.n; i++)
                 list_add(&e->set_before, e->readers.items[i]);
-            forget_readers(e);
-            e->writers.n = 0;
+            forget_list(e, &e->readers);
+            forget_list(e, &e->writers);
             e->set_open = true;
         }
         add_edges(&e->set_before, d);
-        list_add(&e->writers, d);
+        add_to_own_list(e, d, dep);
         break;
     }
 }
@@ -417,23 +425,34 @@ bool muster_omp_deps_register(muster_omp_dep_table *table, muster_omp_deps *d)
     return ready;
 }
 
-/* d's record `dep` leaves its address's entry; a set d held is freed,
- * and the members parked on it go to *retry. */
-static void unregister_one(muster_omp_dep_table *table, muster_omp_deps *d, muster_omp_dep *dep, dep_list *retry)
+/* The set member holding e's address has finished: parked members try to
+ * take their addresses, one after another, until one holds this one (the
+ * others could not run yet anyway; retrying them all at every hand-over
+ * made a set of n members cost n^2 tries).  A member that fails on another
+ * busy address parks there.  The winners go to *runnable. */
+static void hand_over(muster_omp_dep_table *table, dep_entry *e, dep_list *runnable)
+{
+    while (e->holder == NULL && e->parked.n > 0) {
+        muster_omp_deps *m = e->parked.items[--e->parked.n];
+        if (take_sets(table, m))
+            list_add(runnable, m);
+    }
+}
+
+/* d's record `dep` leaves its address's entry; a set address d held goes
+ * to a parked member, which then goes to *runnable. */
+static void unregister_one(muster_omp_dep_table *table, muster_omp_deps *d, muster_omp_dep *dep,
+                           dep_list *runnable)
 {
     dep_entry **link = find(table, dep->addr, d->team);
     dep_entry *e = *link;
     if (e == NULL)
         return; /* named twice: already left */
-    list_remove(&e->writers, d);
-    if (dep->kind == MUSTER_OMP_DEP_READ)
-        remove_reader(e, dep);
+    remove_from_own_list(e, dep);
     list_remove(&e->set_before, d);
     if (e->holder == d) {
         e->holder = NULL;
-        for (uint32_t i = 0; i < e->parked.n; i++)
-            list_add(retry, e->parked.items[i]);
-        e->parked.n = 0;
+        hand_over(table, e, runnable);
     }
     if (e->writers.n == 0 && e->readers.n == 0 && e->set_before.n == 0 && e->holder == NULL && e->parked.n == 0) {
         *link = e->next;
@@ -445,10 +464,10 @@ static void unregister_one(muster_omp_dep_table *table, muster_omp_deps *d, must
 void muster_omp_deps_release(muster_omp_dep_table *table, muster_omp_deps *d, void (*ready)(void *task, void *ctx),
                              void *ctx)
 {
-    dep_list retry = {0};
+    dep_list runnable = {0}, retry = {0};
     muster_omp_mutex_lock(&table->lock);
     for (uint32_t i = 0; i < d->count; i++)
-        unregister_one(table, d, &d->dep[i], &retry);
+        unregister_one(table, d, &d->dep[i], &runnable);
     muster_omp_deps **successors = d->successors;
     uint32_t n = d->nsuccessors;
     d->successors = NULL;
@@ -463,16 +482,17 @@ void muster_omp_deps_release(muster_omp_dep_table *table, muster_omp_deps *d, vo
             ready(successors[s]->task, ctx);
     }
     free(successors);
-    if (retry.n == 0)
-        return;
-    /* Set members that may now hold their addresses; the rest park again. */
-    uint32_t runnable = 0;
-    muster_omp_mutex_lock(&table->lock);
-    for (uint32_t i = 0; i < retry.n; i++)
-        if (take_sets(table, retry.items[i]))
-            retry.items[runnable++] = retry.items[i];
-    muster_omp_mutex_unlock(&table->lock);
-    for (uint32_t i = 0; i < runnable; i++)
-        ready(retry.items[i]->task, ctx);
-    free(retry.items);
+    if (retry.n > 0) {
+        /* Set members now free of predecessors: each holds its addresses,
+         * or parks on a busy one. */
+        muster_omp_mutex_lock(&table->lock);
+        for (uint32_t i = 0; i < retry.n; i++)
+            if (take_sets(table, retry.items[i]))
+                list_add(&runnable, retry.items[i]);
+        muster_omp_mutex_unlock(&table->lock);
+        free(retry.items);
+    }
+    for (uint32_t i = 0; i < runnable.n; i++)
+        ready(runnable.items[i]->task, ctx);
+    free(runnable.items);
 }

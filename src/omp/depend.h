@@ -57,8 +57,8 @@ typedef enum muster_omp_dep_kind {
 typedef struct muster_omp_dep {
     uintptr_t addr;
     muster_omp_dep_kind kind;
-    uint32_t reader_slot; /* READ: its index in its address's readers while there, else
-                             MUSTER_OMP_DEP_NO_SLOT (depend.c; under the table's lock) */
+    uint32_t list_slot; /* its index in its address's readers (READ) or writers while
+                           there, else MUSTER_OMP_DEP_NO_SLOT (depend.c; under the lock) */
 } muster_omp_dep;
 
 #define MUSTER_OMP_DEP_NO_SLOT UINT32_MAX

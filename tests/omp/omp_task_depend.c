@@ -2,10 +2,10 @@
  *
  * Each graph is GRAPH_TASKS tasks over SLOTS addresses; each task has one
  * of several shapes of depend clauses (in, out, inout, several at once, a
- * depobj, mutexinoutset, an undeferred if(0) task, one address named four
- * times), chosen at random, and a random short busy delay.  Writers fold
- * their task number into the slot's value; readers record the value they
- * saw.  Two oracles:
+ * depobj, mutexinoutset on one address or two, an undeferred if(0) task,
+ * one address named four times), chosen at random, and a random short busy
+ * delay.  Writers fold their task number into the slot's value; readers
+ * record the value they saw.  Two oracles:
  *   - when a task starts, every earlier task it conflicts with (shares a
  *     slot with, one of them writing; two mutexinoutset tasks do not
  *     conflict, they exclude each other) has finished;
@@ -42,6 +42,7 @@ enum shape {
     IN,         /* in(x) */
     DEPOBJ,     /* depobj(o) holding inout(x) */
     MUTEX,      /* mutexinoutset(x) */
+    MUTEX_TWO,  /* mutexinoutset(x, y): a member of two sets at once */
     UNDEFERRED, /* if(0) inout(x) */
     REPEATED,   /* in(x) inout(x) in(x, x): one address named four times */
     SHAPES
@@ -72,12 +73,17 @@ static long fold(long value, int task)
     return (value * 31 + task + 1) % 1000000007L;
 }
 
+static bool is_mutex(const task_spec *s)
+{
+    return s->shape == MUTEX || s->shape == MUTEX_TWO;
+}
+
 /* What a writer leaves in its slot.  mutexinoutset tasks of one set may
  * run in any order, so theirs is an addition (they commute); everyone
  * else's depends on the order. */
 static long update(const task_spec *s, long value, int task)
 {
-    return s->shape == MUTEX ? (value + task + 1) % 1000000007L : fold(value, task);
+    return is_mutex(s) ? (value + task + 1) % 1000000007L : fold(value, task);
 }
 
 static int reads(const task_spec *s, int slot)
@@ -96,6 +102,7 @@ static int writes(const task_spec *s, int slot)
     case IN_OUT: return s->y == slot;
     case TWO_IN_ONE_INOUT: return s->z == slot;
     case INOUT: case DEPOBJ: case MUTEX: case UNDEFERRED: case REPEATED: return s->x == slot;
+    case MUTEX_TWO: return s->x == slot || s->y == slot;
     default: return 0;
     }
 }
@@ -104,7 +111,7 @@ static int writes(const task_spec *s, int slot)
  * slots j names (x, y, z) can be shared. */
 static int conflict(const task_spec *j, const task_spec *i)
 {
-    if (j->shape == MUTEX && i->shape == MUTEX)
+    if (is_mutex(j) && is_mutex(i))
         return 0; /* a mutexinoutset set: exclusion, no order */
     const int named[3] = {j->x, j->y, j->z};
     for (int k = 0; k < 3; k++) {
@@ -166,8 +173,9 @@ static void body(graph *g, int i)
     for (int j = 0; j < i; j++)
         if (conflict(&g->spec[j], s) && !atomic_load(&g->done[j]))
             atomic_fetch_add(&g->order_errors, 1);
-    if (s->shape == MUTEX && atomic_exchange(&g->mutex_running[s->x], 1) != 0)
-        atomic_fetch_add(&g->overlap_errors, 1);
+    for (int k = 0; k < 2 && is_mutex(s); k++)
+        if ((k == 0 || s->shape == MUTEX_TWO) && atomic_exchange(&g->mutex_running[k == 0 ? s->x : s->y], 1) != 0)
+            atomic_fetch_add(&g->overlap_errors, 1);
     for (volatile unsigned k = 0; k < s->delay; k++)
         ;
     if (g->wide && i == 0)
@@ -179,8 +187,10 @@ static void body(graph *g, int i)
     for (int k = 0; k < 3; k++)
         if (writes(s, named[k]))
             g->slot[named[k]] = update(s, g->slot[named[k]], i);
-    if (s->shape == MUTEX)
+    if (is_mutex(s))
         atomic_store(&g->mutex_running[s->x], 0);
+    if (s->shape == MUTEX_TWO)
+        atomic_store(&g->mutex_running[s->y], 0);
     atomic_store(&g->done[i], 1);
 }
 
@@ -217,6 +227,10 @@ static void create_tasks(graph *g)
         }
         case MUTEX:
 #pragma omp task depend(mutexinoutset : a[s->x]) firstprivate(i)
+            body(g, i);
+            break;
+        case MUTEX_TWO:
+#pragma omp task depend(mutexinoutset : a[s->x], a[s->y]) firstprivate(i)
             body(g, i);
             break;
         case UNDEFERRED:

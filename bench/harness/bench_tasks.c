@@ -22,7 +22,7 @@
 #define PROG "muster bench tasks"
 
 const char *const task_workload_names[TASK_WORKLOAD_COUNT] = {
-    "fib", "fib-nocut", "nqueens", "mergesort", "sparselu", "uts", "knapsack",
+    "fib", "fib-nocut", "nqueens", "mergesort", "sparselu", "uts", "knapsack", "depfan",
 };
 
 struct options {
@@ -47,7 +47,8 @@ static void usage(FILE *out)
 "\n"
 "workloads: fib (recursive Fibonacci with a cut-off), fib-nocut (a task per call),\n"
 "nqueens, mergesort, sparselu (blocked LU with task dependences), uts (unbalanced tree\n"
-"search), knapsack (branch and bound with a shared bound)\n"
+"search), knapsack (branch and bound with a shared bound), depfan (many tasks reading one\n"
+"address, then one mutexinoutset set of many, behind a slow writer)\n"
 "\n"
 "The table shows, per workload and team size, each runtime's median and worst wall time\n"
 "(ms) and the rounds above 5x the median, muster's median ÷ the better of libgomp and\n"
@@ -90,7 +91,7 @@ static int add_workload(const char *name, void *ctx)
     if (strcmp(name, "all") == 0)
         return 0;
     return cli_usage_error(PROG, "--workloads: unknown workload '%s' (fib, fib-nocut, nqueens, mergesort, "
-                                 "sparselu, uts, knapsack)", name);
+                                 "sparselu, uts, knapsack, depfan)", name);
 }
 
 static int set_workloads(const char *v, void *o)

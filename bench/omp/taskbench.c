@@ -18,6 +18,8 @@
  *   sparselu   blocked sparse LU whose tasks are ordered only by depend()
  *   uts        an unbalanced (near-critical binomial) tree, a task per node
  *   knapsack   0/1 knapsack by branch and bound, pruned by a shared bound
+ *   depfan     dependence fan-out: many tasks read one address, then many
+ *              form one mutexinoutset set, behind a slow writer
  * The answer is checked against a serial computation (or a table) made
  * before the clock starts.  Only the parallel part is timed, after one empty
  * region has started the team, so the numbers are the scheduler's, not the
@@ -827,6 +829,72 @@ static const char *kn_verify(char *check, size_t len)
     return best == kn_expected ? NULL : "the search missed the best packing";
 }
 
+/* ---- depfan ------------------------------------------------------------- */
+
+/* Each round: a writer computes the shared value (slowly, so that the tasks
+ * behind it pile up in the runtime's dependence structures), df_n tasks
+ * read it, and df_n tasks of one mutexinoutset set each add 1 to a plain
+ * counter (right only if the set's members exclude each other).  A
+ * runtime whose bookkeeping per finished task grows with the readers or
+ * the set's members shows it here. */
+static long df_n;
+static int df_rounds;
+static long df_value, df_count, df_seen_total;
+static _Thread_local long df_seen; /* summed at the end of the region */
+
+static long df_slow_value(int round)
+{
+    volatile unsigned long x = (unsigned long)round;
+    for (long i = 0; i < 4000000; i++)
+        x = x * 6364136223846793005ul + 1442695040888963407ul;
+    return round + 1 + (long)(x & 0); /* the work, then the round's value */
+}
+
+static const char *df_setup(double scale, char *params, size_t len)
+{
+    df_n = scaled_size(10000, scale, 50);
+    df_rounds = 3;
+    snprintf(params, len, "tasks=%ld,rounds=%d", df_n, df_rounds);
+    return NULL;
+}
+
+static void df_run(void)
+{
+    df_value = df_count = df_seen_total = 0;
+#pragma omp parallel
+    {
+#pragma omp single
+        for (int r = 0; r < df_rounds; r++) {
+            count_task();
+#pragma omp task depend(out : df_value) firstprivate(r)
+            df_value = df_slow_value(r);
+            for (long i = 0; i < df_n; i++) {
+                count_task();
+#pragma omp task depend(in : df_value)
+                df_seen += df_value;
+            }
+            for (long i = 0; i < df_n; i++) {
+                count_task();
+#pragma omp task depend(mutexinoutset : df_count)
+                df_count++;
+            }
+        }
+#pragma omp atomic
+        df_seen_total += df_seen;
+        df_seen = 0;
+        count_team_tasks();
+    }
+}
+
+static const char *df_verify(char *check, size_t len)
+{
+    long seen = df_n * (long)df_rounds * (df_rounds + 1) / 2, count = df_n * df_rounds;
+    snprintf(check, len, "seen=%ld,count=%ld", df_seen_total, df_count);
+    if (df_seen_total != seen)
+        return "a reader ran before its writer, or not at all";
+    return df_count == count ? NULL : "members of a mutexinoutset set overlapped, or did not all run";
+}
+
 /* ---- the table, options, main -------------------------------------------- */
 
 static void nothing(void) {}
@@ -839,6 +907,7 @@ static const workload workloads[] = {
     {"sparselu", lu_setup, lu_run, lu_verify, lu_teardown},
     {"uts", uts_setup, uts_run, uts_verify, nothing},
     {"knapsack", kn_setup, kn_run, kn_verify, nothing},
+    {"depfan", df_setup, df_run, df_verify, nothing},
 };
 #define WORKLOAD_COUNT (sizeof workloads / sizeof workloads[0])
 
@@ -857,7 +926,7 @@ static void usage(FILE *out)
 "Runs one task-parallel workload once, checks its answer against a serial one, and\n"
 "prints the time of the parallel part.\n"
 "\n"
-"workloads: fib, fib-nocut, nqueens, mergesort, sparselu, uts, knapsack\n"
+"workloads: fib, fib-nocut, nqueens, mergesort, sparselu, uts, knapsack, depfan\n"
 "\n"
 "options:\n"
 "  --workload NAME  the workload (required)\n"
@@ -881,7 +950,7 @@ static int set_workload(const char *v, void *o)
             return 0;
         }
     return cli_usage_error(PROG, "--workload: unknown workload '%s' (fib, fib-nocut, nqueens, mergesort, "
-                                 "sparselu, uts, knapsack)", v);
+                                 "sparselu, uts, knapsack, depfan)", v);
 }
 
 static const cli_option valued_options[] = {
@@ -928,7 +997,7 @@ int main(int argc, char **argv)
         return rc;
     if (o.workload == NULL)
         return cli_usage_error(PROG, "--workload is required (fib, fib-nocut, nqueens, mergesort, sparselu, "
-                                     "uts, knapsack)");
+                                     "uts, knapsack, depfan)");
     if (o.threads)
         omp_set_num_threads((int)o.threads);
     unsigned threads = (unsigned)omp_get_max_threads();

@@ -257,6 +257,7 @@ static const tool_case cases[] = {
     WORKLOAD_CASES("sparselu"),
     WORKLOAD_CASES("uts"),
     WORKLOAD_CASES("knapsack"),
+    WORKLOAD_CASES("depfan"),
 
     /* A detach event fulfilled twice stops the program with a message, in a
      * team with a scheduler (a task record) and in a team of one (an event

@@ -59,6 +59,7 @@ typedef struct muster_omp_dep {
     muster_omp_dep_kind kind;
     uint32_t list_slot; /* its index in its address's readers (READ) or writers while
                            there, else MUSTER_OMP_DEP_NO_SLOT (depend.c; under the lock) */
+    uint32_t before_slot; /* the same in its address's set_before (depend.c) */
 } muster_omp_dep;
 
 #define MUSTER_OMP_DEP_NO_SLOT UINT32_MAX

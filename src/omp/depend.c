@@ -155,71 +155,73 @@ static void list_add(dep_list *l, muster_omp_deps *d)
     l->items[l->n++] = d;
 }
 
-/* Each record keeps its index in its own list (list_slot): readers for
- * READ records, writers for WRITE and MUTEX ones, so a finishing task
- * leaves in O(1).  A scan per leaver made the releases quadratic, under
- * the table's lock: 20,000 tasks reading one address took 365 ms (libgomp
- * 115-150), 8,000 members of one mutexinoutset set 466 ms (libgomp 23). */
+/* Each record keeps its index in the lists that hold it: its own list
+ * (list_slot: readers for READ records, writers for WRITE and MUTEX ones)
+ * and set_before (before_slot: the predecessors of the open mutexinoutset
+ * set, copied from the other two), so a finishing task leaves in O(1).  A
+ * scan per leaver made the releases quadratic, under the table's lock:
+ * 20,000 tasks reading one address took 365 ms (libgomp 115-150), 8,000
+ * members of one mutexinoutset set 466 ms (libgomp 23), 40,000 readers
+ * followed by a set 775 ms (libgomp 83). */
 
 static dep_list *own_list(dep_entry *e, muster_omp_dep_kind kind)
 {
     return kind == MUSTER_OMP_DEP_READ ? &e->readers : &e->writers;
 }
 
+/* Where record r keeps its index in `list` of e; NULL when r never goes
+ * there (a READ record and the writers, say). */
+static uint32_t *slot_in(dep_entry *e, const dep_list *list, muster_omp_dep *r)
+{
+    if (list == &e->set_before)
+        return &r->before_slot;
+    return own_list(e, r->kind) == list ? &r->list_slot : NULL;
+}
+
 /* d's record on e's address that sits at index slot of `list`. */
 static muster_omp_dep *record_at(dep_entry *e, const dep_list *list, muster_omp_deps *d, uint32_t slot)
 {
-    for (uint32_t j = 0; j < d->count; j++)
-        if (d->dep[j].addr == e->addr && d->dep[j].list_slot == slot && own_list(e, d->dep[j].kind) == list)
+    for (uint32_t j = 0; j < d->count; j++) {
+        uint32_t *at = d->dep[j].addr == e->addr ? slot_in(e, list, &d->dep[j]) : NULL;
+        if (at != NULL && *at == slot)
             return &d->dep[j];
+    }
     return NULL;
 }
 
-static void add_to_own_list(dep_entry *e, muster_omp_deps *d, muster_omp_dep *record)
+/* d, through its record r, joins `list` of e. */
+static void add_at(dep_entry *e, dep_list *list, muster_omp_deps *d, muster_omp_dep *r)
 {
-    dep_list *list = own_list(e, record->kind);
-    record->list_slot = list->n;
+    *slot_in(e, list, r) = list->n;
     list_add(list, d);
 }
 
-/* Empties one of e's lists (a later write or mutexinoutset set stands for
- * its tasks now), marking their records as out of it. */
+/* Empties `list` of e (a later write or mutexinoutset set stands for its
+ * tasks now), marking their records as out of it. */
 static void forget_list(dep_entry *e, dep_list *list)
 {
     for (uint32_t i = 0; i < list->n; i++) {
         muster_omp_dep *r = record_at(e, list, list->items[i], i);
         if (r != NULL)
-            r->list_slot = MUSTER_OMP_DEP_NO_SLOT;
+            *slot_in(e, list, r) = MUSTER_OMP_DEP_NO_SLOT;
     }
     list->n = 0;
 }
 
-/* Record r leaves its own list of e, if it is still there: the last task
- * of the list moves into its place. */
-static void remove_from_own_list(dep_entry *e, muster_omp_dep *r)
+/* Record r leaves `list` of e, if it is there: the list's last task moves
+ * into its place. */
+static void remove_from(dep_entry *e, dep_list *list, muster_omp_dep *r)
 {
-    dep_list *list = own_list(e, r->kind);
-    uint32_t slot = r->list_slot;
+    uint32_t *at = slot_in(e, list, r), slot = *at;
     if (slot == MUSTER_OMP_DEP_NO_SLOT)
         return;
-    r->list_slot = MUSTER_OMP_DEP_NO_SLOT;
+    *at = MUSTER_OMP_DEP_NO_SLOT;
     uint32_t last = --list->n;
     if (slot == last)
         return;
     muster_omp_deps *moved = list->items[last];
     list->items[slot] = moved;
-    record_at(e, list, moved, last)->list_slot = slot;
-}
-
-/* The same for set_before, the predecessors of the open mutexinoutset set
- * (copies of the readers' and writers' entries; 40,000 readers followed
- * by a set took 775 ms with a scan per leaver, libgomp 83). */
-static muster_omp_dep *before_record(const dep_entry *e, muster_omp_deps *d, uint32_t slot)
-{
-    for (uint32_t j = 0; j < d->count; j++)
-        if (d->dep[j].addr == e->addr && d->dep[j].before_slot == slot)
-            return &d->dep[j];
-    return NULL;
+    *slot_in(e, list, record_at(e, list, moved, last)) = slot;
 }
 
 /* Copies `list` (readers or writers) into e's set_before. */
@@ -231,33 +233,8 @@ static void add_list_to_before(dep_entry *e, dep_list *list)
             fprintf(stderr, "libmuster-omp: task dependences: a list entry without its record\n");
             abort();
         }
-        r->before_slot = e->set_before.n;
-        list_add(&e->set_before, list->items[i]);
+        add_at(e, &e->set_before, list->items[i], r);
     }
-}
-
-static void forget_before(dep_entry *e)
-{
-    for (uint32_t i = 0; i < e->set_before.n; i++) {
-        muster_omp_dep *r = before_record(e, e->set_before.items[i], i);
-        if (r != NULL)
-            r->before_slot = MUSTER_OMP_DEP_NO_SLOT;
-    }
-    e->set_before.n = 0;
-}
-
-static void remove_from_before(dep_entry *e, muster_omp_dep *r)
-{
-    uint32_t slot = r->before_slot;
-    if (slot == MUSTER_OMP_DEP_NO_SLOT)
-        return;
-    r->before_slot = MUSTER_OMP_DEP_NO_SLOT;
-    uint32_t last = --e->set_before.n;
-    if (slot == last)
-        return;
-    muster_omp_deps *moved = e->set_before.items[last];
-    e->set_before.items[slot] = moved;
-    before_record(e, moved, last)->before_slot = slot;
 }
 
 static void free_entry(dep_entry *e)
@@ -391,7 +368,7 @@ static void register_one(muster_omp_dep_table *table, muster_omp_deps *d, muster
     switch (dep->kind) {
     case MUSTER_OMP_DEP_READ:
         add_edges(&e->writers, d);
-        add_to_own_list(e, d, dep);
+        add_at(e, own_list(e, dep->kind), d, dep);
         e->set_open = false;
         break;
     case MUSTER_OMP_DEP_WRITE:
@@ -399,15 +376,15 @@ static void register_one(muster_omp_dep_table *table, muster_omp_deps *d, muster
         add_edges(&e->readers, d);
         forget_list(e, &e->readers);
         forget_list(e, &e->writers);
-        forget_before(e);
-        add_to_own_list(e, d, dep);
+        forget_list(e, &e->set_before);
+        add_at(e, own_list(e, dep->kind), d, dep);
         e->set_open = false;
         break;
     case MUSTER_OMP_DEP_MUTEX:
         if (!e->set_open) {
             /* A new set: its members wait for the last write group and
              * the readers since, and then stand for them. */
-            forget_before(e);
+            forget_list(e, &e->set_before);
             add_list_to_before(e, &e->writers);
             add_list_to_before(e, &e->readers);
             forget_list(e, &e->readers);
@@ -415,7 +392,7 @@ static void register_one(muster_omp_dep_table *table, muster_omp_deps *d, muster
             e->set_open = true;
         }
         add_edges(&e->set_before, d);
-        add_to_own_list(e, d, dep);
+        add_at(e, own_list(e, dep->kind), d, dep);
         break;
     }
 }
@@ -489,8 +466,8 @@ static void unregister_one(muster_omp_dep_table *table, muster_omp_deps *d, must
     dep_entry *e = *link;
     if (e == NULL)
         return; /* named twice: already left */
-    remove_from_own_list(e, dep);
-    remove_from_before(e, dep);
+    remove_from(e, own_list(e, dep->kind), dep);
+    remove_from(e, &e->set_before, dep);
     if (e->holder == d) {
         e->holder = NULL;
         hand_over(table, e, runnable);

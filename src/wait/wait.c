@@ -210,6 +210,15 @@ static int sleep_once(muster_flag *flag, uint32_t target, const muster_waiter *w
     return 0;
 }
 
+/* A working wait ends: 0, or its error; one that slept (since slept_at)
+ * and was then reached adapts the budget. */
+static int end_working_wait(const muster_waiter *waiter, int state, uint64_t slept_at)
+{
+    if (state == 1 && slept_at != 0)
+        adapt_budget(waiter, muster_now_ns() - slept_at);
+    return state == 1 ? 0 : state;
+}
+
 /* One step of a working wait's budget: what the plain wait would do for a
  * chunk of polls.  Sharing the CPU by the census (oversubscribed), the
  * bounded yields (oversubscribed, no census), or polling, guarded against a
@@ -250,10 +259,8 @@ static int wait_working(muster_flag *flag, uint32_t target, const muster_waiter 
     for (uint64_t left = budget;;) {
         /* acquire: as in spin(). */
         int state = check_value(atomic_load_explicit(flag, memory_order_acquire), target);
-        if (state == 1 && slept_at != 0)
-            adapt_budget(waiter, muster_now_ns() - slept_at);
         if (state != 0)
-            return state == 1 ? 0 : state;
+            return end_working_wait(waiter, state, slept_at);
         if (work->run(work->arg)) {
             left = budget;
             slept_at = 0;
@@ -275,10 +282,8 @@ static int wait_working(muster_flag *flag, uint32_t target, const muster_waiter 
             if (found)
                 slept_at = 0;
         }
-        if (state == 1 && slept_at != 0)
-            adapt_budget(waiter, muster_now_ns() - slept_at);
         if (state != 0)
-            return state == 1 ? 0 : state;
+            return end_working_wait(waiter, state, slept_at);
         if (deadline_passed(waiter))
             return MUSTER_E_TIMEDOUT;
     }

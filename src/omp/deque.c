@@ -9,8 +9,12 @@ int muster_deque_init(muster_deque *d, unsigned capacity)
     while (size < capacity && size < (1u << 30))
         size *= 2;
     d->items = calloc(size, sizeof *d->items);
-    if (d->items == NULL)
+    d->tags = calloc((size_t)size * MUSTER_DEQUE_TAGS, sizeof *d->tags);
+    if (d->items == NULL || d->tags == NULL) {
+        free((void *)d->items);
+        free((void *)d->tags);
         return -1;
+    }
     d->mask = (int64_t)size - 1;
     atomic_init(&d->top, 0);
     atomic_init(&d->bottom, 0);
@@ -20,10 +24,12 @@ int muster_deque_init(muster_deque *d, unsigned capacity)
 void muster_deque_destroy(muster_deque *d)
 {
     free((void *)d->items);
+    free((void *)d->tags);
     d->items = NULL;
+    d->tags = NULL;
 }
 
-bool muster_deque_push(muster_deque *d, void *item)
+bool muster_deque_push_tagged(muster_deque *d, void *item, const uintptr_t *tags)
 {
     /* relaxed: only the owner writes bottom. */
     int64_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
@@ -32,8 +38,11 @@ bool muster_deque_push(muster_deque *d, void *item)
     int64_t t = atomic_load_explicit(&d->top, memory_order_acquire);
     if (b - t > d->mask)
         return false;
-    /* relaxed: published by the release store of bottom below. */
+    /* relaxed (item and tags): published by the release store of bottom below. */
     atomic_store_explicit(&d->items[b & d->mask], item, memory_order_relaxed);
+    _Atomic(uintptr_t) *slot_tags = &d->tags[(b & d->mask) * MUSTER_DEQUE_TAGS];
+    for (int k = 0; k < MUSTER_DEQUE_TAGS; k++)
+        atomic_store_explicit(&slot_tags[k], tags != NULL ? tags[k] : 0, memory_order_relaxed);
     /* seq_cst, though release would do for the deque (a thief that reads
      * the new bottom sees the item): a pusher may then read another
      * variable with a seq_cst load and be ordered after this store, which
@@ -71,7 +80,18 @@ void *muster_deque_take(muster_deque *d)
     return item;
 }
 
-muster_steal muster_deque_steal(muster_deque *d, void **item)
+static bool slot_has_tag(const muster_deque *d, int64_t t, uintptr_t tag)
+{
+    const _Atomic(uintptr_t) *slot_tags = &d->tags[(t & d->mask) * MUSTER_DEQUE_TAGS];
+    for (int k = 0; k < MUSTER_DEQUE_TAGS; k++)
+        /* relaxed: published with the item by the bottom the caller read;
+         * a slot reused meanwhile gives a wrong hint, never a wrong item. */
+        if (atomic_load_explicit(&slot_tags[k], memory_order_relaxed) == tag)
+            return true;
+    return false;
+}
+
+static muster_steal steal_tagged(muster_deque *d, void **item, uintptr_t tag)
 {
     /* seq_cst load of top, then seq_cst load of bottom: we must not read a
      * bottom older than the top we read (the paper's fence between them). */
@@ -79,6 +99,8 @@ muster_steal muster_deque_steal(muster_deque *d, void **item)
     int64_t b = atomic_load(&d->bottom);
     if (t >= b)
         return MUSTER_STEAL_EMPTY;
+    if (tag != 0 && !slot_has_tag(d, t, tag))
+        return MUSTER_STEAL_OTHER;
     /* relaxed: the item was published by the bottom we read (seq_cst, so at
      * least acquire); if the owner reuses the slot meanwhile, top has moved
      * and the CAS below fails, so a stale value is never returned. */
@@ -89,6 +111,16 @@ muster_steal muster_deque_steal(muster_deque *d, void **item)
         return MUSTER_STEAL_LOST;
     *item = x;
     return MUSTER_STEAL_OK;
+}
+
+muster_steal muster_deque_steal(muster_deque *d, void **item)
+{
+    return steal_tagged(d, item, 0);
+}
+
+muster_steal muster_deque_steal_tagged(muster_deque *d, void **item, uintptr_t tag)
+{
+    return steal_tagged(d, item, tag);
 }
 
 int64_t muster_deque_size(const muster_deque *d)

@@ -18,7 +18,13 @@
  *     stand-alone fences, can see it, and qemu-user, which drops the order
  *     of a plain seq_cst store before a load on AArch64, keeps it
  *     (platform.h, muster_store_before_load).
- * Items are pointers; NULL cannot be pushed. */
+ * Items are pointers; NULL cannot be pushed.
+ *
+ * Each slot also holds MUSTER_DEQUE_TAGS tags, words its pusher gives, that
+ * a thief can test before it takes the item (muster_deque_steal_tagged)
+ * without touching the item itself, which another thread may take and free
+ * meanwhile: the scheduler tags a task with its nearest ancestors so that a
+ * waiter restricted to its descendants leaves the others in place. */
 #ifndef MUSTER_OMP_DEQUE_H
 #define MUSTER_OMP_DEQUE_H
 
@@ -35,12 +41,16 @@ typedef struct muster_deque {
     _Alignas(MUSTER_CACHE_LINE) _Atomic int64_t bottom;
     _Alignas(MUSTER_CACHE_LINE) int64_t mask; /* capacity - 1 */
     _Atomic(void *) *items;                   /* [capacity] */
+    _Atomic(uintptr_t) *tags;                 /* [capacity][MUSTER_DEQUE_TAGS] */
 } muster_deque;
+
+#define MUSTER_DEQUE_TAGS 4
 
 typedef enum muster_steal {
     MUSTER_STEAL_OK,    /* *item is the stolen task */
     MUSTER_STEAL_EMPTY, /* nothing to steal */
     MUSTER_STEAL_LOST,  /* another thief or the owner took it first: try again or elsewhere */
+    MUSTER_STEAL_OTHER, /* muster_deque_steal_tagged: the oldest item lacks the tag */
 } muster_steal;
 
 /* capacity: rounded up to a power of two, at least 2.  0, or -1 when out of
@@ -48,12 +58,22 @@ typedef enum muster_steal {
 int muster_deque_init(muster_deque *d, unsigned capacity);
 void muster_deque_destroy(muster_deque *d);
 
-/* Owner only.  False when the deque is full (the task was not queued). */
-bool muster_deque_push(muster_deque *d, void *item);
+/* Owner only.  False when the deque is full (the task was not queued).
+ * tags: MUSTER_DEQUE_TAGS words, or NULL for none (all 0). */
+bool muster_deque_push_tagged(muster_deque *d, void *item, const uintptr_t *tags);
+static inline bool muster_deque_push(muster_deque *d, void *item)
+{
+    return muster_deque_push_tagged(d, item, NULL);
+}
 /* Owner only: the newest task, or NULL when the deque is empty. */
 void *muster_deque_take(muster_deque *d);
 /* Any thread: the oldest task, into *item. */
 muster_steal muster_deque_steal(muster_deque *d, void **item);
+/* Any thread: the oldest task, if one of its tags is `tag` (not 0); else
+ * MUSTER_STEAL_OTHER and the deque is left as it was.  The tags are read
+ * before the item is taken, so they may belong to an item taken
+ * meanwhile: a hint, which the taker checks again on what it got. */
+muster_steal muster_deque_steal_tagged(muster_deque *d, void **item, uintptr_t tag);
 /* Any thread: a snapshot of how many tasks are queued (stale by the time it
  * returns, but ordered: seq_cst loads). */
 int64_t muster_deque_size(const muster_deque *d);

@@ -60,17 +60,21 @@ muster_omp_team_tasks *muster_omp_team_tasks_create(unsigned size)
 {
     muster_omp_team_tasks *tt = aligned_alloc(MUSTER_CACHE_LINE, sizeof *tt);
     muster_deque *deques = aligned_alloc(MUSTER_CACHE_LINE, size * sizeof *deques);
-    if (tt == NULL || deques == NULL) {
+    muster_omp_member_counts *counts = aligned_alloc(MUSTER_CACHE_LINE, size * sizeof *counts);
+    if (tt == NULL || deques == NULL || counts == NULL) {
         free(tt);
         free(deques);
+        free(counts);
         return NULL;
     }
     memset(tt, 0, sizeof *tt);
+    memset(counts, 0, size * sizeof *counts);
     for (unsigned id = 0; id < size; id++) {
         if (muster_deque_init(&deques[id], MUSTER_OMP_DEQUE_CAPACITY) != 0) {
             while (id-- > 0)
                 muster_deque_destroy(&deques[id]);
             free(deques);
+            free(counts);
             free(tt);
             return NULL;
         }
@@ -79,6 +83,7 @@ muster_omp_team_tasks *muster_omp_team_tasks_create(unsigned size)
     muster_omp_prio_init(&tt->prioritized);
     tt->size = size;
     tt->deques = deques;
+    tt->counts = counts;
     muster_task_wait_plan plan = muster_task_wait_plan_for(size, &w);
     tt->never_sleep = plan.never_sleep;
     tt->idle_polls = plan.idle_polls;
@@ -98,13 +103,15 @@ void muster_omp_team_tasks_destroy(muster_omp_team_tasks *tt)
     for (unsigned id = 0; id < tt->size; id++)
         muster_deque_destroy(&tt->deques[id]);
     free(tt->deques);
+    free(tt->counts);
     muster_omp_prio_destroy(&tt->prioritized);
     free(tt);
 }
 
 /* The wake-up handshake.  A waker has just queued a task (the deque's
- * push stores bottom seq_cst) or finished one (seq_cst RMWs of the
- * counts), and then loads a sleeper count.  A sleeper announces itself
+ * push stores bottom seq_cst) or finished one (a seq_cst store of its
+ * finished count, or RMW of a taskwait count), and then loads a sleeper
+ * count.  A sleeper announces itself
  * with a seq_cst RMW on that count before it looks for work or re-reads
  * what it waits for with seq_cst loads.  All of these are in C11's single
  * total order, so either the waker sees the sleeper or the sleeper's look
@@ -122,17 +129,15 @@ static int nudge_barriers(muster_omp_team_tasks *tt, int count)
     return woken;
 }
 
-/* Wakes the members asleep in the scheduler's own waits for the team's
- * last task.  Not those asleep at a barrier: a barrier is released by its
- * last arrival, which comes only after no task is left (the arrival's
- * drain), so the last task tells them nothing.  Nudging them too was
- * measured: at 3 members on 2 CPUs a barrier sleeper was woken for nothing
- * about 4 000 times a run of uts, each time a creator's task happened to
- * be the team's only one. */
-static void wake_idle_sleepers(muster_omp_team_tasks *tt)
+/* Wakes the members asleep waiting for the team's last task (in
+ * muster_omp_tasks_drain).  Not those asleep at a barrier: a barrier is
+ * released by its last arrival, which comes only after no task is left
+ * (the arrival's drain), so the last task tells them nothing.  Nudging
+ * them too was measured: at 3 members on 2 CPUs a barrier sleeper was
+ * woken for nothing about 4 000 times a run of uts, each time a creator's
+ * task happened to be the team's only one. */
+static void wake_last_task_sleepers(muster_omp_team_tasks *tt)
 {
-    if (atomic_load(&tt->idle_sleepers) == 0)
-        return;
     atomic_fetch_add(&tt->signal, 1);
     count(&wake_count);
     muster_futex_wake(&tt->signal, INT_MAX);
@@ -170,7 +175,7 @@ bool muster_omp_tasks_want_slow(muster_omp_team_tasks *tt, unsigned id, bool hun
     if (hungry)
         return true;
     /* The team's first task. */
-    atomic_store_explicit(&tt->tasks_seen, true, memory_order_relaxed); /* relaxed: a hint, as in want */
+    atomic_store(&tt->tasks_seen, true); /* seq_cst: see count_created */
     return true;
 }
 
@@ -188,50 +193,114 @@ void muster_omp_tasks_set_hungry(muster_omp_team_tasks *tt, bool *marked, bool h
     *marked = hungry;
 }
 
-bool muster_omp_tasks_push(muster_omp_team_tasks *tt, unsigned id, void *task)
+/* Member counts are written by their member alone: a load and a store, no
+ * read-modify-write.  created: seq_cst, so that a reader's seq_cst loads
+ * of the counts (muster_omp_tasks_pending) never see a task's finish
+ * without its creation, nor miss a creation ordered before them; it comes
+ * before the task is visible to anyone (the push, or the dependence
+ * table's lock). */
+static void count_created(muster_omp_team_tasks *tt, muster_omp_member_counts *c, int64_t n)
 {
-    /* relaxed: a throttle; a stale count only defers one task more or less. */
-    if (atomic_load_explicit(&tt->pending, memory_order_relaxed) >=
-        (int64_t)MUSTER_OMP_TASKS_PER_MEMBER * tt->size)
+    /* relaxed load: a flag set once.  seq_cst store: before the task is
+     * visible, for the barrier waiters' and drains' seq_cst load (the one
+     * load a team that never had a task pays). */
+    if (!atomic_load_explicit(&tt->tasks_seen, memory_order_relaxed))
+        atomic_store(&tt->tasks_seen, true);
+    /* relaxed: our own count. */
+    uint64_t v = atomic_load_explicit(&c->created, memory_order_relaxed);
+    atomic_store(&c->created, v + (uint64_t)n);
+}
+
+int64_t muster_omp_tasks_pending(muster_omp_team_tasks *tt)
+{
+    /* seq_cst (all): the finished counts first, then the created ones.
+     * Both only grow, so the finished read are at most those of a moment
+     * m between the two passes and the created read at least those of m:
+     * the result is at least the true count at m, and 0 only if it was 0
+     * then (no task ran, so none could be created by one).  Also the
+     * re-check of a sleeper's handshake (the finisher's store). */
+    uint64_t finished = atomic_load(&tt->foreign_finished);
+    for (unsigned id = 0; id < tt->size; id++)
+        finished += atomic_load(&tt->counts[id].finished);
+    uint64_t created = 0;
+    for (unsigned id = 0; id < tt->size; id++)
+        created += atomic_load(&tt->counts[id].created);
+    return (int64_t)(created - finished);
+}
+
+/* The throttle, per member: it re-reads the team's total only once its
+ * credit (its share of the room left) is spent, and a throttled member
+ * runs 16 tasks at once before it looks again.  Soft, as libgomp's: it
+ * bounds memory, not exactly. */
+enum { THROTTLED_RUNS = 16 };
+static bool throttled(muster_omp_team_tasks *tt, muster_omp_member_counts *c)
+{
+    if (c->credit > 0) {
+        c->credit--;
         return false;
-    /* relaxed: the push's release store of bottom orders this before any
-     * thief runs the task, and so before the task's finish decrements it. */
-    atomic_fetch_add_explicit(&tt->pending, 1, memory_order_relaxed);
-    if (!muster_deque_push(&tt->deques[id], task)) {
-        /* relaxed: undoes our own increment; nobody saw the task. */
-        atomic_fetch_sub_explicit(&tt->pending, 1, memory_order_relaxed);
+    }
+    if (c->credit < 0) {
+        c->credit++;
+        return true;
+    }
+    int64_t room = (int64_t)MUSTER_OMP_TASKS_PER_MEMBER * tt->size - muster_omp_tasks_pending(tt);
+    if (room <= 0) {
+        c->credit = -THROTTLED_RUNS;
+        return true;
+    }
+    c->credit = room / tt->size;
+    return false;
+}
+
+bool muster_omp_tasks_push(muster_omp_team_tasks *tt, unsigned id, void *task, const uintptr_t *tags)
+{
+    muster_omp_member_counts *c = &tt->counts[id];
+    if (throttled(tt, c))
+        return false;
+    count_created(tt, c, 1);
+    if (!muster_deque_push_tagged(&tt->deques[id], task, tags)) {
+        count_created(tt, c, -1); /* nobody saw the task */
         return false;
     }
     wake_for_work(tt);
     return true;
 }
 
-void muster_omp_tasks_count_new(muster_omp_team_tasks *tt)
+void muster_omp_tasks_count_new(muster_omp_team_tasks *tt, unsigned id)
 {
-    /* relaxed: the task becomes visible later by a push (release), and its
-     * finish, which undoes this, comes after. */
-    atomic_fetch_add_explicit(&tt->pending, 1, memory_order_relaxed);
+    count_created(tt, &tt->counts[id], 1);
 }
 
-bool muster_omp_tasks_push_again(muster_omp_team_tasks *tt, unsigned id, void *task)
+bool muster_omp_tasks_push_again(muster_omp_team_tasks *tt, unsigned id, void *task, const uintptr_t *tags)
 {
-    if (!muster_deque_push(&tt->deques[id], task))
+    if (!muster_deque_push_tagged(&tt->deques[id], task, tags))
         return false;
     wake_for_work(tt);
     return true;
 }
 
-void muster_omp_tasks_finished(muster_omp_team_tasks *tt, uint32_t wake_members)
+void muster_omp_tasks_finished(muster_omp_team_tasks *tt, unsigned id, uint32_t wake_members)
 {
-    /* seq_cst: releases the task's writes to whoever reads pending == 0
-     * (acquire), and is part of the wake-up handshake. */
-    bool last = atomic_fetch_sub(&tt->pending, 1) == 1;
+    if (id == MUSTER_OMP_NOT_MEMBER) {
+        /* seq_cst: as the store below. */
+        atomic_fetch_add(&tt->foreign_finished, 1);
+    } else {
+        muster_omp_member_counts *c = &tt->counts[id];
+        /* relaxed: our own count.  The store: seq_cst, and ordered before
+         * the load of last_task_sleepers below (the wake-up handshake; it
+         * also releases the task's writes to whoever reads the sum). */
+        uint64_t v = atomic_load_explicit(&c->finished, memory_order_relaxed);
+        muster_store_before_load(&c->finished, v + 1);
+    }
     /* Sleepers wait for new work, for the team's last task, or for a count
      * reaching zero (taskwait, taskgroup end).  A count has one waiter, and
      * waking everyone for it was measured: fib at 8 members on 2 CPUs slept
-     * and woke ~900 times a run, every sleeper at every emptied count. */
-    if (last)
-        wake_idle_sleepers(tt);
+     * and woke ~900 times a run, every sleeper at every emptied count.
+     * The sum is read only while someone waits for the last task: of the
+     * finishers that race to finish the last tasks, the last to store its
+     * count reads every other's (seq_cst), so one of them sees 0. */
+    if (atomic_load(&tt->last_task_sleepers) != 0 && muster_omp_tasks_pending(tt) == 0)
+        wake_last_task_sleepers(tt);
     else if (wake_members != 0)
         muster_omp_tasks_wake_members(tt, wake_members);
 }
@@ -251,21 +320,20 @@ void *muster_omp_tasks_take_own(muster_omp_team_tasks *tt, unsigned id)
     return muster_deque_take(&tt->deques[id]);
 }
 
-void muster_omp_tasks_put_back(muster_omp_team_tasks *tt, unsigned id, void *task)
+void muster_omp_tasks_put_back(muster_omp_team_tasks *tt, unsigned id, void *task, const uintptr_t *tags)
 {
     /* Cannot fail: the task came out of this deque a moment ago, and only
      * the owner adds to it. */
-    (void)muster_deque_push(&tt->deques[id], task);
+    (void)muster_deque_push_tagged(&tt->deques[id], task, tags);
 }
 
-bool muster_omp_tasks_push_prioritized(muster_omp_team_tasks *tt, void *task, int priority, bool counted)
+bool muster_omp_tasks_push_prioritized(muster_omp_team_tasks *tt, void *task, int priority, unsigned id)
 {
-    if (!counted)
-        /* relaxed: as in muster_omp_tasks_push (the queue's lock publishes). */
-        atomic_fetch_add_explicit(&tt->pending, 1, memory_order_relaxed);
+    if (id != MUSTER_OMP_NOT_MEMBER)
+        count_created(tt, &tt->counts[id], 1);
     if (!muster_omp_prio_push(&tt->prioritized, task, priority)) {
-        if (!counted)
-            atomic_fetch_sub_explicit(&tt->pending, 1, memory_order_relaxed); /* relaxed: our own, unseen */
+        if (id != MUSTER_OMP_NOT_MEMBER)
+            count_created(tt, &tt->counts[id], -1); /* nobody saw the task */
         return false;
     }
     /* seq_cst: the wake-up handshake, like a deque push. */
@@ -288,28 +356,35 @@ void *muster_omp_tasks_take_prioritized(muster_omp_team_tasks *tt, bool (*eligib
 }
 
 /* A task from victim's deque (a few tries past lost races), or NULL. */
-static void *steal_from(muster_omp_team_tasks *tt, unsigned victim)
+static void *steal_from(muster_omp_team_tasks *tt, unsigned victim, uintptr_t tag, bool *passed_over)
 {
     for (int tries = 0; tries < 4; tries++) {
         void *task;
-        muster_steal r = muster_deque_steal(&tt->deques[victim], &task);
+        muster_steal r = muster_deque_steal_tagged(&tt->deques[victim], &task, tag);
         if (r == MUSTER_STEAL_OK) {
             count(&stolen_count);
             return task;
         }
-        if (r == MUSTER_STEAL_EMPTY)
+        if (r == MUSTER_STEAL_OTHER)
+            *passed_over = true;
+        if (r != MUSTER_STEAL_LOST)
             break;
     }
     return NULL;
 }
 
-void *muster_omp_tasks_steal(muster_omp_team_tasks *tt, unsigned id, muster_omp_thief *thief)
+void *muster_omp_tasks_steal(muster_omp_team_tasks *tt, unsigned id, muster_omp_thief *thief, uintptr_t tag,
+                             bool *passed_over)
 {
     unsigned n = tt->size, last = thief->last_victim;
+    bool other = false;
+    if (passed_over == NULL)
+        passed_over = &other;
+    *passed_over = false;
     if (n < 2)
         return NULL;
     if (last < n && last != id) {
-        void *task = steal_from(tt, last);
+        void *task = steal_from(tt, last, tag, passed_over);
         if (task != NULL)
             return task;
     }
@@ -320,7 +395,7 @@ void *muster_omp_tasks_steal(muster_omp_team_tasks *tt, unsigned id, muster_omp_
         unsigned victim = (first + k) % n;
         if (victim == id || victim == last)
             continue;
-        void *task = steal_from(tt, victim);
+        void *task = steal_from(tt, victim, tag, passed_over);
         if (task != NULL) {
             thief->last_victim = victim;
             return task;
@@ -352,14 +427,16 @@ void muster_omp_tasks_idle(muster_omp_team_tasks *tt, muster_omp_idle *idle, boo
     /* acquire: nothing to publish; pairs with the waker's RMW only to read
      * the word the futex compares. */
     uint32_t seen = atomic_load_explicit(&tt->signal, memory_order_acquire);
-    atomic_fetch_add(&tt->sleepers, 1);      /* seq_cst: the wake-up handshake */
-    atomic_fetch_add(&tt->idle_sleepers, 1); /* seq_cst: as sleepers */
+    atomic_fetch_add(&tt->sleepers, 1); /* seq_cst: the wake-up handshake */
+    if (tag == 0)
+        atomic_fetch_add(&tt->last_task_sleepers, 1); /* seq_cst: as sleepers */
     if (still_waiting(arg) && !muster_omp_tasks_visible(tt)) {
         count(&sleep_count);
         /* Never an empty tag (bit 31 is no member's): the general wakes
          * (plain FUTEX_WAKE) match any tag, a member's wake only its own. */
         muster_futex_wait_tagged(&tt->signal, seen, muster_now_ns() + tt->nap_ns, tag | (1u << 31));
     }
-    atomic_fetch_sub(&tt->idle_sleepers, 1);
+    if (tag == 0)
+        atomic_fetch_sub(&tt->last_task_sleepers, 1);
     atomic_fetch_sub(&tt->sleepers, 1);
 }

@@ -28,26 +28,39 @@
  * (libgomp's throttle is 64 per thread too). */
 #define MUSTER_OMP_TASKS_PER_MEMBER 64
 
+/* One member's counts of the team's deferred tasks, written by that member
+ * alone (a store, no read-modify-write) on a line of its own: a count
+ * every member bumped for every task was one cache line taking two
+ * read-modify-writes per task from every core (fine-grained tasks ran
+ * 8x slower at 16 threads on 16 cores than at 4). */
+typedef struct muster_omp_member_counts {
+    _Alignas(MUSTER_CACHE_LINE) _Atomic uint64_t created; /* deferred tasks counted by this member */
+    _Atomic uint64_t finished;                             /* deferred tasks this member completed */
+    /* Tasks this member may still queue before it re-reads the team's
+     * total for the throttle (muster_omp_tasks_push); below 0: throttled,
+     * runs that many more at once first.  The member's own. */
+    int64_t credit;
+} muster_omp_member_counts;
+
 typedef struct muster_omp_team_tasks {
-    /* Deferred tasks queued or running.  Alone on its line: every task's
-     * creation and completion writes it. */
-    _Alignas(MUSTER_CACHE_LINE) _Atomic int64_t pending;
-    /* Members asleep waiting for work, at a barrier or in the scheduler's
-     * own waits: creating a task wakes one only when sleepers > 0.  Of
-     * them idle_sleepers sleep on `signal` in the scheduler's waits (the
-     * end of a region, taskwait, taskgroup), the only ones that wait for
-     * the team's last task: a barrier's sleepers wait for the barrier. */
-    _Alignas(MUSTER_CACHE_LINE) _Atomic uint32_t sleepers;
-    _Atomic uint32_t idle_sleepers;
-    _Atomic uint32_t signal;
     /* Members looking for work (at a barrier, in taskwait, at the end):
      * read by every task creation, written only when a member starts or
-     * stops looking.  Beside sleepers: a creator reads both. */
-    _Atomic uint32_t hungry;
+     * stops looking.  Alone on its line with what creators read beside it:
+     * the other shared words change at other times. */
+    _Alignas(MUSTER_CACHE_LINE) _Atomic uint32_t hungry;
     /* Set by the team's first task creation; until then waiting members do
      * not count themselves hungry, so barriers of task-free teams pay no
      * write for it. */
     _Atomic bool tasks_seen;
+    /* Members asleep waiting for work, at a barrier or in the scheduler's
+     * own waits: creating a task wakes one only when sleepers > 0.  Of
+     * them last_task_sleepers sleep on `signal` at the end of a region or
+     * before a barrier (muster_omp_tasks_drain), the only ones that wait
+     * for the team's last task: a finishing task adds up the team's counts
+     * only when one sleeps so. */
+    _Alignas(MUSTER_CACHE_LINE) _Atomic uint32_t sleepers;
+    _Atomic uint32_t last_task_sleepers;
+    _Atomic uint32_t signal;
     /* Tasks in `prioritized`: every look for work reads it, and takes the
      * queue's lock only when it is not 0. */
     _Atomic uint32_t prio_count;
@@ -56,6 +69,8 @@ typedef struct muster_omp_team_tasks {
      * reach zero, so a team of one's scheduler is freed only once this is
      * 0 (muster_omp_tasks_end_solo). */
     _Atomic uint32_t fulfillers;
+    /* Deferred tasks completed by threads outside the team (omp_fulfill_event). */
+    _Atomic uint64_t foreign_finished;
     _Alignas(MUSTER_CACHE_LINE) unsigned size;
     uint64_t idle_polls;       /* looks for work before sleeping (muster_task_wait_plan) */
     uint64_t nap_ns;           /* the longest an idle member sleeps unwoken (the plan's) */
@@ -64,6 +79,8 @@ typedef struct muster_omp_team_tasks {
     uint32_t spare_members;    /* members beyond the CPUs available: hungry ones that cannot help */
     bool never_sleep;          /* an active team */
     muster_deque *deques;      /* [size], each aligned to a cache line */
+    muster_omp_member_counts *counts; /* [size]: the deferred tasks queued or running are
+                                       * the sum of created - finished (muster_omp_tasks_pending) */
     muster_omp_prio_queue prioritized; /* tasks with a priority above 0 */
     /* The team's barriers, whose waiters run tasks too (a member waiting at
      * a barrier may sleep there): new work nudges them.  Set by the pool. */
@@ -122,17 +139,27 @@ static inline bool muster_omp_tasks_want(muster_omp_team_tasks *tt, unsigned id)
 /* A member starts (true) or stops (false) looking for work; *marked keeps
  * its state, so repeated calls write nothing. */
 void muster_omp_tasks_set_hungry(muster_omp_team_tasks *tt, bool *marked, bool hungry);
-/* Queues a task in member id's deque.  False when the deque is full or the
- * team has too many unfinished tasks: the caller runs the task at once. */
-bool muster_omp_tasks_push(muster_omp_team_tasks *tt, unsigned id, void *task);
-/* Counts a task that will be queued later (muster_omp_tasks_push_again):
- * one waiting for its dependences.  Not throttled. */
-void muster_omp_tasks_count_new(muster_omp_team_tasks *tt);
-/* A deferred task finished: counts it, and wakes every sleeper when it was
- * the team's last; else only the members in wake_members (the tags of
- * muster_omp_member_tag: those asleep waiting for a count the task
- * emptied, its parent's children or its taskgroup's tasks). */
-void muster_omp_tasks_finished(muster_omp_team_tasks *tt, uint32_t wake_members);
+/* Queues a task in member id's deque, with its MUSTER_DEQUE_TAGS tags (its
+ * nearest ancestors, for thieves restricted to some task's descendants;
+ * NULL: none).  False when the deque is full or the team has too many
+ * unfinished tasks: the caller runs the task at once. */
+bool muster_omp_tasks_push(muster_omp_team_tasks *tt, unsigned id, void *task, const uintptr_t *tags);
+/* Member id counts a task that will be queued later
+ * (muster_omp_tasks_push_again): one waiting for its dependences.  Not
+ * throttled. */
+void muster_omp_tasks_count_new(muster_omp_team_tasks *tt, unsigned id);
+/* A deferred task finished in member `id` (MUSTER_OMP_NOT_MEMBER: in a
+ * thread outside the team): counts it, and wakes the sleepers waiting for
+ * the team's last task when it was that; else only the members in
+ * wake_members (the tags of muster_omp_member_tag: those asleep waiting
+ * for a count the task emptied, its parent's children or its taskgroup's
+ * tasks). */
+#define MUSTER_OMP_NOT_MEMBER 0xffffffffu
+void muster_omp_tasks_finished(muster_omp_team_tasks *tt, unsigned id, uint32_t wake_members);
+/* The team's deferred tasks queued, waiting for dependences or running: a
+ * sum over the members, so 2 loads per member.  0 means there was a
+ * moment, during the call, when none was left. */
+int64_t muster_omp_tasks_pending(muster_omp_team_tasks *tt);
 /* Wakes the members in `members` (tags), if asleep in muster_omp_tasks_idle. */
 void muster_omp_tasks_wake_members(muster_omp_team_tasks *tt, uint32_t members);
 /* The futex tag of member id in muster_omp_tasks_idle: one of 31 bits
@@ -146,14 +173,14 @@ static inline uint32_t muster_omp_member_tag(unsigned id)
 void *muster_omp_tasks_take_own(muster_omp_team_tasks *tt, unsigned id);
 /* Queues a task that is already counted in pending (one a member took or
  * stole and may not run) in member id's deque; false when that is full. */
-bool muster_omp_tasks_push_again(muster_omp_team_tasks *tt, unsigned id, void *task);
+bool muster_omp_tasks_push_again(muster_omp_team_tasks *tt, unsigned id, void *task, const uintptr_t *tags);
 /* Puts back a task member id took from its own deque and cannot run. */
-void muster_omp_tasks_put_back(muster_omp_team_tasks *tt, unsigned id, void *task);
+void muster_omp_tasks_put_back(muster_omp_team_tasks *tt, unsigned id, void *task, const uintptr_t *tags);
 /* Queues a task with a priority above 0 in the team's priority queue
- * (priority.h), counting it in pending unless `counted` (a task with
- * dependences, counted when it was made).  False when out of memory: the
- * caller runs it at once. */
-bool muster_omp_tasks_push_prioritized(muster_omp_team_tasks *tt, void *task, int priority, bool counted);
+ * (priority.h), counted by member id unless it is MUSTER_OMP_NOT_MEMBER (a
+ * task with dependences, counted when it was made).  False when out of
+ * memory: the caller runs it at once. */
+bool muster_omp_tasks_push_prioritized(muster_omp_team_tasks *tt, void *task, int priority, unsigned id);
 /* The most urgent queued prioritized task for which eligible(task, arg)
  * holds (any when eligible is NULL), or NULL: one relaxed load when there
  * are none. */
@@ -161,14 +188,19 @@ void *muster_omp_tasks_take_prioritized(muster_omp_team_tasks *tt, bool (*eligib
                                         const void *arg);
 /* A task stolen from another member (oldest first), or NULL when none was
  * found in one round over the team: the thief's last victim first, then
- * the others from a random one on, each once. */
-void *muster_omp_tasks_steal(muster_omp_team_tasks *tt, unsigned id, muster_omp_thief *thief);
+ * the others from a random one on, each once.  With a tag (not 0), only a
+ * task tagged so (muster_deque_steal_tagged: a hint): a victim whose
+ * oldest task is not is passed over, and *passed_over says whether one
+ * was. */
+void *muster_omp_tasks_steal(muster_omp_team_tasks *tt, unsigned id, muster_omp_thief *thief, uintptr_t tag,
+                             bool *passed_over);
 
 /* How a member waits while it has nothing to run: `idle_polls` looks, then
- * sleeps until a task is queued, the team's last task finishes, or (with
- * tag, muster_omp_member_tag: 0 for none) a wake for that member alone (or
- * until its nap ends: a safety net, the handshake itself loses no
- * wake-up).  still_waiting(arg) is re-checked after announcing the sleep. */
+ * sleeps until a task is queued and, with tag 0, the team's last task
+ * finishes, or with a tag (muster_omp_member_tag), a wake for that member
+ * alone (or until its nap ends: a safety net, the handshake itself loses
+ * no wake-up).  still_waiting(arg) is re-checked after announcing the
+ * sleep. */
 typedef struct muster_omp_idle {
     uint64_t polls;
 } muster_omp_idle;

@@ -148,9 +148,40 @@ static void test_concurrent(void)
     printf("deque: %u episodes of %lu items, each came out exactly once\n", episodes, (unsigned long)items);
 }
 
+/* A tagged steal takes the oldest item only when one of its tags is the one
+ * asked for; otherwise it leaves the deque as it was.  Slots reused after
+ * a wrap carry their new item's tags, and an untagged push none. */
+static void test_tags(void)
+{
+    muster_deque d;
+    CHECK(muster_deque_init(&d, 4) == 0, "init");
+    void *x = NULL;
+    uintptr_t a[MUSTER_DEQUE_TAGS] = {11, 12, 13, 14}, b[MUSTER_DEQUE_TAGS] = {21, 22, 0, 0};
+    CHECK(muster_deque_steal_tagged(&d, &x, 11) == MUSTER_STEAL_EMPTY, "empty");
+    CHECK(muster_deque_push_tagged(&d, item_of(1), a) && muster_deque_push_tagged(&d, item_of(2), b), "push");
+    for (int k = 0; k < MUSTER_DEQUE_TAGS; k++)
+        if (b[k] != 0)
+            CHECK(muster_deque_steal_tagged(&d, &x, b[k]) == MUSTER_STEAL_OTHER,
+                  "the oldest item lacks tag %lu", (unsigned long)b[k]);
+    CHECK(muster_deque_size(&d) == 2, "a refused steal leaves both items");
+    CHECK(muster_deque_steal_tagged(&d, &x, 14) == MUSTER_STEAL_OK && number_of(x) == 1,
+          "the last tag matches too");
+    CHECK(muster_deque_steal_tagged(&d, &x, 11) == MUSTER_STEAL_OTHER, "the next oldest has other tags");
+    CHECK(muster_deque_steal_tagged(&d, &x, 22) == MUSTER_STEAL_OK && number_of(x) == 2, "its own tag");
+    /* Wrap around: every slot reused, untagged now. */
+    for (uintptr_t k = 0; k < 4; k++)
+        CHECK(muster_deque_push(&d, item_of(10 + k)), "push untagged");
+    CHECK(muster_deque_steal_tagged(&d, &x, 11) == MUSTER_STEAL_OTHER &&
+              muster_deque_steal_tagged(&d, &x, 21) == MUSTER_STEAL_OTHER,
+          "a reused slot keeps no old tags");
+    CHECK(muster_deque_steal(&d, &x) == MUSTER_STEAL_OK && number_of(x) == 10, "an untagged steal takes it");
+    muster_deque_destroy(&d);
+}
+
 int main(void)
 {
     test_order_and_bound();
+    test_tags();
     test_concurrent();
     printf("deque ok\n");
     return 0;

@@ -248,7 +248,9 @@ static bool throttled(muster_omp_team_tasks *tt, muster_omp_member_counts *c)
         c->credit = -THROTTLED_RUNS;
         return true;
     }
-    c->credit = room / tt->size;
+    /* At least 1: with less room than members, re-reading the sum at every
+     * push would cost more than overshooting by one task per member. */
+    c->credit = room / tt->size > 0 ? room / tt->size : 1;
     return false;
 }
 

@@ -56,6 +56,24 @@ void muster_omp_task_count_slow(bool deferred)
     count(deferred ? &deferred_count : &at_once_count);
 }
 
+/* MUSTER_OMP_DELAY_DEPTH, or the default; a bad value is reported once. */
+static unsigned delay_depth_setting(void)
+{
+    static _Atomic bool reported;
+    const char *v = getenv("MUSTER_OMP_DELAY_DEPTH");
+    if (v == NULL || *v == '\0')
+        return MUSTER_OMP_DELAY_DEPTH;
+    char *end;
+    long depth = strtol(v, &end, 10);
+    if (*end == '\0' && depth >= 0 && depth <= MUSTER_OMP_DELAY_DEPTH_MAX)
+        return (unsigned)depth;
+    /* relaxed: only says whether to print; a second print would be harmless. */
+    if (!atomic_exchange_explicit(&reported, true, memory_order_relaxed))
+        fprintf(stderr, "libmuster-omp: MUSTER_OMP_DELAY_DEPTH=%s is not a depth from 0 to %d; using %d\n", v,
+                MUSTER_OMP_DELAY_DEPTH_MAX, MUSTER_OMP_DELAY_DEPTH);
+    return MUSTER_OMP_DELAY_DEPTH;
+}
+
 muster_omp_team_tasks *muster_omp_team_tasks_create(unsigned size)
 {
     muster_omp_team_tasks *tt = aligned_alloc(MUSTER_CACHE_LINE, sizeof *tt);
@@ -91,6 +109,7 @@ muster_omp_team_tasks *muster_omp_team_tasks_create(unsigned size)
     tt->spare_members = plan.spare_members;
     const char *ahead = getenv("MUSTER_OMP_QUEUE_AHEAD");
     tt->queue_ahead = ahead != NULL && atoi(ahead) > 0 ? atoi(ahead) : MUSTER_OMP_QUEUE_AHEAD;
+    tt->delay_depth = delay_depth_setting();
     const char *defer = getenv("MUSTER_OMP_DEFER");
     tt->defer_always = defer != NULL && strcmp(defer, "ahead") == 0;
     return tt;

@@ -24,6 +24,11 @@
  * enough that while everyone is busy a task costs a call, as undeferred.
  * MUSTER_OMP_QUEUE_AHEAD overrides it (measurements). */
 #define MUSTER_OMP_QUEUE_AHEAD 4
+/* Tasks below this depth queue their children one ahead and run the one
+ * queued before (task.c: delayed siblings); MUSTER_OMP_DELAY_DEPTH
+ * overrides it, 0 to MUSTER_OMP_DELAY_DEPTH_MAX (0: off). */
+#define MUSTER_OMP_DELAY_DEPTH 3
+#define MUSTER_OMP_DELAY_DEPTH_MAX 7
 /* Unfinished deferred tasks per member before new ones run at once
  * (libgomp's throttle is 64 per thread too). */
 #define MUSTER_OMP_TASKS_PER_MEMBER 64
@@ -75,6 +80,7 @@ typedef struct muster_omp_team_tasks {
     uint64_t idle_polls;       /* looks for work before sleeping (muster_task_wait_plan) */
     uint64_t nap_ns;           /* the longest an idle member sleeps unwoken (the plan's) */
     int64_t queue_ahead;       /* MUSTER_OMP_QUEUE_AHEAD */
+    unsigned delay_depth;      /* MUSTER_OMP_DELAY_DEPTH */
     bool defer_always;         /* MUSTER_OMP_DEFER=ahead: queue ahead even when nobody is hungry */
     uint32_t spare_members;    /* members beyond the CPUs available: hungry ones that cannot help */
     bool never_sleep;          /* an active team */

@@ -11,7 +11,14 @@
  * wait at the single's barrier.  They are hungry, so tasks must be queued
  * for them: some run on a member other than 0.
  *
- * Prints what it saw; exit status 0 when both hold, 1 otherwise.  Only
+ * Part 3, the top of a recursion: with the others busy in user code,
+ * member 0 runs a task at once that creates two children.  While the first
+ * runs on member 0, the second must be queued, for a member that runs out
+ * of work to take (task.c: delayed siblings): the first child releases the
+ * others and waits, up to 2 s, for the second to start elsewhere.  Run at
+ * once, the second would not exist before the first had returned.
+ *
+ * Prints what it saw; exit status 0 when all three hold, 1 otherwise.  Only
  * meaningful under libmuster-omp (libgomp and libomp queue every task). */
 #include <omp.h>
 #include <stdatomic.h>
@@ -88,9 +95,60 @@ static int others_hungry(void)
     return elsewhere > 0;
 }
 
+static atomic_int first_running, second_on;
+
+static long elapsed_ns(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (t.tv_sec - t0->tv_sec) * 1000000000L + (t.tv_nsec - t0->tv_nsec);
+}
+
+static int sibling_stealable(void)
+{
+    int second_seen_elsewhere = 0;
+    atomic_store(&first_running, 0);
+    atomic_store(&second_on, -1);
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+#pragma omp parallel shared(second_seen_elsewhere, t0)
+    {
+        if (omp_get_thread_num() == 0) {
+            /* The team's first task may be queued whatever the others do:
+             * get it out of the way. */
+#pragma omp task
+            busy_ns(1000);
+#pragma omp taskwait
+#pragma omp task shared(second_seen_elsewhere)
+            {
+#pragma omp task shared(second_seen_elsewhere)
+                {
+                    atomic_store(&first_running, 1);
+                    struct timespec w0;
+                    clock_gettime(CLOCK_MONOTONIC, &w0);
+                    while (atomic_load(&second_on) < 0 && elapsed_ns(&w0) < 2000000000L)
+                        ;
+                    second_seen_elsewhere = atomic_load(&second_on) > 0;
+                }
+#pragma omp task
+                atomic_store(&second_on, omp_get_thread_num());
+#pragma omp taskwait
+            }
+        } else {
+            /* busy in user code until the first child runs (or 4 s pass) */
+            while (!atomic_load(&first_running) && elapsed_ns(&t0) < 4000000000L)
+                ;
+        }
+    }
+    printf("top of a recursion: the second child %s while the first ran\n",
+           second_seen_elsewhere ? "started on another member" : "did not start elsewhere");
+    return second_seen_elsewhere;
+}
+
 int main(void)
 {
     int ok = everyone_busy();
     ok &= others_hungry();
+    ok &= sibling_stealable();
     return ok ? 0 : 1;
 }

@@ -365,10 +365,12 @@ static const tool_case cases[] = {
      * CPUs. */
     {"task_order_2", SERIAL, {0}, {RUN_WHOAMI, "--threads", "2", "--", "@task_order"}, 0,
      {"everyone busy: 0 of 1999 tasks out of creation order, 0 ran on another member",
-      "others hungry: ~ of 64 slow tasks ran on another member"}},
+      "others hungry: ~ of 64 slow tasks ran on another member",
+      "top of a recursion: the second child started on another member while the first ran"}},
     {"task_order_3", SERIAL, {0}, {RUN_WHOAMI, "--threads", "3", "--", "@task_order"}, 0,
      {"everyone busy: 0 of 1999 tasks out of creation order, 0 ran on another member",
-      "others hungry: ~ of 64 slow tasks ran on another member"}},
+      "others hungry: ~ of 64 slow tasks ran on another member",
+      "top of a recursion: the second child started on another member while the first ran"}},
 };
 
 /* ---- the files the cases name ---- */

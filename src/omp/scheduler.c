@@ -68,9 +68,12 @@ static unsigned delay_depth_setting(void)
     if (*end == '\0' && depth >= 0 && depth <= MUSTER_OMP_DELAY_DEPTH_MAX)
         return (unsigned)depth;
     /* relaxed: only says whether to print; a second print would be harmless. */
-    if (!atomic_exchange_explicit(&reported, true, memory_order_relaxed))
-        fprintf(stderr, "libmuster-omp: MUSTER_OMP_DELAY_DEPTH=%s is not a depth from 0 to %d; using %d\n", v,
-                MUSTER_OMP_DELAY_DEPTH_MAX, MUSTER_OMP_DELAY_DEPTH);
+    if (!atomic_exchange_explicit(&reported, true, memory_order_relaxed)) {
+        char problem[64], instead[16];
+        snprintf(problem, sizeof problem, "is not a whole number in [0, %d]", MUSTER_OMP_DELAY_DEPTH_MAX);
+        snprintf(instead, sizeof instead, "%d", MUSTER_OMP_DELAY_DEPTH);
+        muster_omp_warn_env("MUSTER_OMP_DELAY_DEPTH", v, problem, instead);
+    }
     return MUSTER_OMP_DELAY_DEPTH;
 }
 

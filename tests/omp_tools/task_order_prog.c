@@ -95,7 +95,7 @@ static int others_hungry(void)
     return elsewhere > 0;
 }
 
-static atomic_int first_running, second_on;
+static atomic_int first_running, second_on, spinning;
 
 static long elapsed_ns(const struct timespec *t0)
 {
@@ -109,11 +109,16 @@ static int sibling_stealable(void)
     int second_seen_elsewhere = 0;
     atomic_store(&first_running, 0);
     atomic_store(&second_on, -1);
+    atomic_store(&spinning, 0);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
 #pragma omp parallel shared(second_seen_elsewhere, t0)
     {
         if (omp_get_thread_num() == 0) {
+            /* Every other member busy in user code first: one still
+             * leaving the last region's end may count as hungry. */
+            while (atomic_load(&spinning) < omp_get_num_threads() - 1 && elapsed_ns(&t0) < 4000000000L)
+                ;
             /* The team's first task may be queued whatever the others do:
              * get it out of the way. */
 #pragma omp task
@@ -135,8 +140,9 @@ static int sibling_stealable(void)
 #pragma omp taskwait
             }
         } else {
-            /* busy in user code until the first child runs (or 4 s pass) */
-            while (!atomic_load(&first_running) && elapsed_ns(&t0) < 4000000000L)
+            /* busy in user code until the first child runs (or 8 s pass) */
+            atomic_fetch_add(&spinning, 1);
+            while (!atomic_load(&first_running) && elapsed_ns(&t0) < 8000000000L)
                 ;
         }
     }

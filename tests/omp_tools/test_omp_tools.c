@@ -371,6 +371,20 @@ static const tool_case cases[] = {
      {"everyone busy: 0 of 1999 tasks out of creation order, 0 ran on another member",
       "others hungry: ~ of 64 slow tasks ran on another member",
       "top of a recursion: the second child started on another member while the first ran"}},
+    /* MUSTER_OMP_DELAY_DEPTH=0 turns delayed siblings off (part 3 fails);
+     * a bad value is reported once and the default used. */
+    {"task_order_delay_off", SERIAL, {"MUSTER_OMP_DELAY_DEPTH=0"}, {RUN_WHOAMI, "--threads", "2", "--", "@task_order"},
+     1,
+     {"everyone busy: 0 of 1999 tasks out of creation order, 0 ran on another member",
+      "others hungry: ~ of 64 slow tasks ran on another member",
+      "top of a recursion: the second child did not start elsewhere while the first ran"}},
+    {"task_order_delay_bad_value", SERIAL, {"MUSTER_OMP_DELAY_DEPTH=9"},
+     {RUN_WHOAMI, "--threads", "2", "--", "@task_order"}, 0,
+     {"libmuster-omp: MUSTER_OMP_DELAY_DEPTH='9' is not a whole number in [0, 7]; using 3",
+      "everyone busy: 0 of 1999 tasks out of creation order, 0 ran on another member",
+      "others hungry: ~ of 64 slow tasks ran on another member",
+      "top of a recursion: the second child started on another member while the first ran"},
+     {0}, 1, "libmuster-omp: MUSTER_OMP_DELAY_DEPTH="},
 };
 
 /* ---- the files the cases name ---- */

@@ -1128,9 +1128,6 @@ static __attribute__((noinline)) void run_at_once_with_clauses(muster_omp_team *
     leave_own_deps(&waited);
 }
 
-/* A task without depend, detach or a priority above 0: queued when a
- * member is hungry (if(true), not inside a final task), else run at once.
- * untied and mergeable change nothing here: a freedom and an option. */
 /* Queues the new task and runs the sibling queued before it, if that is
  * still this member's newest (else a thief took it, or the creator's own
  * descendants lie on top of it: it stays queued). */
@@ -1159,6 +1156,10 @@ static __attribute__((noinline)) void delay_sibling(muster_omp_thread *self, mus
         run_deferred(prev); /* counted already: as any queued task */
 }
 
+/* A task without depend, detach or a priority above 0: queued when a
+ * member is hungry (if(true), not inside a final task), else, near the top
+ * of a recursion, queued one ahead (delay_sibling), else run at once.
+ * untied and mergeable change nothing here: a freedom and an option. */
 static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *self, muster_omp_team *team,
                                                             task_frame *running, bool final, bool if_clause,
                                                             void (*fn)(void *), void *data,

@@ -22,6 +22,7 @@
 
 #include "barrier/runtime.h"
 #include "omp/env.h"
+#include "omp/scheduler.h" /* MUSTER_OMP_DELAY_DEPTH */
 
 #define DEFAULT_AFFINITY_FORMAT "level %L thread %i affinity %A"
 #define MIN_STACKSIZE (16u * 1024u) /* glibc's PTHREAD_STACK_MIN on x86-64 and AArch64 */
@@ -431,6 +432,11 @@ static void read_ints(void)
         extras.num_teams = (unsigned)value;
     if (read_number("OMP_TEAMS_THREAD_LIMIT", 1, INT_MAX, false, &value, "the default"))
         extras.teams_thread_limit = (unsigned)value;
+    extras.delay_depth = MUSTER_OMP_DELAY_DEPTH;
+    char default_depth[8];
+    snprintf(default_depth, sizeof default_depth, "%d", MUSTER_OMP_DELAY_DEPTH);
+    if (read_number("MUSTER_OMP_DELAY_DEPTH", 0, MUSTER_OMP_DELAY_DEPTH_MAX, false, &value, default_depth))
+        extras.delay_depth = (unsigned)value;
 }
 
 /* KMP_FORCE_REDUCTION: libomp's critical, atomic or tree. */

@@ -49,6 +49,7 @@ typedef struct muster_omp_env_extras {
     const char *affinity_format; /* OMP_AFFINITY_FORMAT, or libgomp's default */
     bool bind_from_env;          /* OMP_PROC_BIND was set and valid */
     muster_omp_reduction_method force_reduction; /* KMP_FORCE_REDUCTION */
+    unsigned delay_depth;        /* MUSTER_OMP_DELAY_DEPTH (scheduler.h) */
 } muster_omp_env_extras;
 
 const muster_omp_env_extras *muster_omp_env_extras_get(void);

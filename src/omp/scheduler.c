@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "omp/env.h" /* muster_omp_env_extras_get: MUSTER_OMP_DELAY_DEPTH */
 #include "omp/internal.h"
 #include "barrier/runtime.h" /* muster_barrier_nudge */
 
@@ -56,27 +57,6 @@ void muster_omp_task_count_slow(bool deferred)
     count(deferred ? &deferred_count : &at_once_count);
 }
 
-/* MUSTER_OMP_DELAY_DEPTH, or the default; a bad value is reported once. */
-static unsigned delay_depth_setting(void)
-{
-    static _Atomic bool reported;
-    const char *v = getenv("MUSTER_OMP_DELAY_DEPTH");
-    if (v == NULL || *v == '\0')
-        return MUSTER_OMP_DELAY_DEPTH;
-    char *end;
-    long depth = strtol(v, &end, 10);
-    if (*end == '\0' && depth >= 0 && depth <= MUSTER_OMP_DELAY_DEPTH_MAX)
-        return (unsigned)depth;
-    /* relaxed: only says whether to print; a second print would be harmless. */
-    if (!atomic_exchange_explicit(&reported, true, memory_order_relaxed)) {
-        char problem[64], instead[16];
-        snprintf(problem, sizeof problem, "is not a whole number in [0, %d]", MUSTER_OMP_DELAY_DEPTH_MAX);
-        snprintf(instead, sizeof instead, "%d", MUSTER_OMP_DELAY_DEPTH);
-        muster_omp_warn_env("MUSTER_OMP_DELAY_DEPTH", v, problem, instead);
-    }
-    return MUSTER_OMP_DELAY_DEPTH;
-}
-
 muster_omp_team_tasks *muster_omp_team_tasks_create(unsigned size)
 {
     muster_omp_team_tasks *tt = aligned_alloc(MUSTER_CACHE_LINE, sizeof *tt);
@@ -112,7 +92,7 @@ muster_omp_team_tasks *muster_omp_team_tasks_create(unsigned size)
     tt->spare_members = plan.spare_members;
     const char *ahead = getenv("MUSTER_OMP_QUEUE_AHEAD");
     tt->queue_ahead = ahead != NULL && atoi(ahead) > 0 ? atoi(ahead) : MUSTER_OMP_QUEUE_AHEAD;
-    tt->delay_depth = delay_depth_setting();
+    tt->delay_depth = muster_omp_env_extras_get()->delay_depth;
     const char *defer = getenv("MUSTER_OMP_DEFER");
     tt->defer_always = defer != NULL && strcmp(defer, "ahead") == 0;
     return tt;
@@ -194,10 +174,7 @@ bool muster_omp_tasks_want_slow(muster_omp_team_tasks *tt, unsigned id, bool hun
 {
     if (muster_deque_size(&tt->deques[id]) >= tt->queue_ahead)
         return false;
-    if (hungry)
-        return true;
-    /* The team's first task. */
-    atomic_store(&tt->tasks_seen, true); /* seq_cst: see count_created */
+    /* hungry, or the team's first task (counting it sets tasks_seen). */
     return true;
 }
 

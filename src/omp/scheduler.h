@@ -53,9 +53,9 @@ typedef struct muster_omp_team_tasks {
      * stops looking.  Alone on its line with what creators read beside it:
      * the other shared words change at other times. */
     _Alignas(MUSTER_CACHE_LINE) _Atomic uint32_t hungry;
-    /* Set by the team's first task creation; until then waiting members do
-     * not count themselves hungry, so barriers of task-free teams pay no
-     * write for it. */
+    /* Set when the team's first deferred task is counted (count_created);
+     * until then waiting members do not count themselves hungry, so
+     * barriers of task-free teams pay no write for it. */
     _Atomic bool tasks_seen;
     /* Members asleep waiting for work, at a barrier or in the scheduler's
      * own waits: creating a task wakes one only when sleepers > 0.  Of

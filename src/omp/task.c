@@ -857,11 +857,17 @@ static void count_withdraw(count_wait *cw)
  * own deque, where a member that may run it finds it: members at a barrier
  * run anything, and a member in the taskwait of one of its ancestors steals
  * it.  False when the own deque is full: the caller keeps the task. */
-static bool pass_on(muster_omp_team_tasks *tt, unsigned id, deferred_task *t)
+static bool pass_on(unsigned id, deferred_task *t)
+{
+    return queue_again(t, id); /* priority 0: it came from a deque */
+}
+
+/* Puts a task member id just took from its own deque back, unrun. */
+static void put_back_own(muster_omp_team_tasks *tt, unsigned id, deferred_task *t)
 {
     uintptr_t tags[MUSTER_DEQUE_TAGS];
     task_tags(t, tags);
-    return muster_omp_tasks_push_again(tt, id, t, tags);
+    muster_omp_tasks_put_back(tt, id, t, tags);
 }
 
 /* Whether a waiter suspended in task `waiter`'s taskwait or taskgroup may
@@ -899,7 +905,7 @@ static void wait_running_descendants(task_count *count, const task_node *waiter)
     bool hungry = false;
     unsigned passed_over_rounds = 0;
     while (tasks_left(atomic_load_explicit(count, memory_order_acquire)) != 0) {
-        if (held != NULL && pass_on(tt, id, held))
+        if (held != NULL && pass_on(id, held))
             held = NULL;
         deferred_task *t = muster_omp_tasks_take_prioritized(tt, may_run_here, waiter);
         if (t != NULL) {
@@ -910,9 +916,7 @@ static void wait_running_descendants(task_count *count, const task_node *waiter)
         }
         t = muster_omp_tasks_take_own(tt, id);
         if (t != NULL && !descends_from(t->parent, waiter)) {
-            uintptr_t tags[MUSTER_DEQUE_TAGS];
-            task_tags(t, tags);
-            muster_omp_tasks_put_back(tt, id, t, tags);
+            put_back_own(tt, id, t);
             t = NULL;
         }
         if (t == NULL && held == NULL) {
@@ -920,7 +924,7 @@ static void wait_running_descendants(task_count *count, const task_node *waiter)
             t = muster_omp_tasks_steal(tt, id, &thief, anything ? 0 : (uintptr_t)waiter, &passed_over);
             passed_over_rounds = anything ? 0 : passed_over_rounds + (t == NULL && passed_over);
             if (t != NULL && !descends_from(t->parent, waiter)) {
-                if (!pass_on(tt, id, t))
+                if (!pass_on(id, t))
                     held = t;
                 t = NULL;
             }
@@ -936,7 +940,7 @@ static void wait_running_descendants(task_count *count, const task_node *waiter)
     }
     muster_omp_tasks_set_hungry(tt, &hungry, false);
     if (held != NULL)
-        while (!pass_on(tt, id, held))
+        while (!pass_on(id, held))
             muster_cpu_relax(); /* the count is zero, so our own tasks are being taken */
 }
 
@@ -1140,13 +1144,10 @@ static __attribute__((noinline)) void delay_sibling(muster_omp_thread *self, mus
     deferred_task *prev = NULL;
     if (running->delayed != NULL) {
         deferred_task *x = muster_omp_tasks_take_own(tt, self->id);
-        if (x == running->delayed) {
+        if (x == running->delayed)
             prev = x;
-        } else if (x != NULL) {
-            uintptr_t tags[MUSTER_DEQUE_TAGS];
-            task_tags(x, tags);
-            muster_omp_tasks_put_back(tt, self->id, x, tags);
-        }
+        else if (x != NULL)
+            put_back_own(tt, self->id, x);
         running->delayed = NULL;
     }
     bool queued = queue_record(self, t);

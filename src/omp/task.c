@@ -152,12 +152,13 @@ typedef struct task_node {
 typedef struct task_frame {
     struct task_frame *parent;
     muster_omp_team *team; /* the encountering thread's team */
-    bool final;            /* a final task: every task it creates is final too */
     task_node *node;       /* created with its first deferred child; NULL until then */
     task_node *origin;     /* a deferred task: its parent's node; else NULL (see frame_node) */
-    unsigned depth;        /* tasks between this one and the implicit task, itself included */
-    bool spawned;          /* it has created a task */
     struct deferred_task *delayed; /* its last child queued by delay_sibling, if still ours to run */
+    /* Last, in one word: a task run at once fills its frame with few stores. */
+    unsigned depth;        /* tasks between this one and the implicit task, itself included */
+    bool final;            /* a final task: every task it creates is final too */
+    bool spawned;          /* it has created a task */
 } task_frame;
 
 typedef struct taskgroup {
@@ -522,22 +523,97 @@ static void run_deferred(deferred_task *t);
  * (delay_sibling): the creator still runs the siblings in creation order
  * (a branch-and-bound search depends on it), and one of them per level, a
  * large piece, stays stealable.  Only where the tasks one level down have
- * mostly created tasks themselves in this thread (spawn_score): a level of
- * small leaf tasks keeps running at once (EPCC's NESTED TASK cost 3x
- * otherwise).  Measured on 2 CPUs, 9-15 interleaved rounds: knapsack 13%
- * faster at 2 threads; fib, nqueens, uts and knapsack 5% at 8; the other
- * workloads and the task constructs unchanged. */
+ * mostly created tasks themselves in this thread (level_stats' spawn): a
+ * level of small leaf tasks keeps running at once (EPCC's NESTED TASK cost
+ * 3x otherwise).  Measured on 2 CPUs, 9-15 interleaved rounds: knapsack
+ * 13% faster at 2 threads; fib, nqueens, uts and knapsack 5% at 8; the
+ * other workloads and the task constructs unchanged.  Where the tasks one
+ * level down are long, from the implicit task too (below). */
 enum { SPAWN_DEPTHS = MUSTER_OMP_DELAY_DEPTH_MAX + 1 };
-/* Per depth: up when a task there created tasks, down when it did not. */
-static _Thread_local int8_t spawn_score[SPAWN_DEPTHS];
+
+/* Long tasks.  A creator that runs a task at once is away for the task's
+ * length: a member that runs out of work meanwhile waits until the next
+ * creation to be given one.  With tasks of a millisecond made in a loop
+ * (BOTS alignment: a `single` or an `omp for` making one task per pair of
+ * sequences) that idled the other member for about half of each task.
+ * So where the tasks one level down are long (LONG_TASK_NS), the creator
+ * queues them (plan_child), at every depth below delay_depth, the implicit
+ * task's included: ~0.1 us each, under 1% of such a task (tasks of 20 us
+ * from one member while the other is busy: 20.62 us each against 20.51
+ * run at once, medians of 8 rounds).
+ * Lengths are sampled: the clock is read around one task in
+ * SHORT_SAMPLE_EVERY after a short one, one in LONG_SAMPLE_EVERY after a
+ * long one (two reads, ~60 ns: nothing beside a long task). */
+enum { LONG_TASK_NS = 20000, SHORT_SAMPLE_EVERY = 64, LONG_SAMPLE_EVERY = 2 };
+
+/* What this thread saw of the tasks at one depth, for plan_child. */
+typedef struct level_stats {
+    int8_t spawn;  /* up when a task there created tasks, down when it did not */
+    int8_t length; /* up when a sampled task there was long, down when short */
+} level_stats;
+static _Thread_local level_stats levels[SPAWN_DEPTHS];
+/* Tasks to run before the next sampled one. */
+static _Thread_local uint32_t until_sample;
+
+/* The implicit task's last child queued by delay_sibling (task_frame's
+ * `delayed` for an explicit task).  Possibly stale: only compared with the
+ * task at the bottom of this member's deque, which is then live, and one
+ * this thread made. */
+static _Thread_local struct deferred_task *implicit_delayed;
+
+/* Moves a score one step, saturating at +-4. */
+static inline void bump(int8_t *score, bool up)
+{
+    if (up ? *score < 4 : *score > -4)
+        *score += up ? 1 : -1;
+}
+
+/* True when the next task's length is to be sampled (sample_end after it). */
+static inline bool sample_start(void)
+{
+    if (__builtin_expect(until_sample != 0, 1)) {
+        until_sample--;
+        return false;
+    }
+    return true;
+}
+
+static __attribute__((noinline)) void sample_end(unsigned depth, uint64_t start)
+{
+    bool long_task = muster_now_ns() - start >= LONG_TASK_NS;
+    if (depth < SPAWN_DEPTHS)
+        bump(&levels[depth].length, long_task);
+    until_sample = (long_task ? LONG_SAMPLE_EVERY : SHORT_SAMPLE_EVERY) - 1;
+}
 
 static inline void note_spawned(const task_frame *frame)
 {
-    if (frame->depth >= SPAWN_DEPTHS)
-        return;
-    int8_t *score = &spawn_score[frame->depth];
-    if (frame->spawned ? *score < 4 : *score > -4)
-        *score += frame->spawned ? 1 : -1;
+    if (frame->depth < SPAWN_DEPTHS)
+        bump(&levels[frame->depth].spawn, frame->spawned);
+}
+
+/* What a task at `depth` does with a new child while nobody is hungry:
+ * below delay_depth, where the children's level mostly creates tasks
+ * (below the implicit task's children: there loops of small tasks such as
+ * EPCC's PARALLEL TASK would pay), it queues the child and runs the one
+ * queued before (delay_sibling); where the children are long, the same if
+ * they create tasks, else it just queues it, as libgomp and libomp queue
+ * every task: one queued ahead fed a member that ran out of work only
+ * until the creator's next task (200 tasks of 0.1-3 ms from a `single` at
+ * 2 threads: 88-89% of the ideal time, one ahead 87-91%, libgomp 96-99%).
+ * The order of leaf tasks decides nothing the way a search's does.  Else
+ * it runs the child at once.  The implicit task's usual answer first, in
+ * one load: it is the common creator. */
+enum child_plan { CHILD_AT_ONCE, CHILD_DELAYED, CHILD_QUEUED };
+
+static inline enum child_plan plan_child(unsigned depth, unsigned delay_depth)
+{
+    if ((depth == 0 && levels[1].length <= 0) || depth >= delay_depth)
+        return CHILD_AT_ONCE;
+    const level_stats *children = &levels[depth + 1];
+    if (children->length > 0)
+        return children->spawn < 0 ? CHILD_QUEUED : CHILD_DELAYED;
+    return depth > 0 && children->spawn >= 0 ? CHILD_DELAYED : CHILD_AT_ONCE;
 }
 
 /* A queued task's tags (deque.h): the nodes of its nearest ancestors, its
@@ -619,8 +695,12 @@ static bool run_record_body(deferred_task *t)
         .parent = current_frame, .team = t->team, .final = t->final, .origin = t->parent, .depth = t->depth};
     current_frame = &frame;
     current_group = t->group;
+    bool timed = sample_start();
+    uint64_t start = timed ? muster_now_ns() : 0;
     if (!task_cancelled(t->team, t->group))
         t->fn(t->data);
+    if (timed)
+        sample_end(frame.depth, start);
     current_frame = frame.parent;
     note_spawned(&frame);
     if (pending_events != NULL)
@@ -1087,6 +1167,16 @@ static void leave_own_deps(stand_in_deps *s)
     muster_omp_deps_free(s->record.deps);
 }
 
+/* What a task run at once rarely leaves behind: events to hand to its
+ * parent, a node its deferred children still hold.  Out of line: the
+ * common task's path stays short. */
+static __attribute__((noinline)) void leave_at_once_rare(task_frame *frame)
+{
+    if (pending_events != NULL)
+        orphan_children(frame);
+    node_release(frame->node); /* its deferred children may still hold it */
+}
+
 /* Runs a task at once in the calling thread: if(0), final, throttled, or a
  * dependence or detach the deferred path does not handle yet. */
 static inline __attribute__((always_inline)) void run_at_once(muster_omp_team *team, bool final, void (*fn)(void *),
@@ -1096,15 +1186,18 @@ static inline __attribute__((always_inline)) void run_at_once(muster_omp_team *t
     task_frame frame = {
         .parent = current_frame, .team = team, .final = final, .depth = current_frame != NULL ? current_frame->depth + 1 : 1};
     current_frame = &frame;
+    bool timed = sample_start();
+    uint64_t start = timed ? muster_now_ns() : 0;
     if (cpyfn == NULL)
         fn(data);
     else
         run_body_on_copy(fn, data, cpyfn, arg_size, arg_align);
+    if (timed)
+        sample_end(frame.depth, start);
     current_frame = frame.parent;
     note_spawned(&frame);
-    if (pending_events != NULL)
-        orphan_children(&frame);
-    node_release(frame.node); /* its deferred children may still hold it */
+    if (__builtin_expect(frame.node != NULL || pending_events != NULL, 0))
+        leave_at_once_rare(&frame);
 }
 
 /* run_at_once for a task with depend or detach clauses: it waits for its
@@ -1142,17 +1235,18 @@ static __attribute__((noinline)) void delay_sibling(muster_omp_thread *self, mus
     muster_omp_team_tasks *tt = team->tasks;
     deferred_task *t = new_record(team, running, final, fn, data, cpyfn, arg_size, arg_align);
     deferred_task *prev = NULL;
-    if (running->delayed != NULL) {
+    deferred_task **delayed = running != NULL ? &running->delayed : &implicit_delayed;
+    if (*delayed != NULL) {
         deferred_task *x = muster_omp_tasks_take_own(tt, self->id);
-        if (x == running->delayed)
+        if (x == *delayed)
             prev = x;
         else if (x != NULL)
             put_back_own(tt, self->id, x);
-        running->delayed = NULL;
+        *delayed = NULL;
     }
     bool queued = queue_record(self, t);
     muster_omp_task_count_deferred(queued);
-    running->delayed = queued ? t : NULL;
+    *delayed = queued ? t : NULL;
     if (prev != NULL)
         run_deferred(prev); /* counted already: as any queued task */
 }
@@ -1172,17 +1266,19 @@ static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *
      * its coarsest pieces, the ones worth spreading (nqueens at 8 threads
      * on 2 CPUs: 70 ms against 77 when they ran at once, 21 rounds). */
     bool included = running != NULL && running->final;
-    if (if_clause && !included && team != NULL && team->size > 1 && team->tasks != NULL &&
-        muster_omp_tasks_want(team->tasks, self->id)) {
-        deferred_task *t = new_record(team, running, final, fn, data, cpyfn, arg_size, arg_align);
-        muster_omp_task_count_deferred(queue_record(self, t));
-        return;
-    }
-    unsigned depth = running != NULL ? running->depth : 0;
-    if (if_clause && !included && depth > 0 && team != NULL && team->size > 1 && team->tasks != NULL &&
-        depth < team->tasks->delay_depth && spawn_score[depth + 1] >= 0) {
-        delay_sibling(self, team, running, final, fn, data, cpyfn, arg_size, arg_align);
-        return;
+    muster_omp_team_tasks *tt;
+    if (if_clause && !included && team != NULL && team->size > 1 && (tt = team->tasks) != NULL) {
+        unsigned depth = running != NULL ? running->depth : 0;
+        enum child_plan plan = muster_omp_tasks_want(tt, self->id) ? CHILD_QUEUED : plan_child(depth, tt->delay_depth);
+        if (plan == CHILD_QUEUED) {
+            deferred_task *t = new_record(team, running, final, fn, data, cpyfn, arg_size, arg_align);
+            muster_omp_task_count_deferred(queue_record(self, t));
+            return;
+        }
+        if (plan == CHILD_DELAYED) {
+            delay_sibling(self, team, running, final, fn, data, cpyfn, arg_size, arg_align);
+            return;
+        }
     }
     muster_omp_task_count_deferred(false);
     run_at_once(team, final, fn, data, cpyfn, arg_size, arg_align);

@@ -18,7 +18,16 @@
  * others and waits, up to 2 s, for the second to start elsewhere.  Run at
  * once, the second would not exist before the first had returned.
  *
- * Prints what it saw; exit status 0 when all three hold, 1 otherwise.  Only
+ * Part 4, long tasks made in a loop: with the others busy in user code,
+ * member 0's implicit task makes LONG_TASKS tasks of 100 us (long ones, as
+ * task.c samples lengths; they all run on member 0), then two more, each
+ * of which, once started, releases the others and waits, up to 2 s, for
+ * the other to start.  Long tasks are queued, not run at once: while one
+ * of the two runs on member 0 the other must be there for a member that
+ * runs out of work.  Run at once, as short tasks are, the second would not
+ * exist before the first had returned.
+ *
+ * Prints what it saw; exit status 0 when all four hold, 1 otherwise.  Only
  * meaningful under libmuster-omp (libgomp and libomp queue every task). */
 #include <omp.h>
 #include <stdatomic.h>
@@ -104,6 +113,21 @@ static long elapsed_ns(const struct timespec *t0)
     return (t.tv_sec - t0->tv_sec) * 1000000000L + (t.tv_nsec - t0->tv_nsec);
 }
 
+/* The two tasks that tell whether the second was stealable while the
+ * first ran: the first says it runs (which releases members waiting for
+ * first_running) and waits for the second to start; true when the second
+ * started on a member other than 0.  Set first_running to 0 and second_on
+ * to -1 before. */
+static void first_of_two(int *second_seen_elsewhere)
+{
+    atomic_store(&first_running, 1);
+    struct timespec w0;
+    clock_gettime(CLOCK_MONOTONIC, &w0);
+    while (atomic_load(&second_on) < 0 && elapsed_ns(&w0) < 2000000000L)
+        ;
+    *second_seen_elsewhere = atomic_load(&second_on) > 0;
+}
+
 static int sibling_stealable(void)
 {
     int second_seen_elsewhere = 0;
@@ -127,14 +151,7 @@ static int sibling_stealable(void)
 #pragma omp task shared(second_seen_elsewhere)
             {
 #pragma omp task shared(second_seen_elsewhere)
-                {
-                    atomic_store(&first_running, 1);
-                    struct timespec w0;
-                    clock_gettime(CLOCK_MONOTONIC, &w0);
-                    while (atomic_load(&second_on) < 0 && elapsed_ns(&w0) < 2000000000L)
-                        ;
-                    second_seen_elsewhere = atomic_load(&second_on) > 0;
-                }
+                first_of_two(&second_seen_elsewhere);
 #pragma omp task
                 atomic_store(&second_on, omp_get_thread_num());
 #pragma omp taskwait
@@ -151,10 +168,70 @@ static int sibling_stealable(void)
     return second_seen_elsewhere;
 }
 
+#define LONG_TASKS 100
+
+static atomic_int two_started;
+
+/* One of two tasks: releases the members waiting for first_running and
+ * waits for the other to start; 1 when it did while this one ran. */
+static int both_of_two(void)
+{
+    atomic_fetch_add(&two_started, 1);
+    atomic_store(&first_running, 1);
+    struct timespec w0;
+    clock_gettime(CLOCK_MONOTONIC, &w0);
+    while (atomic_load(&two_started) < 2 && elapsed_ns(&w0) < 2000000000L)
+        ;
+    return atomic_load(&two_started) == 2;
+}
+
+static int long_tasks_queued(void)
+{
+    int side_by_side = 0, ran_elsewhere = 0;
+    atomic_store(&first_running, 0);
+    atomic_store(&two_started, 0);
+    atomic_store(&spinning, 0);
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+#pragma omp parallel shared(side_by_side, ran_elsewhere, t0)
+    {
+        if (omp_get_thread_num() == 0) {
+            while (atomic_load(&spinning) < omp_get_num_threads() - 1 && elapsed_ns(&t0) < 4000000000L)
+                ;
+            for (int i = 0; i < LONG_TASKS; i++) {
+#pragma omp task shared(ran_elsewhere)
+                {
+                    busy_ns(100000);
+                    if (omp_get_thread_num() != 0) {
+#pragma omp atomic
+                        ran_elsewhere++;
+                    }
+                }
+            }
+            /* Those ran on member 0 by its end (the others were busy). */
+#pragma omp taskwait
+            for (int k = 0; k < 2; k++) {
+#pragma omp task shared(side_by_side)
+                side_by_side += both_of_two();
+            }
+        } else {
+            atomic_fetch_add(&spinning, 1);
+            while (!atomic_load(&first_running) && elapsed_ns(&t0) < 8000000000L)
+                ;
+        }
+    }
+    /* The team's first task may have run elsewhere, and a member leaving
+     * the last region may have been hungry for one more. */
+    printf("long tasks in a loop: the last two %s (%s)\n", side_by_side == 2 ? "ran side by side" : "did not",
+           ran_elsewhere <= 2 ? "the earlier ones ran on member 0" : "earlier ones ran elsewhere");
+    return side_by_side == 2 && ran_elsewhere <= 2;
+}
+
 int main(void)
 {
     int ok = everyone_busy();
     ok &= others_hungry();
     ok &= sibling_stealable();
+    ok &= long_tasks_queued();
     return ok ? 0 : 1;
 }

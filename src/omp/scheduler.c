@@ -253,6 +253,11 @@ static bool throttled(muster_omp_team_tasks *tt, muster_omp_member_counts *c)
     return false;
 }
 
+void muster_omp_tasks_reset_throttle(muster_omp_team_tasks *tt, unsigned id)
+{
+    tt->counts[id].credit = 0; /* the member's own field */
+}
+
 bool muster_omp_tasks_push(muster_omp_team_tasks *tt, unsigned id, void *task, const uintptr_t *tags)
 {
     muster_omp_member_counts *c = &tt->counts[id];

@@ -150,6 +150,11 @@ void muster_omp_tasks_set_hungry(muster_omp_team_tasks *tt, bool *marked, bool h
  * NULL: none).  False when the deque is full or the team has too many
  * unfinished tasks: the caller runs the task at once. */
 bool muster_omp_tasks_push(muster_omp_team_tasks *tt, unsigned id, void *task, const uintptr_t *tags);
+/* Member id's throttle starts afresh (its credit 0: the next push reads the
+ * team's total): called by the member once the team's tasks have all
+ * finished, so that a throttle hit in one region does not run the next
+ * region's first tasks at once. */
+void muster_omp_tasks_reset_throttle(muster_omp_team_tasks *tt, unsigned id);
 /* Member id counts a task that will be queued later
  * (muster_omp_tasks_push_again): one waiting for its dependences.  Not
  * throttled. */

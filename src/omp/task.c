@@ -1085,6 +1085,7 @@ void muster_omp_tasks_work_done(const muster_wait_work *work)
     if (work != NULL) {
         muster_omp_task_work *w = work->arg;
         muster_omp_tasks_set_hungry(w->tt, &w->hungry, false);
+        muster_omp_tasks_reset_throttle(w->tt, w->id);
         /* The team's tasks have all finished: the implicit task's table
          * (thread-local, so never freed with a node) goes unless an outer
          * region's tasks still use it.  Else it would leak when the

@@ -197,6 +197,38 @@ static void test_task_found_while_awake_members_block(int threads)
               atomic_load(&ran_on));
 }
 
+/* Member 0 queues taskloop tasks (always queued, within the throttle)
+ * while the others block in their own code, until one runs at once in it:
+ * the team's throttle (MUSTER_OMP_TASKS_PER_MEMBER per member) is full and
+ * member 0 is throttled.  It stops there; the region's end runs the rest.
+ * The throttle must not outlive the region: the next region's first
+ * queued task would run at once on its creator (seen in CI as
+ * test_task_found_while_awake_members_block failing, after an earlier
+ * test had left member 0 throttled). */
+static void hit_the_throttle(int threads)
+{
+    atomic_int others_may_go = 0, at_once = 0, made = 0;
+#pragma omp parallel num_threads(threads) shared(others_may_go, at_once, made)
+    {
+        if (omp_get_thread_num() == 0) {
+            while (!atomic_load(&at_once) && atomic_load(&made) < 100000) {
+                atomic_fetch_add(&made, 1);
+#pragma omp taskloop nogroup num_tasks(1) shared(at_once)
+                for (int i = 0; i < 1; i++) {
+                    if (omp_get_thread_num() == 0 && !atomic_load(&others_may_go))
+                        atomic_store(&at_once, 1);
+                }
+            }
+            atomic_store(&others_may_go, 1);
+        } else {
+            while (!atomic_load(&others_may_go))
+                sleep_us(100);
+        }
+    }
+    CHECK(atomic_load(&at_once), "%d threads: %d taskloop tasks never hit the throttle", threads,
+          atomic_load(&made));
+}
+
 /* Random mutexinoutset tasks, each naming 1 to 3 of 4 addresses, some
  * also reading or writing one: no two tasks that share a mutexinoutset
  * address overlap, none is lost, and no set of tasks each holding one
@@ -409,7 +441,9 @@ int main(void)
         test_mutexinoutset_stress(n);
     }
     test_nested_parallel_in_tasks();
+    hit_the_throttle(3);
     test_task_found_while_awake_members_block(3);
+    hit_the_throttle(8);
     test_task_found_while_awake_members_block(8);
     printf("task scheduler ok (OMP_MAX_TASK_PRIORITY %d)\n", omp_get_max_task_priority());
     return 0;

@@ -538,8 +538,8 @@ enum { SPAWN_DEPTHS = MUSTER_OMP_DELAY_DEPTH_MAX + 1 };
  * sequences) that idled the other member for about half of each task.
  * So where the tasks one level down are long (LONG_TASK_NS), the creator
  * queues them (plan_child), at every depth below delay_depth, the implicit
- * task's included: ~0.1 us each, under 1% of such a task (tasks of 20 us
- * from one member while the other is busy: 20.62 us each against 20.51
+ * task's included: ~0.15 us each, under 1% of such a task (tasks of 20 us
+ * from one member while the other is busy: 20.77 us each against 20.63
  * run at once, medians of 8 rounds).
  * Lengths are sampled: the clock is read around one task in
  * SHORT_SAMPLE_EVERY after a short one, one in LONG_SAMPLE_EVERY after a

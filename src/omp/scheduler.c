@@ -170,7 +170,7 @@ static void wake_for_work(muster_omp_team_tasks *tt)
     muster_futex_wake(&tt->signal, 1);
 }
 
-bool muster_omp_tasks_want_slow(muster_omp_team_tasks *tt, unsigned id, bool hungry)
+bool muster_omp_tasks_want_slow(muster_omp_team_tasks *tt, unsigned id)
 {
     if (muster_deque_size(&tt->deques[id]) >= tt->queue_ahead)
         return false;

@@ -129,7 +129,7 @@ void muster_omp_team_tasks_destroy(muster_omp_team_tasks *tt);
  * it costs a call, and the order is the serial one (which decides the work
  * of a branch-and-bound search).  The team's first task is queued: the
  * others have had no chance yet to say they are hungry. */
-bool muster_omp_tasks_want_slow(muster_omp_team_tasks *tt, unsigned id, bool hungry);
+bool muster_omp_tasks_want_slow(muster_omp_team_tasks *tt, unsigned id);
 static inline bool muster_omp_tasks_want(muster_omp_team_tasks *tt, unsigned id)
 {
     /* relaxed (all): hints.  A stale hungry count defers one task too many
@@ -140,7 +140,7 @@ static inline bool muster_omp_tasks_want(muster_omp_team_tasks *tt, unsigned id)
                   atomic_load_explicit(&tt->hungry, memory_order_relaxed) > tt->spare_members;
     if (!hungry && atomic_load_explicit(&tt->tasks_seen, memory_order_relaxed))
         return false;
-    return muster_omp_tasks_want_slow(tt, id, hungry);
+    return muster_omp_tasks_want_slow(tt, id);
 }
 /* A member starts (true) or stops (false) looking for work; *marked keeps
  * its state, so repeated calls write nothing. */

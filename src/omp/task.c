@@ -186,6 +186,14 @@ static task_frame *running_task(void)
     return frame != NULL && frame->team == current_team() ? frame : NULL;
 }
 
+/* The depth of a task created or run by `parent` (the task running in the
+ * thread, NULL: none) in `team`: one below the parent if the parent is of
+ * that team, else 1 (the team's implicit task is at depth 0). */
+static unsigned child_depth(const task_frame *parent, const muster_omp_team *team)
+{
+    return parent != NULL && parent->team == team ? parent->depth + 1 : 1;
+}
+
 static taskgroup *innermost_group(void)
 {
     taskgroup *group = current_group;
@@ -793,7 +801,7 @@ static deferred_task *new_record(muster_omp_team *team, task_frame *running, boo
                          .group = innermost_group(),
                          .team = team,
                          .final = final,
-                         .depth = (running != NULL ? running->depth : 0) + 1};
+                         .depth = child_depth(running, team)};
     /* relaxed (all three): the push (or the dependence table's lock)
      * publishes them, and the task's finish, which undoes them, comes after
      * its start. */
@@ -1185,7 +1193,7 @@ static inline __attribute__((always_inline)) void run_at_once(muster_omp_team *t
                                                              long arg_size, long arg_align)
 {
     task_frame frame = {
-        .parent = current_frame, .team = team, .final = final, .depth = current_frame != NULL ? current_frame->depth + 1 : 1};
+        .parent = current_frame, .team = team, .final = final, .depth = child_depth(current_frame, team)};
     current_frame = &frame;
     bool timed = sample_start();
     uint64_t start = timed ? muster_now_ns() : 0;
@@ -1402,7 +1410,7 @@ void muster_omp_undeferred_begin(void *storage, bool final)
     /* running_task(), without looking the team up twice */
     bool in_final = parent != NULL && parent->team == team && parent->final;
     *frame = (task_frame){
-        .parent = parent, .team = team, .final = final || in_final, .depth = parent != NULL ? parent->depth + 1 : 1};
+        .parent = parent, .team = team, .final = final || in_final, .depth = child_depth(parent, team)};
     current_frame = frame;
 }
 

@@ -30,7 +30,7 @@ void muster_omp_taskgroup_end(void);
  * is called on the handle returned. */
 void *muster_omp_detach_event_new(void);
 
-#define MUSTER_OMP_UNDEFERRED_FRAME_SIZE 64
+#define MUSTER_OMP_UNDEFERRED_FRAME_SIZE 48
 void muster_omp_undeferred_begin(void *storage, bool final);
 void muster_omp_undeferred_end(void *storage);
 

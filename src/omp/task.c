@@ -553,6 +553,14 @@ enum { SPAWN_DEPTHS = MUSTER_OMP_DELAY_DEPTH_MAX + 1 };
  * SHORT_SAMPLE_EVERY after a short one, one in LONG_SAMPLE_EVERY after a
  * long one (two reads, ~60 ns: nothing beside a long task). */
 enum { LONG_TASK_NS = 20000, SHORT_SAMPLE_EVERY = 64, LONG_SAMPLE_EVERY = 2 };
+/* A level's tasks count as long from this score up: two long samples more
+ * than short ones.  One is not enough: a sample is wall time, and a thread
+ * preempted during one tiny task made its level "long" (a fresh-clone run
+ * of the tests, two test processes on 2 CPUs: omp_tools task_order, whose
+ * 2000 tiny tasks must run at once in creation order, found 1998 queued).
+ * Once queued, a level's tasks are no longer sampled by their creator
+ * until it runs them, so the mistake lasted to the region's end. */
+enum { LONG_EVIDENCE = 2 };
 
 /* What this thread saw of the tasks at one depth, for plan_child. */
 typedef struct level_stats {
@@ -616,10 +624,10 @@ enum child_plan { CHILD_AT_ONCE, CHILD_DELAYED, CHILD_QUEUED };
 
 static inline enum child_plan plan_child(unsigned depth, unsigned delay_depth)
 {
-    if ((depth == 0 && levels[1].length <= 0) || depth >= delay_depth)
+    if ((depth == 0 && levels[1].length < LONG_EVIDENCE) || depth >= delay_depth)
         return CHILD_AT_ONCE;
     const level_stats *children = &levels[depth + 1];
-    if (children->length > 0)
+    if (children->length >= LONG_EVIDENCE)
         return children->spawn < 0 ? CHILD_QUEUED : CHILD_DELAYED;
     return depth > 0 && children->spawn >= 0 ? CHILD_DELAYED : CHILD_AT_ONCE;
 }

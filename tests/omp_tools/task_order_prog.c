@@ -212,7 +212,11 @@ static int long_tasks_queued(void)
 #pragma omp taskwait
             for (int k = 0; k < 2; k++) {
 #pragma omp task shared(side_by_side)
-                side_by_side += both_of_two();
+                {
+                    int both = both_of_two(); /* the two may end together */
+#pragma omp atomic
+                    side_by_side += both;
+                }
             }
         } else {
             atomic_fetch_add(&spinning, 1);

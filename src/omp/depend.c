@@ -1,6 +1,8 @@
 /* Task dependences between siblings (depend.h says how). */
 #include "omp/depend.h"
 
+#include "omp/task_memory.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,8 +126,14 @@ muster_omp_deps *muster_omp_deps_new(void *const *depend, void *task, const void
     long n = muster_omp_depend_count(depend);
     if (n < 0)
         return NULL;
-    muster_omp_deps *d = checked_realloc(NULL, sizeof *d + (size_t)n * sizeof d->dep[0]);
+    muster_omp_deps *d = muster_omp_task_alloc(sizeof *d + (size_t)n * sizeof d->dep[0]);
+    if (d == NULL) {
+        fprintf(stderr, "libmuster-omp: out of memory for task dependences\n");
+        abort();
+    }
     memset(d, 0, sizeof *d);
+    d->successors = d->first_successors;
+    d->successors_cap = MUSTER_OMP_DEPS_FIRST_SUCCESSORS;
     atomic_init(&d->unmet, 1);
     d->task = task;
     d->team = team;
@@ -139,9 +147,9 @@ muster_omp_deps *muster_omp_deps_new(void *const *depend, void *task, const void
 
 void muster_omp_deps_free(muster_omp_deps *d)
 {
-    if (d != NULL)
+    if (d != NULL && d->successors != d->first_successors)
         free(d->successors);
-    free(d);
+    muster_omp_task_free(d);
 }
 
 /* ---- the table ---- */
@@ -153,6 +161,35 @@ static void list_add(dep_list *l, muster_omp_deps *d)
         l->items = checked_realloc(l->items, l->cap * sizeof *l->items);
     }
     l->items[l->n++] = d;
+}
+
+/* Tasks collected by one release, to be handed out after the lock: a few
+ * on the stack (a finishing set member hands its address to one other),
+ * more on the heap. */
+#define BATCH_ON_STACK 8
+
+typedef struct task_batch {
+    muster_omp_deps *first[BATCH_ON_STACK];
+    uint32_t n;
+    dep_list more;
+} task_batch;
+
+static void batch_add(task_batch *b, muster_omp_deps *d)
+{
+    if (b->n < BATCH_ON_STACK)
+        b->first[b->n++] = d;
+    else
+        list_add(&b->more, d);
+}
+
+static muster_omp_deps *batch_item(const task_batch *b, uint32_t i)
+{
+    return i < b->n ? b->first[i] : b->more.items[i - b->n];
+}
+
+static uint32_t batch_size(const task_batch *b)
+{
+    return b->n + b->more.n;
 }
 
 /* Each record keeps its index in the lists that hold it: its own list
@@ -339,8 +376,12 @@ static void add_edge(muster_omp_deps *p, muster_omp_deps *d)
     if (p == NULL || p == d)
         return;
     if (p->nsuccessors == p->successors_cap) {
-        p->successors_cap = p->successors_cap ? 2 * p->successors_cap : 4;
-        p->successors = checked_realloc(p->successors, p->successors_cap * sizeof *p->successors);
+        muster_omp_deps **grown = checked_realloc(p->successors == p->first_successors ? NULL : p->successors,
+                                                  2 * p->successors_cap * sizeof *p->successors);
+        if (p->successors == p->first_successors)
+            memcpy(grown, p->first_successors, sizeof p->first_successors);
+        p->successors = grown;
+        p->successors_cap *= 2;
     }
     p->successors[p->nsuccessors++] = d;
     /* relaxed: counted under the lock, before d can be released (its
@@ -432,15 +473,15 @@ bool muster_omp_deps_register(muster_omp_dep_table *table, muster_omp_deps *d)
     muster_omp_mutex_lock(&table->lock);
     for (uint32_t i = 0; i < d->count; i++)
         register_one(table, d, &d->dep[i]);
+    if (d->mutex) {
+        /* The registration hold goes under the lock, so a set member ready
+         * at once takes its addresses without locking again. */
+        bool ready = count_down(d) && take_sets(table, d);
+        muster_omp_mutex_unlock(&table->lock);
+        return ready;
+    }
     muster_omp_mutex_unlock(&table->lock);
-    if (!count_down(d)) /* the registration hold */
-        return false;
-    if (!d->mutex)
-        return true;
-    muster_omp_mutex_lock(&table->lock);
-    bool ready = take_sets(table, d);
-    muster_omp_mutex_unlock(&table->lock);
-    return ready;
+    return count_down(d); /* the registration hold */
 }
 
 /* The set member holding e's address has finished: parked members try to
@@ -448,19 +489,19 @@ bool muster_omp_deps_register(muster_omp_dep_table *table, muster_omp_deps *d)
  * others could not run yet anyway; retrying them all at every hand-over
  * made a set of n members cost n^2 tries).  A member that fails on another
  * busy address parks there.  The winners go to *runnable. */
-static void hand_over(muster_omp_dep_table *table, dep_entry *e, dep_list *runnable)
+static void hand_over(muster_omp_dep_table *table, dep_entry *e, task_batch *runnable)
 {
     while (e->holder == NULL && e->parked.n > 0) {
         muster_omp_deps *m = e->parked.items[--e->parked.n];
         if (take_sets(table, m))
-            list_add(runnable, m);
+            batch_add(runnable, m);
     }
 }
 
 /* d's record `dep` leaves its address's entry; a set address d held goes
  * to a parked member, which then goes to *runnable. */
 static void unregister_one(muster_omp_dep_table *table, muster_omp_deps *d, muster_omp_dep *dep,
-                           dep_list *runnable)
+                           task_batch *runnable)
 {
     dep_entry **link = find(table, dep->addr, d->team);
     dep_entry *e = *link;
@@ -482,7 +523,7 @@ static void unregister_one(muster_omp_dep_table *table, muster_omp_deps *d, must
 void muster_omp_deps_release(muster_omp_dep_table *table, muster_omp_deps *d, void (*ready)(void *task, void *ctx),
                              void *ctx)
 {
-    dep_list runnable = {0}, retry = {0};
+    task_batch runnable = {.n = 0}, retry = {.n = 0};
     muster_omp_mutex_lock(&table->lock);
     for (uint32_t i = 0; i < d->count; i++)
         unregister_one(table, d, &d->dep[i], &runnable);
@@ -495,22 +536,23 @@ void muster_omp_deps_release(muster_omp_dep_table *table, muster_omp_deps *d, vo
         if (!count_down(successors[s]))
             continue;
         if (successors[s]->mutex)
-            list_add(&retry, successors[s]);
+            batch_add(&retry, successors[s]);
         else
             ready(successors[s]->task, ctx);
     }
-    free(successors);
-    if (retry.n > 0) {
+    if (successors != d->first_successors)
+        free(successors);
+    if (batch_size(&retry) > 0) {
         /* Set members now free of predecessors: each holds its addresses,
          * or parks on a busy one. */
         muster_omp_mutex_lock(&table->lock);
-        for (uint32_t i = 0; i < retry.n; i++)
-            if (take_sets(table, retry.items[i]))
-                list_add(&runnable, retry.items[i]);
+        for (uint32_t i = 0; i < batch_size(&retry); i++)
+            if (take_sets(table, batch_item(&retry, i)))
+                batch_add(&runnable, batch_item(&retry, i));
         muster_omp_mutex_unlock(&table->lock);
-        free(retry.items);
+        free(retry.more.items);
     }
-    for (uint32_t i = 0; i < runnable.n; i++)
-        ready(runnable.items[i]->task, ctx);
-    free(runnable.items);
+    for (uint32_t i = 0; i < batch_size(&runnable); i++)
+        ready(batch_item(&runnable, i)->task, ctx);
+    free(runnable.more.items);
 }

@@ -64,13 +64,21 @@ typedef struct muster_omp_dep {
 
 #define MUSTER_OMP_DEP_NO_SLOT UINT32_MAX
 
-/* One task's dependences and its place in the graph. */
+#define MUSTER_OMP_DEPS_FIRST_SUCCESSORS 2
+
+/* One task's dependences and its place in the graph (task memory, see
+ * task_memory.h: the creator allocates it and any thread frees it). */
 typedef struct muster_omp_deps {
     _Atomic uint32_t unmet;  /* predecessors not finished, +1 while registering */
     void *task;              /* the task record, handed back when it becomes ready */
     const void *team;
-    struct muster_omp_deps **successors; /* under the table's lock */
+    /* Under the table's lock.  The first few live in first_successors:
+     * most tasks have one or two (a reader, the next writer), and a malloc
+     * and a free per task, freed by whichever thread finishes the task, cost
+     * the creator more than the rest of the registration (perf, depfan). */
+    struct muster_omp_deps **successors;
     uint32_t nsuccessors, successors_cap;
+    struct muster_omp_deps *first_successors[MUSTER_OMP_DEPS_FIRST_SUCCESSORS];
     bool mutex;              /* names an address mutexinoutset */
     uint32_t count;
     muster_omp_dep dep[];

@@ -871,7 +871,7 @@ static void schedule_counted(muster_omp_thread *self, deferred_task *t, void **d
         if (!muster_omp_deps_register(t->parent->deps, t->deps))
             return; /* a predecessor's end will queue it */
     }
-    if ((t->priority > 0 || muster_omp_tasks_want(tt, self->id)) && queue_again(t, self->id))
+    if ((t->priority > 0 || depend != NULL || muster_omp_tasks_want(tt, self->id)) && queue_again(t, self->id))
         return;
     run_deferred(t);
 }

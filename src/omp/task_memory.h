@@ -8,9 +8,11 @@
  * threads push the blocks they free (a lock-free push; the owner takes the
  * whole list at once with an exchange, so there is no ABA).  A block
  * carries its owner and class in a 16-byte header before the memory it
- * hands out.  Requests above the largest class go to malloc.  A thread keeps
- * at most MUSTER_OMP_TASK_MEMORY_KEEP blocks per class; the rest go back to
- * malloc.  When a thread exits its cached blocks are freed and its cache,
+ * hands out.  Requests above the largest class go to malloc.  Of the blocks
+ * a thread frees itself it keeps at most MUSTER_OMP_TASK_MEMORY_KEEP per
+ * class; the rest go back to malloc.  Blocks returned by others are kept
+ * whatever their number: they are the thread's own allocations, so its
+ * cache never holds more than its peak use plus that limit.  When a thread exits its cached blocks are freed and its cache,
  * emptied, is kept for the next thread that needs one, so a late return to
  * it is never lost. */
 #ifndef MUSTER_OMP_TASK_MEMORY_H
@@ -19,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Blocks kept per class per thread. */
+/* Blocks a thread keeps per class of those it frees itself. */
 #define MUSTER_OMP_TASK_MEMORY_KEEP 256
 
 /* At least `bytes`, aligned to 16; NULL when out of memory. */
@@ -28,8 +30,8 @@ void *muster_omp_task_alloc(size_t bytes);
 void muster_omp_task_free(void *p);
 
 /* Statistics for tests: blocks handed out from a cache (not malloc), and
- * blocks freed by a thread other than their owner that the owner has taken
- * back (counted when it takes them). */
+ * blocks freed by a thread other than their owner, back on their owner's
+ * return list (counted when pushed there). */
 typedef struct muster_omp_task_memory_counts {
     uint64_t reused, returned;
 } muster_omp_task_memory_counts;

@@ -117,6 +117,17 @@ static void test_return_to_owner(void)
           (unsigned long long)(returned() - returned_before));
     for (int i = 0; i < n; i++)
         muster_omp_task_free(taken[i]);
+    /* Returned blocks are kept uncounted, and handing them out does not
+     * drive the count of this thread's own frees below zero: the n blocks
+     * just freed here were kept up to the limit, and come back now. */
+    int expect = n < MUSTER_OMP_TASK_MEMORY_KEEP ? n : MUSTER_OMP_TASK_MEMORY_KEEP;
+    uint64_t before = reused();
+    for (int i = 0; i < expect; i++)
+        taken[i] = muster_omp_task_alloc(64);
+    CHECK(reused() - before == (uint64_t)expect, "%llu of the %d blocks freed here came back from the cache",
+          (unsigned long long)(reused() - before), expect);
+    for (int i = 0; i < expect; i++)
+        muster_omp_task_free(taken[i]);
 }
 
 /* A thread allocates and exits; its blocks are freed afterwards by this

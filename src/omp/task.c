@@ -1349,6 +1349,8 @@ static __attribute__((noinline)) void task_with_clauses(void (*fn)(void *), void
     if (__builtin_expect(muster_omp_cancellation, 0) && task_cancelled(team, innermost_group()))
         return;
     task_frame *running = current_frame != NULL && current_frame->team == team ? current_frame : NULL;
+    if (running != NULL)
+        running->spawned = true; /* as in submit_task: its level creates tasks */
     bool included = running != NULL && running->final;
     bool final = (flags & TASK_FLAG_FINAL) != 0 || included;
     bool detached = (flags & TASK_FLAG_DETACH) != 0;

@@ -16,7 +16,11 @@
  * runs on member 0, the second must be queued, for a member that runs out
  * of work to take (task.c: delayed siblings): the first child releases the
  * others and waits, up to 2 s, for the second to start elsewhere.  Run at
- * once, the second would not exist before the first had returned.
+ * once, the second would not exist before the first had returned.  Before
+ * that, member 0 runs recursions three deep, whose tasks two levels down
+ * create tasks: what it learns from them must not turn the delay off
+ * (under OMP_CANCELLATION=true it did: tasks made there were not counted
+ * as their creator's).
  *
  * Part 4, long tasks made in a loop: with the others busy in user code,
  * member 0's implicit task makes LONG_TASKS tasks of 100 us (long ones, as
@@ -128,6 +132,8 @@ static void first_of_two(int *second_seen_elsewhere)
     *second_seen_elsewhere = atomic_load(&second_on) > 0;
 }
 
+#define WARM_UP_RECURSIONS 8
+
 static int sibling_stealable(void)
 {
     int second_seen_elsewhere = 0;
@@ -147,6 +153,22 @@ static int sibling_stealable(void)
              * get it out of the way. */
 #pragma omp task
             busy_ns(1000);
+#pragma omp taskwait
+            /* Recursions three deep first: member 0 learns that tasks two
+             * levels down create tasks, as the check's do not. */
+            for (int r = 0; r < WARM_UP_RECURSIONS; r++) {
+#pragma omp task
+                {
+                    for (int c = 0; c < 2; c++) {
+#pragma omp task
+                        {
+#pragma omp task
+                            busy_ns(100);
+                        }
+                    }
+#pragma omp taskwait
+                }
+            }
 #pragma omp taskwait
 #pragma omp task shared(second_seen_elsewhere)
             {

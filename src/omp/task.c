@@ -1195,13 +1195,19 @@ static __attribute__((noinline)) void leave_at_once_rare(task_frame *frame)
 }
 
 /* Runs a task at once in the calling thread: if(0), final, throttled, or a
- * dependence or detach the deferred path does not handle yet. */
-static inline __attribute__((always_inline)) void run_at_once(muster_omp_team *team, bool final, void (*fn)(void *),
-                                                             void *data, void (*cpyfn)(void *, void *),
-                                                             long arg_size, long arg_align)
+ * dependence or detach the deferred path does not handle yet.  `outer` is
+ * current_frame and `running` the task of `team` it is, or NULL (the
+ * caller has both at hand: reading them again here cost instructions on
+ * the path every if(0) task takes, since the store to the creator's
+ * `spawned` may alias them). */
+static inline __attribute__((always_inline)) void run_at_once(muster_omp_team *team, task_frame *outer,
+                                                             const task_frame *running, bool final,
+                                                             void (*fn)(void *), void *data,
+                                                             void (*cpyfn)(void *, void *), long arg_size,
+                                                             long arg_align)
 {
     task_frame frame = {
-        .parent = current_frame, .team = team, .final = final, .depth = child_depth(current_frame, team)};
+        .parent = outer, .team = team, .final = final, .depth = running != NULL ? running->depth + 1 : 1};
     current_frame = &frame;
     bool timed = sample_start();
     uint64_t start = timed ? muster_now_ns() : 0;
@@ -1238,7 +1244,7 @@ static __attribute__((noinline)) void run_at_once_with_clauses(muster_omp_team *
         if (data != NULL)
             *(void **)data = event;
     }
-    run_at_once(team, final, fn, data, cpyfn, arg_size, arg_align);
+    run_at_once(team, current_frame, running, final, fn, data, cpyfn, arg_size, arg_align);
     leave_own_deps(&waited);
 }
 
@@ -1273,7 +1279,8 @@ static __attribute__((noinline)) void delay_sibling(muster_omp_thread *self, mus
  * of a recursion, queued one ahead (delay_sibling), else run at once.
  * untied and mergeable change nothing here: a freedom and an option. */
 static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *self, muster_omp_team *team,
-                                                            task_frame *running, bool final, bool if_clause,
+                                                            task_frame *outer, task_frame *running, bool final,
+                                                            bool if_clause,
                                                             void (*fn)(void *), void *data,
                                                             void (*cpyfn)(void *, void *), long arg_size,
                                                             long arg_align)
@@ -1298,7 +1305,7 @@ static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *
         }
     }
     muster_omp_task_count_deferred(false);
-    run_at_once(team, final, fn, data, cpyfn, arg_size, arg_align);
+    run_at_once(team, outer, running, final, fn, data, cpyfn, arg_size, arg_align);
 }
 
 /* A team of one runs its tasks at once and has no scheduler, until its first
@@ -1356,7 +1363,7 @@ static __attribute__((noinline)) void task_with_clauses(void (*fn)(void *), void
     bool detached = (flags & TASK_FLAG_DETACH) != 0;
     priority = (flags & TASK_FLAG_PRIORITY) ? effective_priority(priority) : 0;
     if (depend == NULL && !detached && priority == 0) {
-        plain_task(self, team, running, final, if_clause, fn, data, cpyfn, arg_size, arg_align);
+        plain_task(self, team, current_frame, running, final, if_clause, fn, data, cpyfn, arg_size, arg_align);
         return;
     }
     if (detached && if_clause && !included && team != NULL && team->tasks == NULL)
@@ -1395,11 +1402,12 @@ static inline __attribute__((always_inline)) void submit_task(void (*fn)(void *)
     }
     muster_omp_thread *self = muster_omp_self();
     muster_omp_team *team = self->team;
-    task_frame *running = current_frame != NULL && current_frame->team == team ? current_frame : NULL;
+    task_frame *outer = current_frame;
+    task_frame *running = outer != NULL && outer->team == team ? outer : NULL;
     if (running != NULL)
         running->spawned = true;
     bool final = (flags & TASK_FLAG_FINAL) != 0 || (running != NULL && running->final);
-    plain_task(self, team, running, final, if_clause, fn, data, cpyfn, arg_size, arg_align);
+    plain_task(self, team, outer, running, final, if_clause, fn, data, cpyfn, arg_size, arg_align);
 }
 
 void muster_omp_task_submit(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,

@@ -31,7 +31,14 @@
  * runs out of work.  Run at once, as short tasks are, the second would not
  * exist before the first had returned.
  *
- * Prints what it saw; exit status 0 when all four hold, 1 otherwise.  Only
+ * Part 5, dependence tasks ready when made: with the others busy in user
+ * code, member 0 makes two tasks with dependences on different addresses,
+ * so both are ready at once; each, once started, releases the others and
+ * waits, up to 2 s, for the other to start.  A ready dependence task is
+ * queued whoever is busy (task.c, schedule_counted): run at once, the
+ * second would not exist before the first had returned.
+ *
+ * Prints what it saw; exit status 0 when all five hold, 1 otherwise.  Only
  * meaningful under libmuster-omp (libgomp and libomp queue every task). */
 #include <omp.h>
 #include <stdatomic.h>
@@ -253,11 +260,53 @@ static int long_tasks_queued(void)
     return side_by_side == 2 && ran_elsewhere <= 2;
 }
 
+static int dependence_tasks_queued(void)
+{
+    int side_by_side = 0, x = 0, y = 0;
+    atomic_store(&first_running, 0);
+    atomic_store(&two_started, 0);
+    atomic_store(&spinning, 0);
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+#pragma omp parallel shared(side_by_side, x, y, t0)
+    {
+        if (omp_get_thread_num() == 0) {
+            while (atomic_load(&spinning) < omp_get_num_threads() - 1 && elapsed_ns(&t0) < 4000000000L)
+                ;
+            /* The team's first task may be queued whatever the others do. */
+#pragma omp task
+            busy_ns(1000);
+#pragma omp taskwait
+#pragma omp task depend(out : x) shared(side_by_side, x)
+            {
+                int both = both_of_two();
+#pragma omp atomic
+                side_by_side += both;
+                x = 1;
+            }
+#pragma omp task depend(out : y) shared(side_by_side, y)
+            {
+                int both = both_of_two();
+#pragma omp atomic
+                side_by_side += both;
+                y = 1;
+            }
+        } else {
+            atomic_fetch_add(&spinning, 1);
+            while (!atomic_load(&first_running) && elapsed_ns(&t0) < 8000000000L)
+                ;
+        }
+    }
+    printf("dependence tasks ready when made: the two %s\n", side_by_side == 2 ? "ran side by side" : "did not");
+    return side_by_side == 2 && x == 1 && y == 1;
+}
+
 int main(void)
 {
     int ok = everyone_busy();
     ok &= others_hungry();
     ok &= sibling_stealable();
     ok &= long_tasks_queued();
+    ok &= dependence_tasks_queued();
     return ok ? 0 : 1;
 }

@@ -367,12 +367,14 @@ static const tool_case cases[] = {
      {"everyone busy: 0 of 1999 tasks out of creation order, 0 ran on another member",
       "others hungry: ~ of 64 slow tasks ran on another member",
       "top of a recursion: the second child started on another member while the first ran",
-      "long tasks in a loop: the last two ran side by side (the earlier ones ran on member 0)"}},
+      "long tasks in a loop: the last two ran side by side (the earlier ones ran on member 0)",
+      "dependence tasks ready when made: the two ran side by side"}},
     {"task_order_3", SERIAL, {0}, {RUN_WHOAMI, "--threads", "3", "--", "@task_order"}, 0,
      {"everyone busy: 0 of 1999 tasks out of creation order, 0 ran on another member",
       "others hungry: ~ of 64 slow tasks ran on another member",
       "top of a recursion: the second child started on another member while the first ran",
-      "long tasks in a loop: the last two ran side by side (the earlier ones ran on member 0)"}},
+      "long tasks in a loop: the last two ran side by side (the earlier ones ran on member 0)",
+      "dependence tasks ready when made: the two ran side by side"}},
     /* With cancellation on, every task takes the general path: it must
      * count as its creator's child there too (part 3's warm-up). */
     {"task_order_cancellation", SERIAL, {"OMP_CANCELLATION=true"},
@@ -380,7 +382,8 @@ static const tool_case cases[] = {
      {"everyone busy: 0 of 1999 tasks out of creation order, 0 ran on another member",
       "others hungry: ~ of 64 slow tasks ran on another member",
       "top of a recursion: the second child started on another member while the first ran",
-      "long tasks in a loop: the last two ran side by side (the earlier ones ran on member 0)"}},
+      "long tasks in a loop: the last two ran side by side (the earlier ones ran on member 0)",
+      "dependence tasks ready when made: the two ran side by side"}},
     /* MUSTER_OMP_DELAY_DEPTH=0 turns delayed siblings off (parts 3 and 4 fail);
      * a bad value is reported once and the default used. */
     {"task_order_delay_off", SERIAL, {"MUSTER_OMP_DELAY_DEPTH=0"}, {RUN_WHOAMI, "--threads", "2", "--", "@task_order"},
@@ -388,14 +391,16 @@ static const tool_case cases[] = {
      {"everyone busy: 0 of 1999 tasks out of creation order, 0 ran on another member",
       "others hungry: ~ of 64 slow tasks ran on another member",
       "top of a recursion: the second child did not start elsewhere while the first ran",
-      "long tasks in a loop: the last two did not (the earlier ones ran on member 0)"}},
+      "long tasks in a loop: the last two did not (the earlier ones ran on member 0)",
+      "dependence tasks ready when made: the two ran side by side"}},
     {"task_order_delay_bad_value", SERIAL, {"MUSTER_OMP_DELAY_DEPTH=9"},
      {RUN_WHOAMI, "--threads", "2", "--", "@task_order"}, 0,
      {"libmuster-omp: MUSTER_OMP_DELAY_DEPTH='9' is not a whole number in [0, 7]; using 3",
       "everyone busy: 0 of 1999 tasks out of creation order, 0 ran on another member",
       "others hungry: ~ of 64 slow tasks ran on another member",
       "top of a recursion: the second child started on another member while the first ran",
-      "long tasks in a loop: the last two ran side by side (the earlier ones ran on member 0)"},
+      "long tasks in a loop: the last two ran side by side (the earlier ones ran on member 0)",
+      "dependence tasks ready when made: the two ran side by side"},
      {0}, 1, "libmuster-omp: MUSTER_OMP_DELAY_DEPTH="},
 };
 

@@ -5,7 +5,9 @@
  * runtime).  Nobody is hungry, so each task after the team's first must
  * run at once, on member 0, in creation order: the serial order, which is
  * what a branch-and-bound search needs (a deferred task would run after
- * tasks created later).
+ * tasks created later).  Before them member 0 runs a few long if(0)
+ * tasks: undeferred tasks say nothing about how deferrable ones are
+ * planned (counted as long ones, they queued all 2000).
  *
  * Part 2, the others hungry: member 0 creates slow tasks while the others
  * wait at the single's barrier.  They are hungry, so tasks must be queued
@@ -60,6 +62,8 @@ static void busy_ns(long ns)
     while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < ns);
 }
 
+#define LONG_UNDEFERRED 4
+
 static int everyone_busy(void)
 {
     atomic_int created_all = 0;
@@ -67,6 +71,12 @@ static int everyone_busy(void)
 #pragma omp parallel shared(created_all)
     {
         if (omp_get_thread_num() == 0) {
+            /* Long undeferred tasks first: whatever their length, they
+             * must not change how the deferrable ones are planned. */
+            for (int k = 0; k < LONG_UNDEFERRED; k++) {
+#pragma omp task if (0)
+                busy_ns(100000);
+            }
             for (int i = 0; i < TASKS; i++) {
 #pragma omp task firstprivate(i)
                 {

@@ -186,12 +186,18 @@ static task_frame *running_task(void)
     return frame != NULL && frame->team == current_team() ? frame : NULL;
 }
 
-/* The depth of a task created or run by `parent` (the task running in the
- * thread, NULL: none) in `team`: one below the parent if the parent is of
- * that team, else 1 (the team's implicit task is at depth 0). */
+/* The depth of a task created or run by `running`, the team's task the
+ * thread runs (NULL: its implicit task, at depth 0). */
+static unsigned depth_below(const task_frame *running)
+{
+    return running != NULL ? running->depth + 1 : 1;
+}
+
+/* The same for `parent`, the thread's current frame, of any team: a frame
+ * of another team counts as the implicit task. */
 static unsigned child_depth(const task_frame *parent, const muster_omp_team *team)
 {
-    return parent != NULL && parent->team == team ? parent->depth + 1 : 1;
+    return depth_below(parent != NULL && parent->team == team ? parent : NULL);
 }
 
 static taskgroup *innermost_group(void)
@@ -809,7 +815,7 @@ static deferred_task *new_record(muster_omp_team *team, task_frame *running, boo
                          .group = innermost_group(),
                          .team = team,
                          .final = final,
-                         .depth = child_depth(running, team)};
+                         .depth = depth_below(running)};
     /* relaxed (all three): the push (or the dependence table's lock)
      * publishes them, and the task's finish, which undoes them, comes after
      * its start. */
@@ -1214,7 +1220,7 @@ static __attribute__((noinline)) void leave_at_once_rare(task_frame *frame)
  * speak for it.  So an if(0) task costs the frame and the call, no more
  * (callgrind, a loop of empty if(0) tasks in a team of two, the loop's own
  * code included: 119 instructions a task with the bookkeeping, 101
- * without, libgomp 112; a loop of tasks in a team of one: 106, libgomp
+ * without, libgomp 112; a loop of tasks in a team of one: 104, libgomp
  * 119). */
 static inline __attribute__((always_inline)) void run_at_once(muster_omp_team *team, task_frame *outer,
                                                              const task_frame *running, bool final,
@@ -1223,7 +1229,7 @@ static inline __attribute__((always_inline)) void run_at_once(muster_omp_team *t
                                                              long arg_align)
 {
     task_frame frame = {
-        .parent = outer, .team = team, .final = final, .depth = running != NULL ? running->depth + 1 : 1};
+        .parent = outer, .team = team, .final = final, .depth = depth_below(running)};
     current_frame = &frame;
     bool timed = deferrable && sample_start();
     uint64_t start = timed ? muster_now_ns() : 0;
@@ -1243,8 +1249,11 @@ static inline __attribute__((always_inline)) void run_at_once(muster_omp_team *t
 /* run_at_once for a task with depend or detach clauses: it waits for its
  * own predecessors first, and a detachable one's event is kept for the
  * waits that must see it fulfilled.  Out of line: the common undeferred
- * task (if(0), final) pays nothing for these. */
-static __attribute__((noinline)) void run_at_once_with_clauses(muster_omp_team *team, task_frame *running, bool final,
+ * task (if(0), final) pays nothing for these.  `outer`, `running` and
+ * `deferrable` as for run_at_once (the waits leave current_frame as they
+ * found it). */
+static __attribute__((noinline)) void run_at_once_with_clauses(muster_omp_team *team, task_frame *outer,
+                                                               task_frame *running, bool final, bool deferrable,
                                                                void (*fn)(void *), void *data,
                                                                void (*cpyfn)(void *, void *), long arg_size,
                                                                long arg_align, void **depend, unsigned flags,
@@ -1261,7 +1270,7 @@ static __attribute__((noinline)) void run_at_once_with_clauses(muster_omp_team *
         if (data != NULL)
             *(void **)data = event;
     }
-    run_at_once(team, current_frame, running, final, true, fn, data, cpyfn, arg_size, arg_align);
+    run_at_once(team, outer, running, final, deferrable, fn, data, cpyfn, arg_size, arg_align);
     leave_own_deps(&waited);
 }
 
@@ -1291,6 +1300,15 @@ static __attribute__((noinline)) void delay_sibling(muster_omp_thread *self, mus
         run_deferred(prev); /* counted already: as any queued task */
 }
 
+/* Whether a new task may be deferred: if(true), not included in a final
+ * task, in a team of more than one.  A function, not a variable: named
+ * once and used twice, the value cost the if(0) path 6 instructions
+ * (gcc 12 then evaluates it whole before testing the team's scheduler). */
+static inline bool deferrable_here(bool if_clause, bool included, const muster_omp_team *team)
+{
+    return if_clause && !included && team != NULL && team->size > 1;
+}
+
 /* A task without depend, detach or a priority above 0: queued when a
  * member is hungry (if(true), not inside a final task), else, near the top
  * of a recursion, queued one ahead (delay_sibling), else run at once.
@@ -1308,7 +1326,7 @@ static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *
      * on 2 CPUs: 70 ms against 77 when they ran at once, 21 rounds). */
     bool included = running != NULL && running->final;
     muster_omp_team_tasks *tt;
-    if (if_clause && !included && team != NULL && team->size > 1 && (tt = team->tasks) != NULL) {
+    if (deferrable_here(if_clause, included, team) && (tt = team->tasks) != NULL) {
         unsigned depth = running != NULL ? running->depth : 0;
         enum child_plan plan = muster_omp_tasks_want(tt, self->id) ? CHILD_QUEUED : plan_child(depth, tt->delay_depth);
         if (plan == CHILD_QUEUED) {
@@ -1322,8 +1340,8 @@ static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *
         }
     }
     muster_omp_task_count_deferred(false);
-    run_at_once(team, outer, running, final, if_clause && !included && team != NULL && team->size > 1, fn, data,
-                cpyfn, arg_size, arg_align);
+    run_at_once(team, outer, running, final, deferrable_here(if_clause, included, team), fn, data, cpyfn, arg_size,
+                arg_align);
 }
 
 /* A team of one runs its tasks at once and has no scheduler, until its first
@@ -1373,7 +1391,8 @@ static __attribute__((noinline)) void task_with_clauses(void (*fn)(void *), void
     muster_omp_team *team = self->team;
     if (__builtin_expect(muster_omp_cancellation, 0) && task_cancelled(team, innermost_group()))
         return;
-    task_frame *running = current_frame != NULL && current_frame->team == team ? current_frame : NULL;
+    task_frame *outer = current_frame;
+    task_frame *running = outer != NULL && outer->team == team ? outer : NULL;
     if (running != NULL)
         running->spawned = true; /* as in submit_task: its level creates tasks */
     bool included = running != NULL && running->final;
@@ -1381,7 +1400,7 @@ static __attribute__((noinline)) void task_with_clauses(void (*fn)(void *), void
     bool detached = (flags & TASK_FLAG_DETACH) != 0;
     priority = (flags & TASK_FLAG_PRIORITY) ? effective_priority(priority) : 0;
     if (depend == NULL && !detached && priority == 0) {
-        plain_task(self, team, current_frame, running, final, if_clause, fn, data, cpyfn, arg_size, arg_align);
+        plain_task(self, team, outer, running, final, if_clause, fn, data, cpyfn, arg_size, arg_align);
         return;
     }
     if (detached && if_clause && !included && team != NULL && team->tasks == NULL)
@@ -1402,7 +1421,8 @@ static __attribute__((noinline)) void task_with_clauses(void (*fn)(void *), void
         return;
     }
     muster_omp_task_count_deferred(false);
-    run_at_once_with_clauses(team, running, final, fn, data, cpyfn, arg_size, arg_align, depend, flags, detach);
+    run_at_once_with_clauses(team, outer, running, final, deferrable_here(if_clause, included, team), fn, data, cpyfn,
+                             arg_size, arg_align, depend, flags, detach);
 }
 
 /* The common task (no depend, detach or priority clause; cancellation

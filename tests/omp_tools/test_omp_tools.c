@@ -80,6 +80,17 @@ static void make_private_shim_dir(void);
      {"@syncbench", "--threads", "2", "--samples", "1", "--target-ms", "0.2", "--constructs", C ",atomic"}, 1, \
      {"construct=" C " threads=2 status=error message=" C ": *"}, {"construct=" C " threads=2 status=ok*"}}
 
+/* task_order_prog's lines when its parts hold (each part's line when it
+ * fails differs). */
+#define TASK_ORDER_BUSY_AND_HUNGRY                                                                                     \
+    "everyone busy: 0 of 1999 tasks out of creation order, 0 ran on another member",                                   \
+        "others hungry: ~ of 64 slow tasks ran on another member"
+#define TASK_ORDER_DELAYED                                                                                             \
+    "top of a recursion: the second child started on another member while the first ran",                              \
+        "long tasks in a loop: the last two ran side by side (the earlier ones ran on member 0)"
+#define TASK_ORDER_DEPENDENCES "dependence tasks ready when made: the two ran side by side"
+#define TASK_ORDER_ALL_HOLD TASK_ORDER_BUSY_AND_HUNGRY, TASK_ORDER_DELAYED, TASK_ORDER_DEPENDENCES
+
 static const tool_case cases[] = {
     /* ---- muster run: the command line ---- */
     {"run_help", CLI, {0}, {"@muster", "run", "--help"}, 0,
@@ -364,43 +375,24 @@ static const tool_case cases[] = {
      * others wait, tasks are queued for them.  At 2 threads, and at 3 on 2
      * CPUs. */
     {"task_order_2", SERIAL, {0}, {RUN_WHOAMI, "--threads", "2", "--", "@task_order"}, 0,
-     {"everyone busy: 0 of 1999 tasks out of creation order, 0 ran on another member",
-      "others hungry: ~ of 64 slow tasks ran on another member",
-      "top of a recursion: the second child started on another member while the first ran",
-      "long tasks in a loop: the last two ran side by side (the earlier ones ran on member 0)",
-      "dependence tasks ready when made: the two ran side by side"}},
+     {TASK_ORDER_ALL_HOLD}},
     {"task_order_3", SERIAL, {0}, {RUN_WHOAMI, "--threads", "3", "--", "@task_order"}, 0,
-     {"everyone busy: 0 of 1999 tasks out of creation order, 0 ran on another member",
-      "others hungry: ~ of 64 slow tasks ran on another member",
-      "top of a recursion: the second child started on another member while the first ran",
-      "long tasks in a loop: the last two ran side by side (the earlier ones ran on member 0)",
-      "dependence tasks ready when made: the two ran side by side"}},
+     {TASK_ORDER_ALL_HOLD}},
     /* With cancellation on, every task takes the general path: it must
      * count as its creator's child there too (part 3's warm-up). */
     {"task_order_cancellation", SERIAL, {"OMP_CANCELLATION=true"},
      {RUN_WHOAMI, "--threads", "2", "--", "@task_order"}, 0,
-     {"everyone busy: 0 of 1999 tasks out of creation order, 0 ran on another member",
-      "others hungry: ~ of 64 slow tasks ran on another member",
-      "top of a recursion: the second child started on another member while the first ran",
-      "long tasks in a loop: the last two ran side by side (the earlier ones ran on member 0)",
-      "dependence tasks ready when made: the two ran side by side"}},
+     {TASK_ORDER_ALL_HOLD}},
     /* MUSTER_OMP_DELAY_DEPTH=0 turns delayed siblings off (parts 3 and 4 fail);
      * a bad value is reported once and the default used. */
     {"task_order_delay_off", SERIAL, {"MUSTER_OMP_DELAY_DEPTH=0"}, {RUN_WHOAMI, "--threads", "2", "--", "@task_order"},
      1,
-     {"everyone busy: 0 of 1999 tasks out of creation order, 0 ran on another member",
-      "others hungry: ~ of 64 slow tasks ran on another member",
+     {TASK_ORDER_BUSY_AND_HUNGRY,
       "top of a recursion: the second child did not start elsewhere while the first ran",
-      "long tasks in a loop: the last two did not (the earlier ones ran on member 0)",
-      "dependence tasks ready when made: the two ran side by side"}},
+      "long tasks in a loop: the last two did not (the earlier ones ran on member 0)", TASK_ORDER_DEPENDENCES}},
     {"task_order_delay_bad_value", SERIAL, {"MUSTER_OMP_DELAY_DEPTH=9"},
      {RUN_WHOAMI, "--threads", "2", "--", "@task_order"}, 0,
-     {"libmuster-omp: MUSTER_OMP_DELAY_DEPTH='9' is not a whole number in [0, 7]; using 3",
-      "everyone busy: 0 of 1999 tasks out of creation order, 0 ran on another member",
-      "others hungry: ~ of 64 slow tasks ran on another member",
-      "top of a recursion: the second child started on another member while the first ran",
-      "long tasks in a loop: the last two ran side by side (the earlier ones ran on member 0)",
-      "dependence tasks ready when made: the two ran side by side"},
+     {"libmuster-omp: MUSTER_OMP_DELAY_DEPTH='9' is not a whole number in [0, 7]; using 3", TASK_ORDER_ALL_HOLD},
      {0}, 1, "libmuster-omp: MUSTER_OMP_DELAY_DEPTH="},
 };
 

@@ -22,7 +22,7 @@
 
 #include "barrier/runtime.h"
 #include "omp/env.h"
-#include "omp/scheduler.h" /* MUSTER_OMP_DELAY_DEPTH */
+#include "omp/scheduler.h" /* MUSTER_OMP_DELAY_DEPTH, MUSTER_OMP_QUEUE_AHEAD */
 
 #define DEFAULT_AFFINITY_FORMAT "level %L thread %i affinity %A"
 #define MIN_STACKSIZE (16u * 1024u) /* glibc's PTHREAD_STACK_MIN on x86-64 and AArch64 */
@@ -437,6 +437,32 @@ static void read_ints(void)
     snprintf(default_depth, sizeof default_depth, "%d", MUSTER_OMP_DELAY_DEPTH);
     if (read_number("MUSTER_OMP_DELAY_DEPTH", 0, MUSTER_OMP_DELAY_DEPTH_MAX, false, &value, default_depth))
         extras.delay_depth = (unsigned)value;
+    extras.queue_ahead = MUSTER_OMP_QUEUE_AHEAD;
+    char default_ahead[8];
+    snprintf(default_ahead, sizeof default_ahead, "%d", MUSTER_OMP_QUEUE_AHEAD);
+    if (read_number("MUSTER_OMP_QUEUE_AHEAD", 1, MUSTER_OMP_DEQUE_CAPACITY, false, &value, default_ahead))
+        extras.queue_ahead = (unsigned)value;
+}
+
+/* MUSTER_OMP_DEFER: when a task that could run at once is queued instead.
+ * `hungry` (the default): while another member looks for work; `ahead`:
+ * always, up to MUSTER_OMP_QUEUE_AHEAD (the earlier policy, kept for
+ * measurements, README "Tasks"). */
+static void read_defer(void)
+{
+    const char *raw = getenv("MUSTER_OMP_DEFER");
+    const char *p = value_start(raw);
+    if (p == NULL)
+        return;
+    const char *q = p;
+    if (take_word(&q, "ahead") && *q == '\0') {
+        extras.defer_ahead = true;
+        return;
+    }
+    q = p;
+    if (take_word(&q, "hungry") && *q == '\0')
+        return;
+    muster_omp_warn_env("MUSTER_OMP_DEFER", raw, "is not hungry or ahead", "hungry");
 }
 
 /* KMP_FORCE_REDUCTION: libomp's critical, atomic or tree. */
@@ -484,6 +510,7 @@ static void read_environment(void)
     read_boolean("OMP_DISPLAY_AFFINITY", &extras.display_affinity, NULL);
     read_affinity_format();
     read_force_reduction();
+    read_defer();
 
     /* As libgomp: OMP_PLACES alone turns binding on (bind-var true); with
      * OMP_PROC_BIND=false the places are not used. */

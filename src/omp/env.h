@@ -50,6 +50,8 @@ typedef struct muster_omp_env_extras {
     bool bind_from_env;          /* OMP_PROC_BIND was set and valid */
     muster_omp_reduction_method force_reduction; /* KMP_FORCE_REDUCTION */
     unsigned delay_depth;        /* MUSTER_OMP_DELAY_DEPTH (scheduler.h) */
+    unsigned queue_ahead;        /* MUSTER_OMP_QUEUE_AHEAD (scheduler.h) */
+    bool defer_ahead;            /* MUSTER_OMP_DEFER=ahead: queue whether or not anyone is hungry */
 } muster_omp_env_extras;
 
 const muster_omp_env_extras *muster_omp_env_extras_get(void);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "omp/env.h" /* muster_omp_env_extras_get: MUSTER_OMP_DELAY_DEPTH */
+#include "omp/env.h" /* muster_omp_env_extras_get: the scheduler's MUSTER_OMP_* settings */
 #include "omp/internal.h"
 #include "barrier/runtime.h" /* muster_barrier_nudge */
 
@@ -26,7 +26,12 @@ static inline void count(_Atomic uint64_t *counter)
 __attribute__((constructor)) static void read_task_stats_setting(void)
 {
     const char *want = getenv("MUSTER_OMP_TASK_STATS");
-    muster_omp_task_stats_enabled = want != NULL && strcmp(want, "1") == 0;
+    if (want == NULL || strcmp(want, "0") == 0)
+        return;
+    if (strcmp(want, "1") == 0)
+        muster_omp_task_stats_enabled = true;
+    else
+        muster_omp_warn_env("MUSTER_OMP_TASK_STATS", want, "is not 0 or 1", "0 (no statistics)");
 }
 
 muster_omp_task_counts muster_omp_task_counters(void)
@@ -90,11 +95,10 @@ muster_omp_team_tasks *muster_omp_team_tasks_create(unsigned size)
     tt->idle_polls = plan.idle_polls;
     tt->nap_ns = plan.nap_ns;
     tt->spare_members = plan.spare_members;
-    const char *ahead = getenv("MUSTER_OMP_QUEUE_AHEAD");
-    tt->queue_ahead = ahead != NULL && atoi(ahead) > 0 ? atoi(ahead) : MUSTER_OMP_QUEUE_AHEAD;
-    tt->delay_depth = muster_omp_env_extras_get()->delay_depth;
-    const char *defer = getenv("MUSTER_OMP_DEFER");
-    tt->defer_always = defer != NULL && strcmp(defer, "ahead") == 0;
+    const muster_omp_env_extras *extras = muster_omp_env_extras_get();
+    tt->queue_ahead = extras->queue_ahead;
+    tt->delay_depth = extras->delay_depth;
+    tt->defer_always = extras->defer_ahead;
     return tt;
 }
 

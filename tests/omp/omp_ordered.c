@@ -3,13 +3,17 @@
  * runtime, auto), with random delays outside the block; the log each
  * writes (without any lock) must be exactly the iterations in order.  Also
  * negative steps, the combined parallel for ordered, and loops whose
- * iterations do not all reach the ordered block. */
+ * iterations do not all reach the ordered block.  With a chunk size,
+ * static deals chunk k to thread k mod T: each iteration must run there
+ * (LLVM libomp 14 under gcc's ABI deals blocks instead). */
 #include "corpus.h"
 
 #define N 300
 
 static int log_[N + 1];
+static int who_[N + 1]; /* the thread that ran log_[k] */
 static int len;
+static int team;
 
 static void reset(void) { len = 0; }
 
@@ -20,6 +24,7 @@ static void body(int i, uint64_t *seed)
     {
         if (len >= N)
             FAIL("ordered log overflow");
+        who_[len] = omp_get_thread_num();
         log_[len++] = i;
     }
     corpus_delay(seed, 0);
@@ -30,6 +35,13 @@ static void check(int first, int step, int n, const char *what)
     CHECK_EQ(len, n, "%s: ordered blocks run", what);
     for (int k = 0; k < n; k++)
         CHECK_EQ(log_[k], first + k * step, "%s: iteration in ordered position %d", what, k);
+}
+
+/* schedule(static, chunk): iteration i on thread (i / chunk) mod T. */
+static void check_static_chunks(int chunk, const char *what)
+{
+    for (int k = 0; k < len; k++)
+        CHECK_EQ(who_[k], (log_[k] / chunk) % team, "%s: the thread of iteration %d", what, log_[k]);
 }
 
 int main(void)
@@ -43,6 +55,8 @@ int main(void)
         _Pragma("omp parallel")                                                                       \
         {                                                                                             \
             uint64_t seed = corpus_seed(omp_get_thread_num(), (unsigned)loops);                      \
+            if (omp_get_thread_num() == 0)                                                            \
+                team = omp_get_num_threads(); /* read after the region's end */                       \
             _Pragma(sched) for (int i = 0; i < N; i++) body(i, &seed);                                \
         }                                                                                             \
         check(0, 1, N, name);                                                                         \
@@ -50,7 +64,9 @@ int main(void)
     } while (0)
     ORD("omp for ordered schedule(static)", "ordered static");
     ORD("omp for ordered schedule(static, 1)", "ordered static,1");
+    check_static_chunks(1, "ordered static,1");
     ORD("omp for ordered schedule(static, 3)", "ordered static,3");
+    check_static_chunks(3, "ordered static,3");
     ORD("omp for ordered schedule(dynamic)", "ordered dynamic");
     ORD("omp for ordered schedule(dynamic, 4)", "ordered dynamic,4");
     ORD("omp for ordered schedule(guided)", "ordered guided");

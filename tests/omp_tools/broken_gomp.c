@@ -7,12 +7,15 @@
  *   team      omp_get_num_threads says 1 (a team smaller than asked for)
  *   task      GOMP_task drops the task (never runs it)
  *   taskwait  GOMP_taskwait returns at once (nobody waits)
+ *   ordered   GOMP_loop_ordered_static_start deals iterations in blocks, not
+ *             the chunks the program asked for (what LLVM libomp 14 does)
  * syncbench and taskbench must report each of these as an error, never as
  * a number. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* RTLD_NEXT */
 #endif
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,4 +84,14 @@ void GOMP_taskwait(void)
 {
     if (!broken("taskwait"))
         ((void (*)(void))next("GOMP_taskwait"))();
+}
+
+typedef bool (*ordered_static_start)(long, long, long, long, long *, long *);
+
+/* A chunk size of 0 is libgomp's schedule(static) without a chunk: one
+ * block of iterations per thread. */
+bool GOMP_loop_ordered_static_start(long start, long end, long incr, long chunk_size, long *istart, long *iend)
+{
+    return ((ordered_static_start)next("GOMP_loop_ordered_static_start"))(
+        start, end, incr, broken("ordered") ? 0 : chunk_size, istart, iend);
 }

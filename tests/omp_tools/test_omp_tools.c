@@ -244,6 +244,8 @@ static const tool_case cases[] = {
     BROKEN_CONSTRUCT("barrier", "BARRIER"),
     BROKEN_CONSTRUCT("critical", "CRITICAL"),
     BROKEN_CONSTRUCT("lock", "LOCK"),
+    /* ORDERED's schedule: a block per thread is not schedule(static, 1). */
+    BROKEN_CONSTRUCT("ordered", "ORDERED"),
     /* Tasks dropped, or a taskwait that does not wait: every task construct
      * that relies on it is an error, never a number. */
     {"syncbench_refuses_dropped_tasks", PROGRAMS, {"LD_PRELOAD=@broken", "BROKEN_GOMP=task"},

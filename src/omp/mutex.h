@@ -6,11 +6,10 @@
  *   CONTENDED  2  held, and a waiter is (or may be) asleep on the futex
  * The uncontended lock is one compare-and-swap and the uncontended unlock one
  * exchange; neither makes a system call.  A contended lock spins briefly with
- * the CPU's relax hint (longer when the locker's team outnumbers the CPUs:
- * lock.c says why), then marks the word CONTENDED and sleeps.  It does
- * not spin at all on one CPU, nor once as many threads sleep on mutexes as
- * the process has spare CPUs (threads outnumber CPUs: the holder usually
- * needs the CPU a spinner would burn), nor when this mutex already has
+ * the CPU's relax hint (longer when the locker's team outnumbers the CPUs,
+ * unless as many threads already sleep on mutexes as the process has spare
+ * CPUs: lock.c says why), then marks the word CONTENDED and sleeps.  It
+ * does not spin at all on one CPU, nor when this mutex already has
  * sleepers, nor under OMP_WAIT_POLICY=passive.
  * Unlocking a CONTENDED word wakes exactly one sleeper, which takes the lock
  * marked CONTENDED again, since others may still sleep.  Nothing here calls

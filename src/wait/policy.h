@@ -131,9 +131,11 @@ muster_wait_policy muster_omp_team_policy(unsigned size);
 /* How libmuster-omp's runtime mutex waits, for threads whose teams wait
  * with `policy`: spin polls before sleeping (0: sleep at once: one CPU, or
  * passive), the longer budget for oversubscribed teams, and how many
- * sleepers on any mutex make spinning stop paying (one fewer than the
- * CPUs: that many sleepers means threads outnumber CPUs, and the holder
- * needs the CPU a spinner would burn). */
+ * sleepers on any mutex make the longer budget stop paying (one fewer than
+ * the CPUs: that many sleepers means threads outnumber CPUs, and the holder
+ * needs the CPU a spinner would burn); the plain budget still applies then,
+ * since a contender that sleeps at once costs the next release a futex
+ * wake (lock.c). */
 typedef struct muster_mutex_plan {
     uint64_t spin_polls, oversubscribed_polls;
     unsigned sleeper_limit;

@@ -283,6 +283,11 @@ int muster_barrier_wait_working(muster_barrier *b, unsigned id, const muster_wai
     return enter(b, id, 0, work);
 }
 
+muster_census *muster_barrier_census(muster_barrier *b)
+{
+    return b->census;
+}
+
 void muster_barrier_nudge(muster_barrier *b)
 {
     (void)muster_barrier_nudge_some(b, INT_MAX);

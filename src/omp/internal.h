@@ -322,8 +322,10 @@ void muster_omp_target_run_on_host(void (*fn)(void *), void *arg, unsigned threa
 /* ---- work shares (workshare.c) ---- */
 
 /* Called by the team's forker before the fork: sizes or resets the state
- * for a team of `size` threads.  0, or -1 when out of memory. */
-int muster_omp_workshares_prepare(muster_omp_workshares **ws, unsigned size);
+ * for a team of `size` threads, whose waits may use `census` (the team
+ * barrier's, NULL: none) for the co-location guard.  0, or -1 when out of
+ * memory. */
+int muster_omp_workshares_prepare(muster_omp_workshares **ws, unsigned size, muster_census *census);
 void muster_omp_workshares_free(muster_omp_workshares *ws);
 
 /* ---- environment and affinity ---- */

@@ -265,13 +265,14 @@ muster_omp_team *muster_omp_pool_team(muster_omp_thread *self, unsigned active_l
          * worker that starts earlier outwaits its spin and sleeps, and on
          * Linux the wake-up puts it on its waker's CPU, beside the primary
          * (muster_omp_spread_start says why that costs). */
-        (void)barriers_for(pool, size);
-        (void)muster_omp_workshares_prepare(&pool->ws, size);
+        team_barriers *tb = barriers_for(pool, size);
+        (void)muster_omp_workshares_prepare(&pool->ws, size, tb != NULL ? muster_barrier_census(tb->team) : NULL);
         size = add_workers(pool, size);
     }
     for (; size > 1; size--) {
         team_barriers *tb = barriers_for(pool, size);
-        if (tb != NULL && muster_omp_workshares_prepare(&pool->ws, size) == 0 && size_places(pool, size)) {
+        if (tb != NULL && muster_omp_workshares_prepare(&pool->ws, size, muster_barrier_census(tb->team)) == 0 &&
+            size_places(pool, size)) {
             muster_omp_team *team = &pool->team;
             MUSTER_OMP_SET(team->size, size);
             MUSTER_OMP_SET(team->barrier, tb->team);

@@ -109,6 +109,7 @@ typedef struct muster_ws_member {
     unsigned next_slot;         /* ring position of the next work share */
     uint32_t lap;               /* its lap */
     uint64_t singles;           /* single constructs met */
+    muster_waiter waiter;       /* how this member waits on slots (workshare.c) */
 } muster_ws_member;
 
 /* ---- work shares (workshare.c) ---- */

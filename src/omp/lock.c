@@ -84,16 +84,22 @@ __attribute__((constructor)) static void register_fork_handler(void)
  * 1 500-25 000).  Gives up early when the word says CONTENDED: others
  * sleep on this one, so it is busy for a while and we queue behind
  * them. */
-static bool spin_then_take(muster_omp_mutex *mutex)
+uint64_t muster_omp_mutex_contended_polls(void)
 {
     uint64_t polls = muster_omp_mutex_spin_polls();
     if (polls == 0)
-        return false;
+        return 0;
     /* relaxed: both are heuristics; a stale value costs a shorter or a longer spin. */
     bool crowded = atomic_load_explicit(&sleepers, memory_order_relaxed) >=
                    atomic_load_explicit(&sleeper_limit, memory_order_relaxed);
     if (!crowded && team_outnumbers_cpus())
         polls = atomic_load_explicit(&oversubscribed_polls, memory_order_relaxed);
+    return polls;
+}
+
+static bool spin_then_take(muster_omp_mutex *mutex)
+{
+    uint64_t polls = muster_omp_mutex_contended_polls();
     for (uint64_t i = 0; i < polls; i++) {
         muster_cpu_relax();
         /* relaxed: only a hint; the CAS in trylock does the acquiring. */

@@ -86,6 +86,9 @@ muster_omp_mutex_counts muster_omp_mutex_counters(void);
 /* Polls a contended locker spins before sleeping: 0 when the process may use
  * one CPU only; computed once. */
 uint64_t muster_omp_mutex_spin_polls(void);
+/* Polls a contended locker in the calling thread would spin now: the plain
+ * budget, the oversubscribed one, or 0 (lock.c, spin_then_take). */
+uint64_t muster_omp_mutex_contended_polls(void);
 
 /* The nestable lock (lock.c) on memory of MUSTER_OMP_NEST_LOCK_SIZE bytes,
  * pointer-aligned: gcc's omp_nest_lock_t holds it in place, clang's 8-byte

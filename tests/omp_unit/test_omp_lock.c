@@ -364,103 +364,46 @@ static void test_signals_do_not_break_waits(void)
 
 /* ---- a crowded process still spins the plain budget ---- */
 
-/* Once as many threads sleep on mutexes as the process has spare CPUs, a
- * contender used not to spin at all: it slept at once, and the release
- * that followed a few microseconds later paid a futex wake (with 8 threads
- * on 2 CPUs, one futex call per 3-4 lock operations).  It now spins the
- * plain budget (MUSTER_MUTEX_SPIN_NS, 20 us) first: a mutex released within
- * it is taken without sleeping. */
-typedef struct crowded_run {
-    muster_omp_mutex parked; /* held by main all along: the sleepers' */
-    muster_omp_mutex brief;  /* held by main for ~5 us per try */
-    atomic_int parked_done;
-    atomic_int try_number;   /* main starts try k by storing k */
-    atomic_int trying;       /* the contender's last try that has begun */
-    atomic_int finished;     /* ... and that has the mutex and let it go */
-    atomic_int contended, slept;
-} crowded_run;
-
 static void *crowded_sleeper(void *p)
 {
-    crowded_run *run = p;
-    muster_omp_mutex_lock(&run->parked);
-    muster_omp_mutex_unlock(&run->parked);
-    atomic_fetch_add(&run->parked_done, 1);
+    muster_omp_mutex *parked = p;
+    muster_omp_mutex_lock(parked);
+    muster_omp_mutex_unlock(parked);
     return NULL;
 }
 
-enum { CROWDED_TRIES = 40 };
-
-static void *crowded_contender(void *p)
-{
-    crowded_run *run = p;
-    for (int k = 1; k <= CROWDED_TRIES; k++) {
-        while (atomic_load(&run->try_number) < k)
-            ;
-        atomic_store(&run->trying, k);
-        if (muster_omp_mutex_trylock(&run->brief)) {
-            muster_omp_mutex_unlock(&run->brief); /* main let go already: no contention to judge */
-        } else {
-            uint64_t before = sleeps_now();
-            muster_omp_mutex_lock(&run->brief);
-            atomic_fetch_add(&run->contended, 1);
-            /* Others sleep on `parked` only: a new sleep is ours. */
-            if (sleeps_now() != before)
-                atomic_fetch_add(&run->slept, 1);
-            muster_omp_mutex_unlock(&run->brief);
-        }
-        atomic_store(&run->finished, k);
-    }
-    return NULL;
-}
-
-static void busy_ns(uint64_t ns)
-{
-    uint64_t start = test_now_ns();
-    while (test_now_ns() - start < ns)
-        ;
-}
-
+/* Once as many threads sleep on mutexes as the process has spare CPUs, a
+ * contender used not to spin at all: it slept at once, and the release
+ * that followed a few hundred nanoseconds later paid a futex wake (with 8
+ * threads on 2 CPUs, one futex call per 3-4 lock operations).  It now
+ * spins the plain budget (MUSTER_MUTEX_SPIN_NS); only the longer
+ * oversubscribed one is withheld.  The decision, not its timing, is
+ * checked: a timed hand-off depends on both threads having a CPU, which a
+ * test run beside others, or under qemu, does not promise. */
 static void test_crowded_contender_spins(void)
 {
-    if (muster_omp_mutex_spin_polls() == 0)
+    uint64_t plain = muster_omp_mutex_spin_polls();
+    CHECK(muster_omp_mutex_contended_polls() == plain, "nobody asleep: the plain budget (%llu polls)",
+          (unsigned long long)plain);
+    if (plain == 0)
         return; /* one CPU or passive: nobody spins, by design (test_spin_budget) */
     unsigned sleepers = muster_cpus_available() - 1; /* the mutex's sleeper limit */
-    crowded_run run;
-    memset(&run, 0, sizeof run);
-    muster_omp_mutex_init(&run.parked);
-    muster_omp_mutex_init(&run.brief);
-    muster_omp_mutex_lock(&run.parked);
+    muster_omp_mutex parked;
+    muster_omp_mutex_init(&parked);
+    muster_omp_mutex_lock(&parked);
     uint64_t sleeps_before = sleeps_now();
-    pthread_t *parked = calloc(sleepers, sizeof *parked);
-    CHECK(parked != NULL);
+    pthread_t *threads = calloc(sleepers, sizeof *threads);
+    CHECK(threads != NULL);
     for (unsigned i = 0; i < sleepers; i++)
-        CHECK(pthread_create(&parked[i], NULL, crowded_sleeper, &run) == 0);
+        CHECK(pthread_create(&threads[i], NULL, crowded_sleeper, &parked) == 0);
     CHECK(await_sleeps(sleeps_before + sleepers), "%u threads asleep on a mutex", sleepers);
-    pthread_t contender;
-    CHECK(pthread_create(&contender, NULL, crowded_contender, &run) == 0);
-    for (int k = 1; k <= CROWDED_TRIES; k++) {
-        muster_omp_mutex_lock(&run.brief);
-        atomic_store(&run.try_number, k);
-        while (atomic_load(&run.trying) < k)
-            ;
-        busy_ns(5000); /* the contender finds it held, and spins or sleeps */
-        muster_omp_mutex_unlock(&run.brief);
-        while (atomic_load(&run.finished) < k)
-            ;
-    }
-    pthread_join(contender, NULL);
-    muster_omp_mutex_unlock(&run.parked);
+    uint64_t crowded = muster_omp_mutex_contended_polls();
+    muster_omp_mutex_unlock(&parked);
     for (unsigned i = 0; i < sleepers; i++)
-        pthread_join(parked[i], NULL);
-    free(parked);
-    int contended = atomic_load(&run.contended), slept = atomic_load(&run.slept);
-    /* A preempted main can outlast a spin now and then; the old rule slept
-     * every time. */
-    CHECK(contended >= CROWDED_TRIES / 2, "the contender found the mutex held (%d of %d tries)", contended,
-          CROWDED_TRIES);
-    CHECK(slept * 4 <= contended, "a contender in a crowded process slept in %d of %d contended tries", slept,
-          contended);
+        pthread_join(threads[i], NULL);
+    free(threads);
+    CHECK(crowded == plain, "%u threads asleep on mutexes: a contender spins %llu polls, the plain budget is %llu",
+          sleepers, (unsigned long long)crowded, (unsigned long long)plain);
 }
 
 /* ---- the spin budget ---- */

@@ -44,13 +44,17 @@ struct muster_omp_dep_table {
     size_t entries; /* under the lock */
 };
 
+static _Noreturn void out_of_memory(void)
+{
+    fprintf(stderr, "libmuster-omp: out of memory for task dependences\n");
+    abort();
+}
+
 static void *checked_realloc(void *p, size_t bytes)
 {
     p = realloc(p, bytes ? bytes : 1);
-    if (p == NULL) {
-        fprintf(stderr, "libmuster-omp: out of memory for task dependences\n");
-        abort();
-    }
+    if (p == NULL)
+        out_of_memory();
     return p;
 }
 
@@ -127,10 +131,8 @@ muster_omp_deps *muster_omp_deps_new(void *const *depend, void *task, const void
     if (n < 0)
         return NULL;
     muster_omp_deps *d = muster_omp_task_alloc(sizeof *d + (size_t)n * sizeof d->dep[0]);
-    if (d == NULL) {
-        fprintf(stderr, "libmuster-omp: out of memory for task dependences\n");
-        abort();
-    }
+    if (d == NULL)
+        out_of_memory();
     memset(d, 0, sizeof *d);
     d->successors = d->first_successors;
     d->successors_cap = MUSTER_OMP_DEPS_FIRST_SUCCESSORS;

@@ -1305,6 +1305,20 @@ static __attribute__((noinline)) void delay_sibling(muster_omp_thread *self, mus
         run_deferred(prev); /* counted already: as any queued task */
 }
 
+/* The frame of the task of `team` that creates a new task, given `outer`,
+ * the thread's current frame (NULL: the team's implicit task creates it),
+ * marked as having created one: every creation path notes it, so that its
+ * level's stats say its tasks create tasks (plan_child; a path that did
+ * not left a recursion looking like leaf tasks, 2280056). */
+static inline __attribute__((always_inline)) task_frame *creator_frame(task_frame *outer,
+                                                                      const muster_omp_team *team)
+{
+    task_frame *running = outer != NULL && outer->team == team ? outer : NULL;
+    if (running != NULL)
+        running->spawned = true;
+    return running;
+}
+
 /* Whether a new task may be deferred: if(true), not included in a final
  * task, in a team of more than one.  A function, not a variable: named
  * once and used twice, the value cost the if(0) path 6 instructions
@@ -1397,9 +1411,7 @@ static __attribute__((noinline)) void task_with_clauses(void (*fn)(void *), void
     if (__builtin_expect(muster_omp_cancellation, 0) && task_cancelled(team, innermost_group()))
         return;
     task_frame *outer = current_frame;
-    task_frame *running = outer != NULL && outer->team == team ? outer : NULL;
-    if (running != NULL)
-        running->spawned = true; /* as in submit_task: its level creates tasks */
+    task_frame *running = creator_frame(outer, team);
     bool included = running != NULL && running->final;
     bool final = (flags & TASK_FLAG_FINAL) != 0 || included;
     bool detached = (flags & TASK_FLAG_DETACH) != 0;
@@ -1446,9 +1458,7 @@ static inline __attribute__((always_inline)) void submit_task(void (*fn)(void *)
     muster_omp_thread *self = muster_omp_self();
     muster_omp_team *team = self->team;
     task_frame *outer = current_frame;
-    task_frame *running = outer != NULL && outer->team == team ? outer : NULL;
-    if (running != NULL)
-        running->spawned = true;
+    task_frame *running = creator_frame(outer, team);
     bool final = (flags & TASK_FLAG_FINAL) != 0 || (running != NULL && running->final);
     plain_task(self, team, outer, running, final, if_clause, fn, data, cpyfn, arg_size, arg_align);
 }

@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -670,6 +671,35 @@ void muster_omp_team_places(const muster_omp_thread *primary, unsigned size, uns
     int first, count;
     muster_omp_current_partition(primary, &first, &count);
     muster_omp_assign_places(bind, primary->place.place, first, count, places->count, size, members);
+}
+
+/* Bound teams can share CPUs by construction (OMP_PLACES='{0}' with two
+ * threads, proc_bind(primary), more members than places): the scheduler
+ * must then count the CPUs the places give, not the process's.  A bitmap
+ * of the first 1024 CPUs on the stack: no allocation at a fork. */
+enum { PLACE_CPU_BITS = 1024 };
+
+unsigned muster_omp_bound_cpus(const muster_omp_places *places, const muster_omp_place_state *members,
+                               unsigned size)
+{
+    if (places->count == 0 || size == 0)
+        return 0;
+    uint64_t seen[PLACE_CPU_BITS / 64] = {0};
+    unsigned cpus = 0;
+    for (unsigned i = 0; i < size; i++) {
+        int place = members[i].place;
+        if (place < 0 || (unsigned)place >= places->count)
+            return 0;
+        for (unsigned k = places->start[place]; k < places->start[place + 1]; k++) {
+            int cpu = places->cpus[k];
+            if (cpu < 0 || cpu >= PLACE_CPU_BITS)
+                return 0;
+            uint64_t bit = UINT64_C(1) << (cpu % 64);
+            cpus += (seen[cpu / 64] & bit) == 0;
+            seen[cpu / 64] |= bit;
+        }
+    }
+    return cpus;
 }
 
 /* ---- pinning ---- */

@@ -123,6 +123,12 @@ const muster_omp_places *muster_omp_places_peek(void);
 void muster_omp_assign_places(unsigned bind, int primary_place, int part_first, int part_count,
                               unsigned num_places, unsigned size, muster_omp_place_state *members);
 
+/* The number of distinct CPUs in the places (of list `places`) of
+ * members[0, size): what a bound team can run on at once.  0 when a member
+ * is unbound (its CPUs are the process's) or a place names a CPU beyond 1023. */
+unsigned muster_omp_bound_cpus(const muster_omp_places *places, const muster_omp_place_state *members,
+                               unsigned size);
+
 /* The calling thread's place partition (place-partition-var): places
  * [*first, *first + *count), all places outside any team.  Derived from the
  * teams it is in, so it needs no restoring when a region ends. */

@@ -221,7 +221,9 @@ static unsigned team_bind(const muster_omp_thread *self, unsigned flags)
     return clause != 0 ? clause : self->icvs.bind;
 }
 
-/* Unbound teams (the default) keep their places array untouched. */
+/* Unbound teams (the default) keep their places array untouched.  A bound
+ * team tells its scheduler how many CPUs its places hold: members that
+ * share one are spare (muster_omp_tasks_set_cpus). */
 static void set_places(const muster_omp_thread *self, muster_omp_team *team)
 {
     if (team->bind == MUSTER_OMP_BIND_FALSE) {
@@ -229,10 +231,13 @@ static void set_places(const muster_omp_thread *self, muster_omp_team *team)
             team->places[i] = (muster_omp_place_state){.place = -1};
         if (team->unbound_places < team->size)
             team->unbound_places = team->size;
+        muster_omp_tasks_set_cpus(team->tasks, 0);
         return;
     }
     muster_omp_team_places(self, team->size, team->bind, team->places);
     team->unbound_places = 0;
+    muster_omp_tasks_set_cpus(team->tasks,
+                              muster_omp_bound_cpus(muster_omp_places_get(), team->places, team->size));
 }
 
 static void begin_region(muster_omp_thread *self, region *r, void (*fn)(void *), void *data, unsigned num_threads,

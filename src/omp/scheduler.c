@@ -94,7 +94,8 @@ muster_omp_team_tasks *muster_omp_team_tasks_create(unsigned size)
     tt->never_sleep = plan.never_sleep;
     tt->idle_polls = plan.idle_polls;
     tt->nap_ns = plan.nap_ns;
-    tt->spare_members = plan.spare_members;
+    tt->unbound_spare = plan.spare_members;
+    atomic_init(&tt->spare_members, plan.spare_members);
     const muster_omp_env_extras *extras = muster_omp_env_extras_get();
     tt->queue_ahead = extras->queue_ahead;
     tt->delay_depth = extras->delay_depth;
@@ -163,7 +164,8 @@ static void wake_for_work(muster_omp_team_tasks *tt)
 {
     /* seq_cst: the wake-up handshake, read once here. */
     uint32_t asleep = atomic_load(&tt->sleepers);
-    if (asleep == 0 || asleep <= tt->spare_members)
+    /* relaxed: written before the fork that started this member. */
+    if (asleep == 0 || asleep <= atomic_load_explicit(&tt->spare_members, memory_order_relaxed))
         return;
     /* One task needs one member: a sleeper at a barrier first (it may run
      * any task), else one in the scheduler's own idle wait. */
@@ -172,6 +174,17 @@ static void wake_for_work(muster_omp_team_tasks *tt)
         return;
     atomic_fetch_add(&tt->signal, 1);
     muster_futex_wake(&tt->signal, 1);
+}
+
+void muster_omp_tasks_set_cpus(muster_omp_team_tasks *tt, unsigned cpus)
+{
+    uint32_t spare = tt->unbound_spare;
+    if (cpus > 0 && cpus < tt->size && tt->size - cpus > spare)
+        spare = tt->size - cpus;
+    /* relaxed: the fork that follows publishes it to the members; the
+     * compare keeps the line clean when nothing changed (every fork). */
+    if (atomic_load_explicit(&tt->spare_members, memory_order_relaxed) != spare)
+        atomic_store_explicit(&tt->spare_members, spare, memory_order_relaxed);
 }
 
 bool muster_omp_tasks_want_slow(muster_omp_team_tasks *tt, unsigned id)

@@ -82,7 +82,10 @@ typedef struct muster_omp_team_tasks {
     int64_t queue_ahead;       /* MUSTER_OMP_QUEUE_AHEAD */
     unsigned delay_depth;      /* MUSTER_OMP_DELAY_DEPTH */
     bool defer_always;         /* MUSTER_OMP_DEFER=ahead: queue ahead even when nobody is hungry */
-    uint32_t spare_members;    /* members beyond the CPUs available: hungry ones that cannot help */
+    /* Members beyond the CPUs the team can run on: hungry ones that cannot
+     * help.  Written only by the primary before a fork (muster_omp_tasks_set_cpus). */
+    _Atomic uint32_t spare_members;
+    uint32_t unbound_spare;    /* members beyond the process's CPUs (muster_task_wait_plan) */
     bool never_sleep;          /* an active team */
     muster_deque *deques;      /* [size], each aligned to a cache line */
     muster_omp_member_counts *counts; /* [size]: the deferred tasks queued or running are
@@ -137,11 +140,18 @@ static inline bool muster_omp_tasks_want(muster_omp_team_tasks *tt, unsigned id)
      * and a queued task is found by the members' own look.  The common
      * case, everyone busy in a team that has had tasks, is two loads. */
     bool hungry = tt->defer_always ||
-                  atomic_load_explicit(&tt->hungry, memory_order_relaxed) > tt->spare_members;
+                  atomic_load_explicit(&tt->hungry, memory_order_relaxed) >
+                      atomic_load_explicit(&tt->spare_members, memory_order_relaxed);
     if (!hungry && atomic_load_explicit(&tt->tasks_seen, memory_order_relaxed))
         return false;
     return muster_omp_tasks_want_slow(tt, id);
 }
+/* The team can run `cpus` members at once: the CPUs of its places when it
+ * is bound (muster_omp_bound_cpus), 0 when unbound (then the process's
+ * CPUs count).  Members beyond that are spare: hungry ones that cannot help,
+ * so their hunger queues no task and wakes no sleeper.  The primary calls
+ * it before a fork. */
+void muster_omp_tasks_set_cpus(muster_omp_team_tasks *tt, unsigned cpus);
 /* A member starts (true) or stops (false) looking for work; *marked keeps
  * its state, so repeated calls write nothing. */
 void muster_omp_tasks_set_hungry(muster_omp_team_tasks *tt, bool *marked, bool hungry);

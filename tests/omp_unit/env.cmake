@@ -72,3 +72,13 @@ muster_omp_env_case(test_omp_api_lib/icvs test_omp_api_lib ARGS icvs
   ENV OMP_NUM_THREADS=3,2 OMP_PROC_BIND=spread,close)
 muster_omp_env_case(test_omp_api_lib/places test_omp_api_lib ARGS places
   ENV OMP_PLACES=threads OMP_PROC_BIND=spread)
+
+# ---- test_omp_bound_team: a bound team's scheduler counts its places' CPUs ----
+add_executable(test_omp_bound_team ${CMAKE_CURRENT_LIST_DIR}/test_omp_bound_team.c)
+target_compile_options(test_omp_bound_team PRIVATE -fopenmp)
+target_include_directories(test_omp_bound_team PRIVATE ${PROJECT_SOURCE_DIR}/tests ${PROJECT_SOURCE_DIR}/src)
+target_link_libraries(test_omp_bound_team PRIVATE muster_omp_static Threads::Threads m)
+muster_omp_env_case(test_omp_bound_team/bound test_omp_bound_team ARGS bound
+  ENV "OMP_PLACES={0}" OMP_PROC_BIND=true)
+muster_omp_env_case(test_omp_bound_team/unbound test_omp_bound_team ARGS unbound
+  ENV "OMP_PLACES={0}" OMP_PROC_BIND=false)

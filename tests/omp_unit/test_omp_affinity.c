@@ -3,7 +3,8 @@
  * abstract names against the flat view and against this machine's
  * topology, libgomp's spelling of a place list, and the OpenMP 5.1 §2.6.2
  * arithmetic of primary, close and spread for more and fewer threads than
- * places, inside and outside sub-partitions. */
+ * places, inside and outside sub-partitions; the CPUs a bound team's
+ * places hold. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,6 +246,29 @@ static void test_team_places(void)
                 }
 }
 
+/* A bound team can run as many members at once as its places hold CPUs:
+ * the union, counted once where places overlap or members share one. */
+static void test_bound_cpus(void)
+{
+    /* places {0}, {1}, {0,1}, {2,3}, {1030} */
+    unsigned start[] = {0, 1, 2, 4, 6, 7};
+    int cpus[] = {0, 1, 0, 1, 2, 3, 1030};
+    muster_omp_places list = {.count = 5, .start = start, .cpus = cpus};
+#define BOUND(...)                                                                                           \
+    muster_omp_bound_cpus(&list, (muster_omp_place_state[]){__VA_ARGS__},                                   \
+                          sizeof((muster_omp_place_state[]){__VA_ARGS__}) / sizeof(muster_omp_place_state))
+    CHECK(BOUND({0, 0, 0}, {0, 0, 0}) == 1, "two members on place {0}: one CPU");
+    CHECK(BOUND({0, 0, 0}, {1, 0, 0}) == 2, "{0} and {1}: two");
+    CHECK(BOUND({0, 0, 0}, {2, 0, 0}, {1, 0, 0}) == 2, "{0}, {0,1}, {1}: two");
+    CHECK(BOUND({2, 0, 0}, {3, 0, 0}, {3, 0, 0}) == 4, "{0,1}, {2,3}, {2,3}: four");
+    CHECK(BOUND({0, 0, 0}, {-1, 0, 0}) == 0, "an unbound member: the process's CPUs (0)");
+    CHECK(BOUND({0, 0, 0}, {5, 0, 0}) == 0, "a place beyond the list: 0");
+    CHECK(BOUND({0, 0, 0}, {4, 0, 0}) == 0, "CPU 1030, beyond the bitmap: 0");
+#undef BOUND
+    muster_omp_places none = {.count = 0, .start = start, .cpus = cpus};
+    CHECK(muster_omp_bound_cpus(&none, (muster_omp_place_state[]){{0, 0, 0}}, 1) == 0, "no places: 0");
+}
+
 /* The place partition comes from the teams a thread is in; a team of one
  * (no places array) passes on its forker's. */
 static void test_current_partition(void)
@@ -267,6 +291,7 @@ static void test_current_partition(void)
 int main(void)
 {
     test_explicit_lists();
+    test_bound_cpus();
     test_flat_names();
     test_topology_names();
     test_format();

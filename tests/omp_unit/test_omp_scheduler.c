@@ -6,7 +6,8 @@
  * without disturbing it; and, with threads, that a wake for one idle
  * member wakes that member and leaves the others asleep, and that the
  * team's last task wakes the members waiting for it but not one asleep at
- * a barrier. */
+ * a barrier; and that a bound team's members beyond its places' CPUs are
+ * spare: their hunger queues no task. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -327,6 +328,33 @@ static void test_counts_and_throttle(void)
     muster_omp_team_tasks_destroy(tt);
 }
 
+/* A member's hunger queues a creator's task only where it has a CPU to run
+ * it on: a bound team whose places hold fewer CPUs than members counts the
+ * rest spare (an idle member on its creator's CPU would take the task only
+ * when the creator is off it: two context switches, no parallelism). */
+static void test_spare_members(void)
+{
+    muster_omp_team_tasks *tt = muster_omp_team_tasks_create(2);
+    CHECK(tt != NULL, "create");
+    CHECK(muster_omp_tasks_want(tt, 0), "the team's first task is queued");
+    muster_omp_tasks_count_new(tt, 0);
+    CHECK(!muster_omp_tasks_want(tt, 0), "nobody hungry: run at once");
+    bool hungry = false;
+    muster_omp_tasks_set_hungry(tt, &hungry, true);
+    bool fits = muster_cpus_available() >= 2;
+    CHECK(muster_omp_tasks_want(tt, 0) == fits, "unbound, member 1 hungry on %u CPUs: queue iff 2 fit",
+          muster_cpus_available());
+    muster_omp_tasks_set_cpus(tt, 1); /* both members' places hold one CPU */
+    CHECK(!muster_omp_tasks_want(tt, 0), "bound to one CPU: member 1 is spare, its hunger queues nothing");
+    muster_omp_tasks_set_cpus(tt, 2);
+    CHECK(muster_omp_tasks_want(tt, 0) == fits, "bound to two CPUs: as unbound");
+    muster_omp_tasks_set_cpus(tt, 1);
+    muster_omp_tasks_set_cpus(tt, 0); /* a later unbound region */
+    CHECK(muster_omp_tasks_want(tt, 0) == fits, "unbound again: as before");
+    muster_omp_tasks_set_hungry(tt, &hungry, false);
+    muster_omp_team_tasks_destroy(tt);
+}
+
 /* Many members finish the team's last tasks at once while one waits for
  * the last (as at a region's end): each finisher stores its own count and
  * only reads the others', so exactly which finisher sees 0 is a race.  In
@@ -467,6 +495,7 @@ int main(void)
     test_wake_one_member();
     test_last_task_leaves_barrier_asleep();
     test_counts_and_throttle();
+    test_spare_members();
     test_last_task_race();
     printf("test_omp_scheduler: ok\n");
     return 0;

@@ -88,6 +88,20 @@ const muster_wait_settings *muster_wait_settings_get(void)
 
 /* ---- barriers ---- */
 
+muster_default_budget muster_default_budget_for(unsigned participants, unsigned available, unsigned mask_cpus,
+                                                muster_wait_policy policy)
+{
+    if (mask_cpus == 0 || mask_cpus < available)
+        mask_cpus = available;
+    if (participants <= available)
+        return (muster_default_budget){.spin_ns = MUSTER_SPIN_NS_DEFAULT, .adaptive = policy == MUSTER_WAIT_HYBRID};
+    if (participants <= mask_cpus)
+        return (muster_default_budget){.spin_ns = MUSTER_SPIN_NS_QUOTA};
+    /* Yields only where the default budget is the oversubscribed one: an
+     * explicit MUSTER_SPIN_NS or spin_ns is the whole story. */
+    return (muster_default_budget){.spin_ns = MUSTER_SPIN_NS_OVERSUBSCRIBED, .yields = MUSTER_YIELDS_OVERSUBSCRIBED};
+}
+
 muster_waiter muster_team_waiter(unsigned participants, muster_wait_policy policy, int64_t spin_ns,
                                  int64_t *resolved_spin_ns)
 {
@@ -98,14 +112,12 @@ muster_waiter muster_team_waiter(unsigned participants, muster_wait_policy polic
     if (spin_ns < 0) {
         if (env->has_spin_ns) {
             spin_ns = env->spin_ns;
-        } else if (participants > muster_cpus_available()) {
-            spin_ns = MUSTER_SPIN_NS_OVERSUBSCRIBED;
-            /* Only where the default budget is the oversubscribed one: an
-             * explicit MUSTER_SPIN_NS or spin_ns is the whole story. */
-            w.yields = MUSTER_YIELDS_OVERSUBSCRIBED;
         } else {
-            spin_ns = MUSTER_SPIN_NS_DEFAULT;
-            w.adaptive = policy == MUSTER_WAIT_HYBRID;
+            muster_default_budget budget = muster_default_budget_for(participants, muster_cpus_available(),
+                                                                     muster_affinity_cpus(NULL, 0), policy);
+            spin_ns = budget.spin_ns;
+            w.yields = budget.yields;
+            w.adaptive = budget.adaptive;
         }
     }
     w.spin_iterations = muster_spin_iterations(spin_ns);
@@ -156,17 +168,28 @@ muster_wait_policy muster_omp_team_policy(unsigned size)
     return env->policy;
 }
 
+muster_mutex_plan muster_mutex_plan_from(muster_wait_policy policy, unsigned available, unsigned mask_cpus)
+{
+    if (mask_cpus == 0 || mask_cpus < available)
+        mask_cpus = available;
+    /* One CPU in the mask: the holder cannot run while we spin.  Passive:
+     * libgomp's mutex does not spin then either.  A quota short of the
+     * mask: the holder runs on a CPU of its own between throttlings, so a
+     * spin pays, a short one (MUSTER_SPIN_NS_QUOTA says why). */
+    bool spins = mask_cpus > 1 && policy != MUSTER_WAIT_PASSIVE;
+    bool quota_short = available < mask_cpus;
+    int64_t plain_ns = quota_short ? MUSTER_SPIN_NS_QUOTA : MUSTER_MUTEX_SPIN_NS;
+    int64_t longer_ns = quota_short ? MUSTER_SPIN_NS_QUOTA : MUSTER_MUTEX_SPIN_OVERSUBSCRIBED_NS;
+    return (muster_mutex_plan){
+        .spin_polls = spins ? muster_spin_iterations(plain_ns) : 0,
+        .oversubscribed_polls = spins ? muster_spin_iterations(longer_ns) : 0,
+        .sleeper_limit = available > 0 ? available - 1 : 0,
+    };
+}
+
 muster_mutex_plan muster_mutex_plan_for(muster_wait_policy policy)
 {
-    unsigned cpus = muster_cpus_available();
-    /* One CPU: the holder cannot run while we spin.  Passive: libgomp's
-     * mutex does not spin then either. */
-    bool spins = cpus > 1 && policy != MUSTER_WAIT_PASSIVE;
-    return (muster_mutex_plan){
-        .spin_polls = spins ? muster_spin_iterations(MUSTER_MUTEX_SPIN_NS) : 0,
-        .oversubscribed_polls = spins ? muster_spin_iterations(MUSTER_MUTEX_SPIN_OVERSUBSCRIBED_NS) : 0,
-        .sleeper_limit = cpus - 1,
-    };
+    return muster_mutex_plan_from(policy, muster_cpus_available(), muster_affinity_cpus(NULL, 0));
 }
 
 muster_task_wait_plan muster_task_wait_plan_for(unsigned size, const muster_waiter *waiter)

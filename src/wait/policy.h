@@ -61,9 +61,11 @@
  * 2 threads on 2 CPUs under a 1-CPU cfs quota, 300 ms test loops (beyond
  * the 100 ms period, so throttling counts): BARRIER 0.36-0.38 us against
  * 6.4-10.4 with the oversubscribed budget (a futex wake-up per episode),
- * PARALLEL FOR 0.64-0.91 against 13.6-21.1; libgomp, which spins, 0.28 and
- * 2.1 (40 ms loops); 2 us was worse than none (87 us per PARALLEL: sleeps
- * every time, now without yields), 50 us no better than 10. */
+ * PARALLEL FOR 0.64-0.91 against 13.6-21.1.  With 40 ms loops: libgomp,
+ * which spins, BARRIER 0.28, PARALLEL 2.1; 2 us was worse than none (87 us
+ * per PARALLEL: a sleep nearly every time, now without yields); 50 us gave
+ * BARRIER 0.20 against 0.58 in one run, but burns five times as much of
+ * the quota at each late arrival. */
 #define MUSTER_SPIN_NS_QUOTA 10000
 
 /* How long an oversubscribed waiter with a census shares its CPU (yielding

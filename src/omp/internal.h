@@ -139,6 +139,9 @@ typedef struct muster_omp_thread {
     void *ws_private;          /* the current work share's per-thread state (workshare.c) */
     unsigned ws_sequence;      /* work shares entered in the current team */
     unsigned barriers_passed;  /* team barriers passed in the current region (cancel.c) */
+    /* Deferrable tasks this member still queues whoever is hungry, at the
+     * start of its implicit task (task.c, plain_task): team size - 1. */
+    unsigned early_tasks;
     muster_omp_place_state place; /* affinity.c */
     void *region;              /* the innermost region this thread forked (parallel.c) */
 } muster_omp_thread;

@@ -288,6 +288,7 @@ static void become_member(muster_omp_thread *self, muster_omp_team *team, unsign
     self->ws_private = NULL;
     self->ws_sequence = 0;
     self->barriers_passed = 0;
+    self->early_tasks = team->size - 1;
     if (team->places != NULL)
         muster_omp_bind_self(self, &team->places[id]);
     muster_omp_affinity_display_on_start(self);

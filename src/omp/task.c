@@ -1348,6 +1348,10 @@ static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *
     if (deferrable_here(if_clause, included, team) && (tt = team->tasks) != NULL) {
         unsigned depth = running != NULL ? running->depth : 0;
         enum child_plan plan = muster_omp_tasks_want(tt, self->id) ? CHILD_QUEUED : plan_child(depth, tt->delay_depth);
+        if (running == NULL && __builtin_expect(self->early_tasks != 0, 0)) {
+            self->early_tasks--;
+            plan = CHILD_QUEUED; /* "Early tasks" below says why */
+        }
         if (plan == CHILD_QUEUED) {
             deferred_task *t = new_record(team, running, final, fn, data, cpyfn, arg_size, arg_align);
             muster_omp_task_count_deferred(queue_record(self, t));
@@ -1362,6 +1366,21 @@ static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *
     run_at_once(team, outer, running, final, deferrable_here(if_clause, included, team), fn, data, cpyfn, arg_size,
                 arg_align);
 }
+
+/* Early tasks.  A member's first size - 1 deferrable tasks in a region are
+ * queued whoever is hungry (self->early_tasks, set when it joins the team).
+ * A task run at once keeps its creator until it returns, so a task that
+ * waits for one created after it (a spin or sleep until a flag, made in a
+ * loop in `single` before the task that sets the flag) never returned when
+ * its creator ran it: with more members than CPUs no hunger counts (the
+ * spare members, scheduler.h), and with fewer a member not yet at the
+ * single's barrier had not said it was hungry.  libgomp and libomp queue
+ * such tasks and finish whenever fewer tasks wait than the team has other
+ * members; so does this, for the first ones of a region, at the cost of
+ * size - 1 pushes a region per member.  (Non-conforming programs: OpenMP
+ * lets any task run at once.  Waiters made after many other tasks of a
+ * region can still hang, as they do on libgomp with as many waiters as
+ * threads.) */
 
 /* A team of one runs its tasks at once and has no scheduler, until its first
  * detachable task (if(true), not inside a final task): that task's

@@ -34,6 +34,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -468,9 +469,13 @@ static verdict check_single(unsigned threads)
  * machine two threads may seldom run at the same moment; so the threads
  * first wait until all have started, each announces itself (`waiting`)
  * before it asks to enter, and a thread inside lingers until someone is
- * waiting (up to COMPANY_NS, and not once the others are done).  Broken
- * exclusion then lets the waiter in, and it is counted; correct exclusion
- * costs little, since the one inside leaves as soon as another waits. */
+ * waiting (up to COMPANY_NS, and not once the others are done), yielding
+ * its CPU meanwhile: on a loaded machine the others may share it, and one
+ * that cannot run cannot arrive (two busy processes beside a 2-thread check
+ * on 2 CPUs: a broken lock went unseen in 1 of 25 runs while the one inside
+ * spun).  Broken exclusion then lets the waiter in, and it is counted;
+ * correct exclusion costs little, since the one inside leaves as soon as
+ * another waits. */
 #define COMPANY_NS 1000000
 struct exclusion {
     atomic_int started, finished, waiting, inside;
@@ -497,7 +502,7 @@ static void exclusive_body(struct exclusion *e, unsigned threads)
     uint64_t until = epcc_now_ns() + COMPANY_NS;
     while (atomic_load(&e->waiting) == 0 && (unsigned)atomic_load(&e->finished) + 1 < threads &&
            epcc_now_ns() < until)
-        ;
+        sched_yield();
     *(volatile long *)&e->counter = v + 1;
     atomic_fetch_sub(&e->inside, 1);
 }

@@ -193,8 +193,19 @@ static void check_case(const cluster_case *c, const char *data_dir, char **comma
         CHECK(line != NULL && env_glob_n(c->warning, line + 16, len - 16), "%s: warning '%.*s', expected '%s'",
               c->name, line ? (int)len : 0, line ? line : "", c->warning);
     }
+    /* A case's auto(P) lines are for P CPUs or fewer: beyond the CPUs
+     * available (a 1-CPU mask or cgroup quota) the selector picks the
+     * oversubscribed algorithm, which is not what these cases test. */
+    const char *lines[3] = {NULL, NULL, NULL};
+    int kept = 0;
+    for (int i = 0; i < 3 && c->lines[i] != NULL; i++) {
+        unsigned p;
+        if (sscanf(c->lines[i], "auto(%u)", &p) == 1 && p > muster_cpus_available())
+            continue;
+        lines[kept++] = c->lines[i];
+    }
     const char *missing = NULL;
-    CHECK(env_lines_in_order(r.out, c->lines, 3, &missing), "%s: no line '%s' (in this order)\n%s", c->name, missing,
+    CHECK(env_lines_in_order(r.out, lines, kept, &missing), "%s: no line '%s' (in this order)\n%s", c->name, missing,
           r.out);
     printf("%-24s ok\n", c->name);
     env_child_free(&r);

@@ -26,6 +26,7 @@
 
 #include "check.h"
 #include "env_driver.h"
+#include "wait/wait.h"
 
 /* The table leaves a case's trailing fields out when it has none of them
  * (no forbidden lines, no count, no setup). */
@@ -473,8 +474,10 @@ static bool whole_machine_cpus(char *text, size_t len)
 {
     cpu_set_t mask;
     long conf = sysconf(_SC_NPROCESSORS_CONF);
+    /* ... and no cgroup quota short of them (the default team is the
+     * quota's CPUs then). */
     if (sched_getaffinity(0, sizeof mask, &mask) != 0 || conf < 2 || CPU_COUNT(&mask) != conf ||
-        sysconf(_SC_NPROCESSORS_ONLN) != conf)
+        sysconf(_SC_NPROCESSORS_ONLN) != conf || muster_cpus_available() != (unsigned)conf)
         return false;
     snprintf(text, len, "%ld", conf);
     return true;

@@ -31,10 +31,10 @@
 #include <stddef.h>
 #include <omp.h>
 #include <stdarg.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>

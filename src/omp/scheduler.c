@@ -176,17 +176,6 @@ static void wake_for_work(muster_omp_team_tasks *tt)
     muster_futex_wake(&tt->signal, 1);
 }
 
-void muster_omp_tasks_set_cpus(muster_omp_team_tasks *tt, unsigned cpus)
-{
-    uint32_t spare = tt->unbound_spare;
-    if (cpus > 0 && cpus < tt->size && tt->size - cpus > spare)
-        spare = tt->size - cpus;
-    /* relaxed: the fork that follows publishes it to the members; the
-     * compare keeps the line clean when nothing changed (every fork). */
-    if (atomic_load_explicit(&tt->spare_members, memory_order_relaxed) != spare)
-        atomic_store_explicit(&tt->spare_members, spare, memory_order_relaxed);
-}
-
 bool muster_omp_tasks_want_slow(muster_omp_team_tasks *tt, unsigned id)
 {
     if (muster_deque_size(&tt->deques[id]) >= tt->queue_ahead)

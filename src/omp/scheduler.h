@@ -151,7 +151,16 @@ static inline bool muster_omp_tasks_want(muster_omp_team_tasks *tt, unsigned id)
  * CPUs count).  Members beyond that are spare: hungry ones that cannot help,
  * so their hunger queues no task and wakes no sleeper.  The primary calls
  * it before a fork. */
-void muster_omp_tasks_set_cpus(muster_omp_team_tasks *tt, unsigned cpus);
+static inline void muster_omp_tasks_set_cpus(muster_omp_team_tasks *tt, unsigned cpus)
+{
+    uint32_t spare = tt->unbound_spare;
+    if (cpus > 0 && cpus < tt->size && tt->size - cpus > spare)
+        spare = tt->size - cpus;
+    /* relaxed: the fork that follows publishes it to the members.  Inline,
+     * and the compare keeps the line clean: an unbound fork pays two loads. */
+    if (atomic_load_explicit(&tt->spare_members, memory_order_relaxed) != spare)
+        atomic_store_explicit(&tt->spare_members, spare, memory_order_relaxed);
+}
 /* A member starts (true) or stops (false) looking for work; *marked keeps
  * its state, so repeated calls write nothing. */
 void muster_omp_tasks_set_hungry(muster_omp_team_tasks *tt, bool *marked, bool hungry);

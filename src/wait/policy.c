@@ -88,11 +88,17 @@ const muster_wait_settings *muster_wait_settings_get(void)
 
 /* ---- barriers ---- */
 
+/* The CPUs of the affinity mask, given as 0 when unknown: never fewer than
+ * those available (the mask capped by a quota). */
+static unsigned mask_or_available(unsigned mask_cpus, unsigned available)
+{
+    return mask_cpus < available ? available : mask_cpus;
+}
+
 muster_default_budget muster_default_budget_for(unsigned participants, unsigned available, unsigned mask_cpus,
                                                 muster_wait_policy policy)
 {
-    if (mask_cpus == 0 || mask_cpus < available)
-        mask_cpus = available;
+    mask_cpus = mask_or_available(mask_cpus, available);
     if (participants <= available)
         return (muster_default_budget){.spin_ns = MUSTER_SPIN_NS_DEFAULT, .adaptive = policy == MUSTER_WAIT_HYBRID};
     if (participants <= mask_cpus)
@@ -170,8 +176,7 @@ muster_wait_policy muster_omp_team_policy(unsigned size)
 
 muster_mutex_plan muster_mutex_plan_from(muster_wait_policy policy, unsigned available, unsigned mask_cpus)
 {
-    if (mask_cpus == 0 || mask_cpus < available)
-        mask_cpus = available;
+    mask_cpus = mask_or_available(mask_cpus, available);
     /* One CPU in the mask: the holder cannot run while we spin.  Passive:
      * libgomp's mutex does not spin then either.  A quota short of the
      * mask: the holder runs on a CPU of its own between throttlings, so a

@@ -21,7 +21,7 @@
 
 #include "muster/barrier.h"
 #include "muster/topology.h"
-#include "wait/wait.h"
+#include "platform/cpus.h"
 
 #include "check.h"
 #include "env_driver.h"

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "muster/barrier.h"
-#include "wait/wait.h"
+#include "platform/cpus.h"
 
 #include "check.h"
 

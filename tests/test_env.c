@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "muster/barrier.h"
+#include "platform/cpus.h"
 #include "wait/policy.h"
 
 #include "env_driver.h"

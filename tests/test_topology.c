@@ -20,7 +20,7 @@
 #include "muster/barrier.h"
 #include "muster/topology.h"
 #include "topology/internal.h"
-#include "wait/wait.h"
+#include "platform/cpus.h"
 
 #include "check.h"
 

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "stress_common.h"
+#include "platform/cpus.h"
 #include "platform/platform.h" /* muster_now_ns */
+#include "wait/census.h"
 #include "wait/policy.h"
 #include "wait/wait.h"
 #include "barrier/internal.h" /* muster_team_waiter, the barrier struct */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "platform/cpus.h"
 #include "wait/policy.h"
 
 typedef struct setting {

@@ -6,7 +6,7 @@
 #include "bench_impl.h"
 #include "bench_report.h"
 #include "cli.h"
-#include "wait/wait.h" /* muster_affinity_cpus */
+#include "platform/cpus.h" /* muster_affinity_cpus */
 
 #include <muster/barrier.h>
 #include <sched.h>

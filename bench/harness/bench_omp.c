@@ -9,7 +9,7 @@
 #include "cli.h"
 #include "epcc_delay.h"
 #include "omp_runtime.h"
-#include "wait/wait.h" /* muster_affinity_cpus */
+#include "platform/cpus.h" /* muster_affinity_cpus */
 
 #include <errno.h>
 #include <math.h>

@@ -8,7 +8,7 @@
 #include "bench_child.h"
 #include "cli.h"
 #include "epcc_delay.h"
-#include "wait/wait.h" /* muster_affinity_cpus */
+#include "platform/cpus.h" /* muster_affinity_cpus */
 
 #include <errno.h>
 #include <math.h>

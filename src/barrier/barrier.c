@@ -10,6 +10,8 @@
 
 #include "internal.h"
 #include "names.h"
+#include "platform/cpus.h"
+#include "wait/census.h"
 
 /* ---- names ---- */
 
@@ -145,7 +147,7 @@ static void resolve_wait(muster_barrier *b)
     b->may_sleep = a->wait_policy != MUSTER_WAIT_ACTIVE;
 }
 
-/* The census (wait.h), when the wait policy module says it pays. */
+/* The census (wait/census.h), when the wait policy module says it pays. */
 static int attach_census(muster_barrier *b)
 {
     muster_census_plan plan = muster_census_plan_for(b->participants, &b->waiter, b->ops->waits_only_for_release);

@@ -30,7 +30,7 @@ typedef struct muster_barrier_ops {
     bool uses_cluster_size;
     /* A participant that waits has published all it will this episode: it
      * waits only for the release.  Only then can an oversubscribed barrier
-     * keep a CPU whose threads have all arrived (the census, wait.h); in
+     * keep a CPU whose threads have all arrived (the census, wait/census.h); in
      * trees and dissemination an arrived waiter may still have flags to
      * publish, and holding its CPU would stall them. */
     bool waits_only_for_release;
@@ -82,7 +82,7 @@ struct muster_barrier {
     unsigned participants;
     muster_barrier_attr attr;  /* every default resolved */
     muster_waiter waiter;      /* policy and spin budget; deadline filled per call */
-    muster_census *census;     /* when waiters spin or share CPUs (wait.h); NULL otherwise */
+    muster_census *census;     /* when waiters spin or share CPUs (wait/census.h); NULL otherwise */
     bool may_sleep;            /* false only for ACTIVE: publishers may skip the exchange */
     /* seq_cst: written once by abort, read at each wait's entry. */
     _Atomic uint32_t broken;

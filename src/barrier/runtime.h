@@ -33,7 +33,7 @@ void muster_barrier_nudge(muster_barrier *b);
 /* Wakes at most `count` of the barrier's sleepers (its flags in order);
  * returns how many it woke. */
 int muster_barrier_nudge_some(muster_barrier *b, int count);
-/* The barrier's CPU census (wait.h), NULL when it keeps none: for a
+/* The barrier's CPU census (wait/census.h), NULL when it keeps none: for a
  * runtime's other waits among the same participants (libmuster-omp's work
  * shares), whose waiters note their CPUs in it as the barrier's do. */
 muster_census *muster_barrier_census(muster_barrier *b);

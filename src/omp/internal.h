@@ -41,6 +41,7 @@
 #include <stdint.h>
 
 #include "muster/barrier.h"
+#include "platform/cpus.h"
 #include "platform/platform.h"
 #include "wait/policy.h"
 #include "wait/wait.h"

@@ -9,7 +9,7 @@
 #include "json_write.h"
 #include "internal.h"
 #include "muster/barrier.h"
-#include "wait/wait.h"
+#include "platform/cpus.h"
 
 /* One level: group g holds cpus[start[g]] .. cpus[start[g + 1] - 1]. */
 typedef struct topo_level {

@@ -1,4 +1,4 @@
-/* The CPU census of a barrier (wait.h says what it is for).
+/* The CPU census of a barrier (wait/census.h says what it is for).
  *
  * One slot per participant, alone on its cache line, written only by its
  * participant: (CPU << 32) | arrivals, with OWES_RELEASE set in the CPU half
@@ -13,8 +13,9 @@
  * counts, packed 16 to a line, are written rarely and read from cache. */
 #include <stdlib.h>
 
+#include "platform/cpus.h"
 #include "platform/platform.h"
-#include "wait.h"
+#include "wait/census.h"
 
 typedef struct census_slot {
     _Alignas(MUSTER_CACHE_LINE) _Atomic uint64_t cpu_and_arrivals;

@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "names.h"
+#include "platform/cpus.h"
 
 /* ---- the policies' names (the public muster_wait_policy_name/parse) ---- */
 

@@ -142,7 +142,7 @@ muster_default_budget muster_default_budget_for(unsigned participants, unsigned 
 muster_waiter muster_team_waiter(unsigned participants, muster_wait_policy policy, int64_t spin_ns,
                                  int64_t *resolved_spin_ns);
 
-/* Whether a barrier's waiters get a census (wait.h), and for what: the
+/* Whether a barrier's waiters get a census (wait/census.h), and for what: the
  * co-location guard for waiters that spin, CPU sharing (share_ns > 0) for
  * oversubscribed ones.  waits_only_for_release: the algorithm's waiters
  * wait for one release, not for each other (sharing needs that). */

@@ -5,6 +5,7 @@
 #include <pthread.h>
 
 #include "platform/platform.h"
+#include "wait/census.h"
 #include "wait/policy.h"
 
 /* relaxed: statistics only; they order nothing. */
@@ -91,7 +92,7 @@ static int yield_once(muster_flag *flag, uint32_t target)
 }
 
 /* Notes the waiter's CPU in its census; true when a team-mate was last seen
- * on the same CPU (the co-location guard, wait.h). */
+ * on the same CPU (the co-location guard, wait/census.h). */
 static bool shares_cpu_with_mate(const muster_waiter *waiter)
 {
     int cpu = muster_current_cpu();

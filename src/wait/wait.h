@@ -32,50 +32,8 @@
 
 typedef _Atomic uint32_t muster_flag;
 
-/* The CPU census of a barrier: where each participant last ran, and, when
- * the participants outnumber the CPUs, how often each has arrived.  Two uses:
- *
- * Co-location guard (every spinning barrier).  A spinning waiter assumes
- * that the thread it waits for runs on another CPU.  When the scheduler
- * puts two team-mates on one CPU (a new thread started beside its creator,
- * a wake-up pulled to the waker's CPU), a waiter that spins keeps the other
- * off the CPU for its whole budget, and every episode costs the budget
- * (200 us) until the load balancer separates them, 5-20 ms later.  So a
- * spinning waiter notes its CPU and, while the census shows another
- * participant last seen there, gives the CPU away instead of spinning: the
- * hand-off costs a yield (~2 us) instead of the budget.  (Moving the waiter
- * to a CPU without a mate was tried and measured worse: the next futex
- * wake-up put it back beside its waker.)
- *
- * CPU sharing (oversubscribed barriers).  A waiter whose CPU still runs (or
- * queues) a participant that has not arrived gives the CPU away; one whose
- * CPU-mates have all arrived keeps the CPU and polls, so the release needs
- * neither a futex wake nor a context switch, and each CPU switches threads
- * only as often as its threads must run.
- *
- * Either way a hint: a stale slot costs one needless yield or one spin
- * chunk, never correctness. */
+/* A barrier's CPU census (wait/census.h): a waiter notes its CPU there. */
 typedef struct muster_census muster_census;
-/* NULL when out of memory. */
-muster_census *muster_census_create(unsigned participants);
-void muster_census_destroy(muster_census *census);
-/* Forgets every arrival and CPU; only while nobody waits in the barrier. */
-void muster_census_reset(muster_census *census);
-/* Participant id arrives (at each episode): records its CPU and count, and
- * whether it must still run to release the others once all have arrived
- * (participant 0 of a split episode, muster_barrier_gather): its CPU-mates
- * then keep yielding to it. */
-void muster_census_arrive(muster_census *census, unsigned id, bool owes_release);
-/* The same, with the CPU given (-1: unknown; tests use it). */
-void muster_census_arrive_on(muster_census *census, unsigned id, int cpu, bool owes_release);
-/* Records that participant id now runs on `cpu` (-1: unknown), leaving its
- * arrival count alone.  Writes only when the CPU changed. */
-void muster_census_note_cpu(muster_census *census, unsigned id, int cpu);
-/* True when more than one participant was last seen on `cpu`. */
-bool muster_census_colocated(const muster_census *census, int cpu);
-/* True when a participant last seen on `cpu` has not yet arrived at the
- * episode that participant `self` waits in. */
-bool muster_census_cpu_needed(const muster_census *census, unsigned self, int cpu);
 
 /* Work a waiter may do while it waits, such as the queued tasks of a
  * thread pool.  run(arg) does one piece and returns true, or returns false
@@ -178,48 +136,5 @@ muster_wait_counts muster_wait_counters(void);
 
 /* Polls of the spin loop that fit in spin_ns, from a one-time calibration. */
 uint64_t muster_spin_iterations(int64_t spin_ns);
-
-/* CPUs this process may really use: the affinity mask, capped by its
- * cgroup's CPU quota, v2 or v1 (rounded up).  Always >= 1. */
-unsigned muster_cpus_available(void);
-
-/* The CPUs in the process's affinity mask as read when the library loaded
- * (or, if that failed, the calling thread's mask now), ascending OS ids.
- * Stores at most max ids in cpus and returns how many the mask holds (0 when
- * it cannot be read).  Masks beyond CPU_SETSIZE (1024) CPUs are not seen. */
-unsigned muster_affinity_cpus(int *cpus, unsigned max);
-
-/* Reads the process's mask again, now.  Only from a library constructor,
- * before any thread of ours reads it: libmuster-omp's, after undoing a
- * binding another runtime's constructor made before ours ran. */
-void muster_affinity_reread(void);
-
-/* The CPU quota of this process's own cgroup, in CPUs, the tightest along
- * its path; 0 = none or unknown.  muster_cpu_quota_from on
- * /proc/self/cgroup and /proc/self/mountinfo. */
-double muster_process_cpu_quota(void);
-
-/* The same from the given /proc/<pid>/cgroup and mountinfo files: the v2
- * hierarchy ("0::/path", the cgroup2 mount; /sys/fs/cgroup when mountinfo
- * has none) and the v1 hierarchy with the cpu controller ("N:cpu,...:/path",
- * the cgroup mount whose options hold cpu), each path taken relative to its
- * mount's root; the tighter of the two that are set. */
-double muster_cpu_quota_from(const char *proc_cgroup, const char *mountinfo);
-
-/* Parses the text of a cgroup v2 cpu.max file ("max 100000" or "150000
- * 100000") into a CPU count (0 = unlimited).  Returns -1 when malformed. */
-int muster_parse_cpu_max(const char *text, double *cpus);
-
-/* Parses cgroup v1's cpu.cfs_quota_us ("-1": unlimited, or microseconds)
- * and cpu.cfs_period_us texts, without newlines, into a CPU count (0 =
- * unlimited).  Returns -1 when malformed. */
-int muster_parse_cfs_quota(const char *quota_text, const char *period_text, double *cpus);
-
-/* The quota in CPUs for the cgroup at relative path `cgroup` under the
- * hierarchy mounted at `root`, the tightest over the path's ancestors up
- * to root (0 = none): v2's cpu.max files, v1's cpu.cfs_quota_us and
- * cpu.cfs_period_us. */
-double muster_cgroup_cpu_quota(const char *root, const char *cgroup);
-double muster_cgroup_v1_cpu_quota(const char *root, const char *cgroup);
 
 #endif

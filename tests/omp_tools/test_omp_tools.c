@@ -26,7 +26,7 @@
 
 #include "check.h"
 #include "env_driver.h"
-#include "wait/wait.h"
+#include "platform/cpus.h"
 
 /* The table leaves a case's trailing fields out when it has none of them
  * (no forbidden lines, no count, no setup). */

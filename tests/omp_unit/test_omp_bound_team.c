@@ -16,7 +16,7 @@
 #include "check.h"
 #include "omp/internal.h"
 #include "omp/scheduler.h"
-#include "wait/wait.h"
+#include "platform/cpus.h"
 
 static unsigned team_spare(unsigned threads)
 {

@@ -66,7 +66,7 @@ static void print_globals(const muster_omp_globals *g)
 }
 
 /* The default team size is the affinity mask capped by the cgroup quota,
- * rounded up: computed here from the parts, independently of wait/cpus.c's
+ * rounded up: computed here from the parts, independently of platform/cpus.c's
  * muster_cpus_available. */
 static void check_available(const muster_omp_globals *g)
 {

@@ -13,7 +13,7 @@
 
 #include "omp/mutex.h"
 #include "stress_common.h"
-#include "wait/wait.h"
+#include "platform/cpus.h"
 
 static const unsigned thread_counts[] = {2, 3, 5, 7, 8, 16};
 #define MAX_THREADS 16

@@ -17,6 +17,7 @@
 
 #include "barrier/runtime.h"
 #include "omp/scheduler.h"
+#include "platform/cpus.h"
 #include "stress_common.h"
 
 static void *item(uintptr_t k) { return (void *)(k * 16 + 16); }

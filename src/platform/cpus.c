@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wait.h"
+#include "platform/cpus.h"
 
 /* A whole number > 0, all digits (strtoull alone would take "-5" or " 5"). */
 static int parse_positive(const char *text, unsigned long long *out)

@@ -65,7 +65,7 @@ void muster_barrier_attr_init(muster_barrier_attr *attr)
     attr->spin_ns = -1;
 }
 
-/* Until the tuner lands, a rule from the papers.  Oversubscribed, a single
+/* The auto selector: a rule from the papers.  Oversubscribed, a single
  * release flag means one futex wake for everybody.  Within one cluster of
  * N_c CPUs every flag is a cache-local hop and dissemination's log2 P
  * rounds are cheapest; beyond it the tournament family wins (Gao et al.,

@@ -5,8 +5,8 @@
  * itself: it waits on a third flag, GATHERED, that the arrival of another
  * member bringing the count to participants - 1 publishes, and later
  * releases everybody.
- * (A wake-up tree here was measured and lost: with 8 sleepers on 2 CPUs one
- * FUTEX_WAKE of all is cheaper than a chain of wakes; see the issue notes.) */
+ * The release wakes every sleeper with one FUTEX_WAKE, not a wake-up tree
+ * (see docs/tuning.md, central-sense release). */
 #include "internal.h"
 
 enum { COUNTER, RELEASE, GATHERED };

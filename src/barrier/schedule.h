@@ -43,8 +43,8 @@ void muster_schedule_clear(muster_schedule *s);
 void muster_schedule_free(muster_schedule *s);
 
 /* The steps of participant id's episode (replacing s's contents).  The last
- * step of every path is DONE.  MUSTER_OK, MUSTER_E_INVALID for a bad id,
- * MUSTER_E_NOMEM. */
+ * step of every path is DONE.  MUSTER_OK, MUSTER_E_INVAL for a NULL
+ * barrier or schedule, MUSTER_E_RANGE for a bad id, MUSTER_E_NOMEM. */
 int muster_barrier_schedule(const muster_barrier *b, unsigned id, muster_schedule *s);
 
 /* Bytes of the address space the flag offsets range over. */

@@ -31,12 +31,11 @@ static inline void muster_cpu_relax(void)
  * other's write; our wake-up handshakes and the deque's take are of this
  * shape).  C11 promises it for a seq_cst store followed by a seq_cst load,
  * and hardware keeps the promise (x86: xchg; ARMv8: stlr is ordered before
- * a later ldar).  qemu-user 7.2, which runs our AArch64 tests, does not: it
- * lets the ldar pass the stlr (a store-buffering litmus test gave the
- * forbidden outcome in 0.5-3.6% of 100 000 tries, and made the deque hand one
- * task to two threads).  An exchange is a read-modify-write, which qemu
- * orders fully; on x86 it is the very instruction gcc emits for a seq_cst
- * store, and on ARMv8 a swpal instead of an stlr. */
+ * a later ldar).  qemu-user, which runs our AArch64 tests, does not: it
+ * lets the ldar pass the stlr (see docs/tuning.md,
+ * muster_store_before_load).  An exchange is a read-modify-write, which
+ * qemu orders fully; on x86 it is the very instruction gcc emits for a
+ * seq_cst store, and on ARMv8 a swpal instead of an stlr. */
 #define muster_store_before_load(object, value) ((void)atomic_exchange((object), (value)))
 
 /* Lets another runnable thread have this CPU (sched_yield).  Only the wait

@@ -6,12 +6,11 @@
  * puts two team-mates on one CPU (a new thread started beside its creator,
  * a wake-up pulled to the waker's CPU), a waiter that spins keeps the other
  * off the CPU for its whole budget, and every episode costs the budget
- * (200 us) until the load balancer separates them, 5-20 ms later.  So a
- * spinning waiter notes its CPU and, while the census shows another
- * participant last seen there, gives the CPU away instead of spinning: the
- * hand-off costs a yield (~2 us) instead of the budget.  (Moving the waiter
- * to a CPU without a mate was tried and measured worse: the next futex
- * wake-up put it back beside its waker.)
+ * until the load balancer separates them.  So a spinning waiter notes its
+ * CPU and, while the census shows another participant last seen there,
+ * gives the CPU away instead of spinning: the hand-off costs a yield
+ * instead of the budget.  (Not moving the waiter to a CPU without a mate:
+ * see docs/tuning.md, co-location guard.)
  *
  * CPU sharing (oversubscribed barriers).  A waiter whose CPU still runs (or
  * queues) a participant that has not arrived gives the CPU away; one whose

@@ -1,8 +1,9 @@
 /* How a thread waits: every decision about it, and every constant behind
- * those decisions with the measurement or argument that chose it.  The
- * mechanisms take their numbers from here and decide nothing themselves:
- * wait.c's spin / yield / share / sleep loop and its census, the barriers,
- * and libmuster-omp's teams, runtime mutex and task scheduler.  Nothing else
+ * those decisions with a one-line reason (the measurements that chose the
+ * values: docs/tuning.md, by the constant's name).  The mechanisms take
+ * their numbers from here and decide nothing themselves: wait.c's spin /
+ * yield / share / sleep loop and its census, the barriers, and
+ * libmuster-omp's teams, runtime mutex and task scheduler.  Nothing else
  * reads MUSTER_WAIT_POLICY, MUSTER_SPIN_NS or OMP_WAIT_POLICY. */
 #ifndef MUSTER_WAIT_POLICY_H
 #define MUSTER_WAIT_POLICY_H
@@ -16,8 +17,8 @@
 /* ---- the constants ---- */
 
 /* Hybrid spin budget of a barrier waiter: long enough to ride out a late
- * arrival on an idle machine (sleeping too early causes context-switch
- * storms, LLVM PR #195473). */
+ * arrival on an idle machine, since sleeping too early causes
+ * context-switch storms (see docs/tuning.md, MUSTER_SPIN_NS_DEFAULT). */
 #define MUSTER_SPIN_NS_DEFAULT 200000
 /* ... and when participants outnumber CPUs: none, since the thread we wait
  * for usually needs our CPU to run at all. */
@@ -25,47 +26,30 @@
 
 /* The default budget adapts, per thread: a waiter that slept and was woken
  * within MUSTER_SPIN_ADAPT_SHORT_SLEEP_NS quadruples its budget for its
- * next waits, up to MUSTER_SPIN_ADAPT_MAX_DOUBLINGS doublings (200 us ->
- * 3.2 ms; quadrupling, since each sleep it takes to learn costs a wake-up);
- * one that slept longer than MUSTER_SPIN_ADAPT_LONG_SLEEP_NS (the thread it
- * waited for was really late) halves it again.  Why: where waking a sleeper
- * takes longer than the budget (the development VM at times: 0.25-0.5 ms
- * from the futex wake to running, by perf sched), two team-mates fall into
- * a cascade, each sleeping while the other is being woken, and every
- * episode costs a wake-up: issue #10's outlier_prog ran 20-50 ms against a
- * 0.3 ms median in 9-17 of 300 processes, and MUSTER_SPIN_NS=2000000 removed
- * those (worst 7 ms).  A fixed 3.2 ms budget would burn a CPU that long at
- * every late arrival; libgomp spins about that long by default. */
+ * next waits (quadrupling, since each sleep it takes to learn costs a
+ * wake-up), up to MUSTER_SPIN_ADAPT_MAX_DOUBLINGS doublings; one that
+ * slept longer than MUSTER_SPIN_ADAPT_LONG_SLEEP_NS (the thread it waited
+ * for was really late) halves it again.  Where a wake-up takes longer than
+ * the budget, team-mates would otherwise sleep by turns and pay a wake-up
+ * every episode; a fixed longer budget would burn a CPU that long at every
+ * late arrival (see docs/tuning.md, MUSTER_SPIN_ADAPT_*). */
 #define MUSTER_SPIN_ADAPT_SHORT_SLEEP_NS 2000000
 #define MUSTER_SPIN_ADAPT_LONG_SLEEP_NS 8000000
 #define MUSTER_SPIN_ADAPT_MAX_DOUBLINGS 4
 
 /* When threads outnumber CPUs, a few sched_yield calls before sleeping hand
- * the CPU to the thread we wait for at once; a futex sleep lets the CPU go
- * idle, and the release must then wake an idle CPU (an IPI; on a VM a halt
- * exit), which is what makes sleeping barriers slow.  Bounded, and only
- * when oversubscribed: not the unbounded yield loop of LLVM PR #195473 or
- * DragonFly's locks.  Measured with `muster bench barrier` on 2 CPUs,
- * central-sense/hybrid: 4 threads 9.3 -> 2.5 us, 8 threads 15.7 -> 5.5 us
- * (1 yield: 6.6 / 6.2; 16: 2.4 / 5.7). */
+ * the CPU to the thread we wait for at once, where a futex sleep lets the
+ * CPU go idle and the release must wake it (an IPI).  Bounded, and only
+ * when oversubscribed (see docs/tuning.md, MUSTER_YIELDS_OVERSUBSCRIBED). */
 #define MUSTER_YIELDS_OVERSUBSCRIBED 4
 
 /* ... and when only a cgroup CPU quota is short: the participants
  * outnumber the quota's CPUs but not the affinity mask's, so they run on
  * CPUs of their own between throttlings and the thread we wait for does
  * not need ours.  A short spin, about what a futex sleep and its wake-up
- * cost (two system calls, a context switch; the CPU time of both counts
- * against the quota too), so spinning never burns much more of the quota
- * than sleeping would (the classic 2-competitive choice), and no yields
- * (there is nobody on our CPU to yield to).  Measured with syncbench,
- * 2 threads on 2 CPUs under a 1-CPU cfs quota, 300 ms test loops (beyond
- * the 100 ms period, so throttling counts): BARRIER 0.36-0.38 us against
- * 6.4-10.4 with the oversubscribed budget (a futex wake-up per episode),
- * PARALLEL FOR 0.64-0.91 against 13.6-21.1.  With 40 ms loops: libgomp,
- * which spins, BARRIER 0.28, PARALLEL 2.1; 2 us was worse than none (87 us
- * per PARALLEL: a sleep nearly every time, now without yields); 50 us gave
- * BARRIER 0.20 against 0.58 in one run, but burns five times as much of
- * the quota at each late arrival. */
+ * cost, so spinning never burns much more of the quota than sleeping would
+ * (the classic 2-competitive choice), and no yields (nobody on our CPU to
+ * yield to) (see docs/tuning.md, MUSTER_SPIN_NS_QUOTA). */
 #define MUSTER_SPIN_NS_QUOTA 10000
 
 /* How long an oversubscribed waiter with a census shares its CPU (yielding
@@ -77,8 +61,9 @@
 
 /* How long a waiter with a census polls before it looks at the census
  * again: a CPU-mate cannot arrive while we hold the CPU, unless it migrated
- * here.  Short against the 200 us default budget, long against the ~5 ns
- * that a look costs (rseq's CPU number and one or two cached loads). */
+ * here.  Short against MUSTER_SPIN_NS_DEFAULT, long against what a look
+ * costs, rseq's CPU number and one or two cached loads (see docs/tuning.md,
+ * MUSTER_CENSUS_CHUNK_NS). */
 #define MUSTER_CENSUS_CHUNK_NS 2000
 
 /* How long a contended locker of libmuster-omp's runtime mutex spins before
@@ -89,11 +74,8 @@
 /* ... and when the locker's team outnumbers the CPUs.  A waiter that sleeps
  * then starts a cascade: its CPU goes to a team-mate that finds the word
  * CONTENDED and sleeps at once, so every later hand-off is a futex wake and
- * a context switch.  Spinning longer under heavier contention is the
- * DragonFly lesson.  Measured with `muster bench omp --constructs
- * critical,lock` on 2 CPUs: at 4 and 8 threads 0.1-0.25 us per construct
- * with 20 us, 0.15-0.27 with 2 us, 0.04-0.13 with 200 us; libgomp
- * 0.03-0.08. */
+ * a context switch; spinning longer under heavier contention avoids it
+ * (see docs/tuning.md, MUSTER_MUTEX_SPIN_OVERSUBSCRIBED_NS). */
 #define MUSTER_MUTEX_SPIN_OVERSUBSCRIBED_NS 200000
 
 /* Looks for a task an idle member of an oversubscribed team makes before it

@@ -115,7 +115,7 @@ int muster_machine_assign_layers(muster_machine *m);
 int muster_machine_load(const char *path, muster_machine *m, char *err, size_t err_len);
 
 /* Writes m as a muster-machine/1 JSON object (with layers, cluster_size and
- * the probe matrices when present).  topology_json, when not NULL, is a JSON
+ * the probe matrices when present).  In muster_model, not libmuster.  topology_json, when not NULL, is a JSON
  * object written verbatim as "topology".  0 or -1 (errno set). */
 int muster_machine_save(const muster_machine *m, FILE *out, const char *topology_json);
 

@@ -7,6 +7,17 @@
  * and wake sleepers.  The futex is modelled as the kernel does it: the value
  * check and going to sleep are one atomic step; a wake releases every sleeper.
  *
+ * Correspondence, one shared access per step:
+ *   waiter      sleep_until and prepare_to_sleep (src/wait/wait.c): the
+ *               acquire load, check_value, the CAS that announces SLEEPING
+ *               (failed: WORD_MOVED, look again), muster_futex_wait(flag, v)
+ *   publisher   muster_flag_publish (src/wait/wait.h), may_sleep true: the
+ *               exchange; SLEEPING in the old value: muster_flag_wake_sleepers
+ *   aborter     muster_flag_break (wait.c): fetch_or BROKEN, then the same
+ * Abstracted: the spin phase before the sleep (it only delays the look),
+ * deadlines and naps (a timed-out futex_wait would hide a lost wake-up),
+ * the statistics counters.
+ *
  * Property: no waiter is ever left asleep (spin reports any such state as an
  * "invalid end state"), and each waiter leaves having seen 1 or BROKEN.
  * The protocol relies only on the total order of read-modify-writes of one

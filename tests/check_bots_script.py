@@ -2,7 +2,7 @@
 """scripts/bots.py without BOTS: its command line refuses what it cannot
 run, with a message naming what was wrong, and each program gets the inputs
 meant for it (the cut-off variants a bigger problem than the ones that make
-a task per node).  Running BOTS itself needs its sources; see the README."""
+a task per node).  Running BOTS itself needs its sources; see docs/benchmarks.md."""
 import importlib.util
 import os
 import subprocess

@@ -5,7 +5,7 @@
  *   3. padded flags beat packed flags;
  *   4. the tournament family beats dissemination once P exceeds N_c.
  * The presets' alpha and c are explained in src/model/presets.c and the
- * README ("Model parameters"). */
+ * docs/model.md ("Model parameters"). */
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
@@ -58,7 +58,7 @@ static void sense_is_most_expensive(const muster_machine *m)
 /* 2. Arrival only: the time until the root knows all 64 arrived.  Among
  * powers of two, as the paper fixes f to one (§V-B: a power of two keeps
  * groups inside clusters); fan-in 3, which eq. 2 also allows, is cheaper
- * still on Phytium in our model (README, "Agreement"). */
+ * still on Phytium in our model (docs/model.md, "Agreement"). */
 static void fan_in_four_minimises_arrival(const muster_machine *m)
 {
     double four = simulate(m, 64, (variant){.algorithm = MUSTER_ALG_TUNED, .fan_in = 4}).arrival_ns;

@@ -44,7 +44,7 @@
 #define MUSTER_MACHINE_MAX_LAYERS 16u
 #define MUSTER_MACHINE_NO_LAYER 0xffu
 /* The paper gives neither alpha nor c; these defaults are explained in the
- * README ("Model parameters"). */
+ * docs/model.md ("Model parameters"). */
 #define MUSTER_MACHINE_DEFAULT_ALPHA 0.1
 #define MUSTER_MACHINE_DEFAULT_CONTENTION_NS 1.0
 /* Two latencies belong to one layer when they are within this fraction of

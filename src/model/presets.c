@@ -7,7 +7,7 @@
  * spends per message, about 1 ns (2-3 cycles at 2.2-2.6 GHz): invalidations
  * of n copies travel in parallel, so each copy adds that time rather than a
  * whole transfer, alpha_i = 1 ns / L_i; and each reader queued on one line
- * waits that long behind the one before it, c = 1 ns.  The README's "Model
+ * waits that long behind the one before it, c = 1 ns.  docs/model.md's "Model
  * parameters" section shows which findings depend on these values. */
 #include <stdio.h>
 #include <string.h>

@@ -447,7 +447,7 @@ static void read_ints(void)
 /* MUSTER_OMP_DEFER: when a task that could run at once is queued instead.
  * `hungry` (the default): while another member looks for work; `ahead`:
  * always, up to MUSTER_OMP_QUEUE_AHEAD (the earlier policy, kept for
- * measurements, README "Tasks"). */
+ * measurements, docs/tasks.md). */
 static void read_defer(void)
 {
     const char *raw = getenv("MUSTER_OMP_DEFER");

@@ -70,7 +70,7 @@ static int child(const char *which)
         /* Binding the initial thread at load does not shrink the process's
          * CPUs (libmuster-omp once read its mask after binding: 1).  Except
          * under plain LD_PRELOAD, where the program's own libgomp binds it
-         * first (README; libmuster-omp warns). */
+         * first (docs/openmp.md; libmuster-omp warns). */
         const char *parent_procs = getenv("CORPUS_PARENT_PROCS");
         if (!own_libgomp_beside())
             CHECK(parent_procs != NULL && omp_get_num_procs() == atoi(parent_procs),

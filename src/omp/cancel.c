@@ -26,7 +26,7 @@
 #include <stdbool.h>
 
 #include "omp/internal.h"
-#include "omp/scheduler.h"
+#include "omp/task/scheduler.h"
 
 /* gcc's `which` values (gomp-constants.h). */
 #define CANCEL_PARALLEL 1

@@ -22,7 +22,7 @@
 
 #include "barrier/runtime.h"
 #include "omp/env.h"
-#include "omp/scheduler.h" /* MUSTER_OMP_DELAY_DEPTH, MUSTER_OMP_QUEUE_AHEAD */
+#include "omp/task/defer.h" /* MUSTER_OMP_DELAY_DEPTH, MUSTER_OMP_QUEUE_AHEAD */
 
 #define DEFAULT_AFFINITY_FORMAT "level %L thread %i affinity %A"
 #define MIN_STACKSIZE (16u * 1024u) /* glibc's PTHREAD_STACK_MIN on x86-64 and AArch64 */

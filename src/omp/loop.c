@@ -5,7 +5,7 @@
  * gomp/loop.c and gomp/loop_ull.c, LLVM's in kmp/loop.c. */
 #include <stdlib.h>
 
-#include "omp/task.h"
+#include "omp/task/task.h"
 #include "omp/workshare.h"
 
 /* ---- schedules ---- */

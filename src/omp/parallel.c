@@ -19,7 +19,7 @@
 
 #include "omp/env.h"
 #include "omp/internal.h"
-#include "omp/scheduler.h"
+#include "omp/task/defer.h" /* muster_omp_defer_join; scheduler.h */
 #include "barrier/runtime.h" /* muster_barrier_wait_working */
 
 /* What a forking thread puts back after its region. */
@@ -288,7 +288,7 @@ static void become_member(muster_omp_thread *self, muster_omp_team *team, unsign
     self->ws_private = NULL;
     self->ws_sequence = 0;
     self->barriers_passed = 0;
-    self->early_tasks = team->size - 1;
+    muster_omp_defer_join(self, team->size);
     if (team->places != NULL)
         muster_omp_bind_self(self, &team->places[id]);
     muster_omp_affinity_display_on_start(self);

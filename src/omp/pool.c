@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "omp/internal.h"
-#include "omp/scheduler.h"
+#include "omp/task/scheduler.h"
 #include "barrier/runtime.h" /* muster_env(): MUSTER_BARRIER; the wait policy */
 
 typedef struct pool_worker {

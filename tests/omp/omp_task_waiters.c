@@ -6,7 +6,7 @@
  * once in its creator, so this is not a conforming program; but libgomp
  * and libomp queue such tasks and finish whenever fewer tasks wait than
  * the team has other threads, and a drop-in runtime must too: before the
- * "early tasks" rule (src/omp/task.c) libmuster-omp ran the second waiter
+ * "early tasks" rule (src/omp/task/defer.h) libmuster-omp ran the second waiter
  * in its creator whenever threads outnumbered CPUs (3 threads on 2 CPUs),
  * which then spun forever, the setter never made.
  *

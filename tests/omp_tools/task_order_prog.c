@@ -17,7 +17,7 @@
  * Part 3, the top of a recursion: with the others busy in user code,
  * member 0 runs a task at once that creates two children.  While the first
  * runs on member 0, the second must be queued, for a member that runs out
- * of work to take (task.c: delayed siblings): the first child releases the
+ * of work to take (task/defer.h: delayed siblings): the first child releases the
  * others and waits, up to 2 s, for the second to start elsewhere.  Run at
  * once, the second would not exist before the first had returned.  Before
  * that, member 0 runs recursions three deep, whose tasks two levels down

@@ -15,7 +15,7 @@
 
 #include "check.h"
 #include "omp/internal.h"
-#include "omp/scheduler.h"
+#include "omp/task/scheduler.h"
 #include "platform/cpus.h"
 
 static unsigned team_spare(unsigned threads)

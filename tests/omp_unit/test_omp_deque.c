@@ -1,4 +1,4 @@
-/* The work-stealing deque of libmuster-omp's task scheduler (src/omp/deque.c):
+/* The work-stealing deque of libmuster-omp's task scheduler (src/omp/task/deque.c):
  * its order (owner LIFO, thieves FIFO), its bound, and above all that under
  * concurrent takes and steals every task comes out exactly once. */
 #include <pthread.h>
@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "omp/deque.h"
+#include "omp/task/deque.h"
 #include "stress_common.h"
 
 static void *item_of(uintptr_t k) { return (void *)(k + 1); } /* never NULL */

@@ -1,4 +1,4 @@
-/* The team side of task scheduling (src/omp/scheduler.c), driven directly
+/* The team side of task scheduling (src/omp/task/scheduler.c, and the deferral rules of task/defer.c), driven directly
  * from one thread: a thief tries the member it last stole from first, then
  * every other member once, never itself; what it takes comes out oldest
  * first; the prioritized queue goes highest first, first come first served
@@ -16,7 +16,8 @@
 #include <unistd.h>
 
 #include "barrier/runtime.h"
-#include "omp/scheduler.h"
+#include "omp/task/defer.h"
+#include "omp/task/scheduler.h"
 #include "platform/cpus.h"
 #include "stress_common.h"
 
@@ -311,7 +312,7 @@ static void test_counts_and_throttle(void)
     unsigned queued = 0;
     for (unsigned id = 0; id < N; id++)
         for (unsigned k = 0; k < 2 * MUSTER_OMP_TASKS_PER_MEMBER * N; k++)
-            queued += muster_omp_tasks_push(tt, id, item(k + 1), NULL);
+            queued += !muster_omp_defer_throttled(tt, id) && muster_omp_tasks_push(tt, id, item(k + 1), NULL);
     unsigned limit = MUSTER_OMP_TASKS_PER_MEMBER * N;
     CHECK(queued >= limit && queued <= limit + limit / N, "throttle: %u queued, limit %u", queued,
           limit);
@@ -324,7 +325,7 @@ static void test_counts_and_throttle(void)
             muster_omp_tasks_finished(tt, id, 0);
     bool queued_again = false;
     for (unsigned k = 0; k < 64 && !queued_again; k++)
-        queued_again = muster_omp_tasks_push(tt, 0, item(1), NULL);
+        queued_again = !muster_omp_defer_throttled(tt, 0) && muster_omp_tasks_push(tt, 0, item(1), NULL);
     CHECK(queued_again, "a throttled member never queued again once the team had room");
     muster_omp_team_tasks_destroy(tt);
 }
@@ -337,21 +338,21 @@ static void test_spare_members(void)
 {
     muster_omp_team_tasks *tt = muster_omp_team_tasks_create(2);
     CHECK(tt != NULL, "create");
-    CHECK(muster_omp_tasks_want(tt, 0), "the team's first task is queued");
+    CHECK(muster_omp_defer_hungry(tt, 0), "the team's first task is queued");
     muster_omp_tasks_count_new(tt, 0);
-    CHECK(!muster_omp_tasks_want(tt, 0), "nobody hungry: run at once");
+    CHECK(!muster_omp_defer_hungry(tt, 0), "nobody hungry: run at once");
     bool hungry = false;
     muster_omp_tasks_set_hungry(tt, &hungry, true);
     bool fits = muster_cpus_available() >= 2;
-    CHECK(muster_omp_tasks_want(tt, 0) == fits, "unbound, member 1 hungry on %u CPUs: queue iff 2 fit",
+    CHECK(muster_omp_defer_hungry(tt, 0) == fits, "unbound, member 1 hungry on %u CPUs: queue iff 2 fit",
           muster_cpus_available());
     muster_omp_tasks_set_cpus(tt, 1); /* both members' places hold one CPU */
-    CHECK(!muster_omp_tasks_want(tt, 0), "bound to one CPU: member 1 is spare, its hunger queues nothing");
+    CHECK(!muster_omp_defer_hungry(tt, 0), "bound to one CPU: member 1 is spare, its hunger queues nothing");
     muster_omp_tasks_set_cpus(tt, 2);
-    CHECK(muster_omp_tasks_want(tt, 0) == fits, "bound to two CPUs: as unbound");
+    CHECK(muster_omp_defer_hungry(tt, 0) == fits, "bound to two CPUs: as unbound");
     muster_omp_tasks_set_cpus(tt, 1);
     muster_omp_tasks_set_cpus(tt, 0); /* a later unbound region */
-    CHECK(muster_omp_tasks_want(tt, 0) == fits, "unbound again: as before");
+    CHECK(muster_omp_defer_hungry(tt, 0) == fits, "unbound again: as before");
     muster_omp_tasks_set_hungry(tt, &hungry, false);
     muster_omp_team_tasks_destroy(tt);
 }

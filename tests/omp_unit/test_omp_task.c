@@ -1,4 +1,4 @@
-/* Tasks in libmuster-omp (src/omp/task.c), as gcc 12 emits them: an OpenMP
+/* Tasks in libmuster-omp (src/omp/task/), as gcc 12 emits them: an OpenMP
  * program compiled with -fopenmp and linked against libmuster-omp, not
  * libgomp.  Every check here holds for any correct schedule, tasks run at
  * once or deferred to other threads: counts and sums, firstprivate

@@ -1,4 +1,4 @@
-/* Task memory (src/omp/task_memory.c): blocks are reused by the thread that
+/* Task memory (src/omp/task/task_memory.c): blocks are reused by the thread that
  * allocated them, blocks freed by other threads go back to their owner, a
  * thread keeps at most MUSTER_OMP_TASK_MEMORY_KEEP per class, big requests
  * go to malloc, and a thread that exits with blocks still out leaves its
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "omp/task_memory.h"
+#include "omp/task/task_memory.h"
 #include "stress_common.h"
 
 static uint64_t reused(void) { return muster_omp_task_memory_counters().reused; }

@@ -1,4 +1,4 @@
-/* libmuster-omp's task scheduler (src/omp/task.c, scheduler.c, deque.c) as
+/* libmuster-omp's task scheduler (src/omp/task/) as
  * an OpenMP program compiled with gcc -fopenmp and linked against
  * libmuster-omp: deferred tasks run on several threads, exactly once, and
  * every wait (taskwait, taskgroup end, barriers, the end of a region) sees

@@ -1,16 +1,127 @@
 /* gcc's tasks and task waits: GOMP_task, GOMP_taskwait, GOMP_taskwait_depend,
  * GOMP_taskyield, GOMP_taskgroup_start and _end, onto the task core
- * (task.c), whose flags and depend array are gcc's.  (taskloop.c and
- * taskred.c hold taskloops and task reductions.) */
-#include "omp/internal.h"
-#include "omp/task.h"
+ * (task/task.h), translated into its task description: gcc's flags become
+ * its fields, gcc's depend array is read through a muster_omp_depend.
+ * (taskloop.c and taskred.c hold taskloops and task reductions.) */
+#include "omp/gomp/gomp.h"
+#include "omp/task/task.h"
 
-/* A tail call: the core's entry takes the same arguments. */
+/* ---- gcc's depend array ---- */
+
+/* gcc's dependence kinds (gomp-constants.h GOMP_DEPEND_*), as depobj
+ * entries carry them. */
+enum { GOMP_DEPEND_IN = 1, GOMP_DEPEND_OUT = 2, GOMP_DEPEND_INOUT = 3, GOMP_DEPEND_MUTEXINOUTSET = 4 };
+
+/* depend[0] != 0: {n, nout, addresses...}: the first nout write.
+ * depend[0] == 0: {0, n, nout, nmutexinoutset, nin, addresses..., depobjs...}:
+ * then n - nout - nmutexinoutset - nin depobj pointers, each {addr, kind}. */
+typedef struct gomp_depend {
+    void *const *array;
+    size_t nout, nmutex, nin, first; /* first: index of the first address */
+} gomp_depend;
+
+static bool depobj_kind(uintptr_t kind, muster_omp_dep_kind *out)
+{
+    switch (kind) {
+    case GOMP_DEPEND_IN:
+        *out = MUSTER_OMP_DEP_READ;
+        return true;
+    case GOMP_DEPEND_OUT:
+    case GOMP_DEPEND_INOUT:
+        *out = MUSTER_OMP_DEP_WRITE;
+        return true;
+    case GOMP_DEPEND_MUTEXINOUTSET:
+        *out = MUSTER_OMP_DEP_MUTEX;
+        return true;
+    default:
+        return false; /* none that gcc 12 emits */
+    }
+}
+
+/* muster_omp_depend's nth for gcc's array: addresses by kind, then depobjs. */
+static bool gomp_nth_dep(const void *list, size_t i, uintptr_t *addr, muster_omp_dep_kind *kind)
+{
+    const gomp_depend *g = list;
+    void *entry = g->array[g->first + i];
+    *addr = (uintptr_t)entry;
+    if (i < g->nout) {
+        *kind = MUSTER_OMP_DEP_WRITE;
+        return true;
+    }
+    if (i < g->nout + g->nmutex) {
+        *kind = MUSTER_OMP_DEP_MUTEX;
+        return true;
+    }
+    if (i < g->nout + g->nmutex + g->nin) {
+        *kind = MUSTER_OMP_DEP_READ;
+        return true;
+    }
+    void *const *depobj = entry; /* omp_depend_t: {address, kind} */
+    *addr = (uintptr_t)depobj[0];
+    return depobj_kind((uintptr_t)depobj[1], kind);
+}
+
+/* The core's view of gcc's depend array, in either form; `g` holds the
+ * form's counts and must live as long as the result is used. */
+static muster_omp_depend gomp_depend_read(void *const *array, gomp_depend *g)
+{
+    uintptr_t total;
+    if ((uintptr_t)array[0] != 0) {
+        total = (uintptr_t)array[0];
+        *g = (gomp_depend){.array = array, .nout = (uintptr_t)array[1], .first = 2};
+        g->nin = total - g->nout;
+    } else {
+        total = (uintptr_t)array[1];
+        *g = (gomp_depend){.array = array,
+                           .nout = (uintptr_t)array[2],
+                           .nmutex = (uintptr_t)array[3],
+                           .nin = (uintptr_t)array[4],
+                           .first = 5};
+    }
+    return (muster_omp_depend){.list = g, .count = total, .nth = gomp_nth_dep};
+}
+
+/* ---- entry points ---- */
+
+/* A task with depend, detach or priority clauses, described. */
+static __attribute__((noinline)) void submit_described(void (*fn)(void *), void *data,
+                                                       void (*cpyfn)(void *, void *), long arg_size, long arg_align,
+                                                       bool if_clause, unsigned flags, void **depend, int priority,
+                                                       void *detach)
+{
+    gomp_depend g;
+    muster_omp_depend deps;
+    muster_omp_task_desc task = {
+        .fn = fn,
+        .data = data,
+        .cpyfn = cpyfn,
+        .arg_size = arg_size,
+        .arg_align = arg_align,
+        .if_clause = if_clause,
+        .final = (flags & GOMP_TASK_FLAG_FINAL) != 0,
+        .priority = (flags & GOMP_TASK_FLAG_PRIORITY) ? priority : 0,
+        /* gcc also reads the handle from the task's firstprivate copy of
+         * the event, the first pointer of its argument block: as the core
+         * writes it. */
+        .detach = (flags & GOMP_TASK_FLAG_DETACH) ? detach : NULL,
+    };
+    if (depend != NULL) {
+        deps = gomp_depend_read(depend, &g);
+        task.depend = &deps;
+    }
+    muster_omp_task_submit(&task);
+}
+
+/* A task without clauses goes the plain way (task.h says why), as a tail
+ * call; the rest are described. */
 MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                                  long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
                                  void *detach)
 {
-    muster_omp_task_submit(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
+    if (depend == NULL && !(flags & (GOMP_TASK_FLAG_DETACH | GOMP_TASK_FLAG_PRIORITY)))
+        muster_omp_task_plain(fn, data, cpyfn, arg_size, arg_align, if_clause, (flags & GOMP_TASK_FLAG_FINAL) != 0);
+    else
+        submit_described(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
 }
 
 MUSTER_OMP_EXPORT void GOMP_taskwait(void)
@@ -20,7 +131,9 @@ MUSTER_OMP_EXPORT void GOMP_taskwait(void)
 
 MUSTER_OMP_EXPORT void GOMP_taskwait_depend(void **depend)
 {
-    muster_omp_taskwait_depend(depend);
+    gomp_depend g;
+    muster_omp_depend deps = gomp_depend_read(depend, &g);
+    muster_omp_taskwait_depend(&deps);
 }
 
 /* Nothing else to run: the calling task just continues. */

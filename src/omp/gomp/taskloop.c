@@ -7,7 +7,7 @@
 
 #include "omp/gomp/gomp.h"
 #include "omp/internal.h"
-#include "omp/task.h"
+#include "omp/task/task.h"
 
 #define TYPE long
 #define UTYPE unsigned long

@@ -1,6 +1,6 @@
 /* gcc's task reductions: task_reduction on taskgroup and taskloop,
  * in_reduction, and reduction(task, ...) on parallel and worksharing
- * constructs, on the task core's taskgroups (task.c keeps one slot per
+ * constructs, on the task wing's taskgroups (task/records.c keeps one slot per
  * taskgroup for the innermost registration, inherited by nested groups).
  *
  * The descriptor gcc builds (libgomp's task.c documents it):
@@ -23,7 +23,7 @@
 
 #include "omp/internal.h"
 #include "omp/gomp/gomp.h"
-#include "omp/task.h"
+#include "omp/task/task.h"
 
 enum { D_COUNT, D_BLOCK_SIZE, D_ARRAY, D_ALLOCATOR, D_NEXT, D_FIRST, D_END, D_ENTRIES };
 

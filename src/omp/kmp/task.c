@@ -1,4 +1,4 @@
-/* Explicit tasks for clang-built code, on the task core GOMP_task uses.
+/* Explicit tasks for clang-built code, on the task wing (task/task.h).
  *
  * clang allocates a task with __kmpc_omp_task_alloc (kmp_task_t, then its
  * privates, then the shared-variable pointers, all in one block), fills it
@@ -14,15 +14,15 @@
  * its parent's taskwait would not wait for it.  So every run of a task
  * ends inside its outermost one, which alone finishes the task.
  *
- * Dependences arrive as LLVM's records {base_addr, len, flags}; they are
- * rewritten into gcc's depend array, which the core reads. */
+ * Dependences arrive as LLVM's records {base_addr, len, flags}, in two
+ * lists; the core reads them where they are, through a muster_omp_depend. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "omp/kmp/kmp.h"
-#include "omp/task.h"
-#include "omp/task_memory.h"
+#include "omp/task/task.h"
+#include "omp/task/task_memory.h"
 
 /* kmp_task_t as clang 14 lays it out (x86-64 and AArch64). */
 typedef struct kmp_task kmp_task_t;
@@ -49,11 +49,6 @@ enum {
     KMP_TASK_PRIORITY = 0x20,
     KMP_TASK_DETACHABLE = 0x40,
 };
-
-/* gcc's GOMP_task flags, which the core reads. */
-#define GOMP_FLAG_FINAL (1u << 1)
-#define GOMP_FLAG_PRIORITY (1u << 4)
-#define GOMP_FLAG_DETACH (1u << 13)
 
 /* A detachable task's event, as the program holds it (omp_event_handle_t):
  * the core's own handle, written when the task is submitted.  Freed by
@@ -154,23 +149,8 @@ MUSTER_OMP_EXPORT kmp_task_t *__kmpc_omp_target_task_alloc(ident_t *loc, kmp_int
     return alloc_task(flags, sizeof_task, sizeof_shareds, entry);
 }
 
-static unsigned gomp_flags(const kmp_task_t *task, int *priority)
-{
-    kmp_int32 flags = header_of((kmp_task_t *)task)->flags;
-    unsigned g = 0;
-    if (flags & KMP_TASK_FINAL)
-        g |= GOMP_FLAG_FINAL;
-    *priority = 0;
-    if (flags & KMP_TASK_PRIORITY) {
-        g |= GOMP_FLAG_PRIORITY;
-        *priority = task->data2.priority;
-    }
-    return g;
-}
-
 /* A detachable task's argument: the core writes its event handle into the
- * first word of its copy (gcc keeps the event there), so the task's
- * address goes second. */
+ * first pointer of its copy (task.h), so the task's address goes second. */
 typedef struct detached_arg {
     void *core_event;
     kmp_task_t *task;
@@ -183,23 +163,42 @@ static void run_detached_task(void *arg)
     run_entry(a.task);
 }
 
-static void submit(kmp_task_t *task, void **depend)
+/* The core's description of a task, its clauses taken from the flags
+ * clang gave __kmpc_omp_task_alloc; the caller sets the body and argument. */
+static muster_omp_task_desc task_desc(const kmp_task_t *task, const muster_omp_depend *depend)
+{
+    kmp_int32 flags = header_of((kmp_task_t *)task)->flags;
+    return (muster_omp_task_desc){
+        .depend = depend,
+        .priority = (flags & KMP_TASK_PRIORITY) ? task->data2.priority : 0,
+        .if_clause = true,
+        .final = (flags & KMP_TASK_FINAL) != 0,
+    };
+}
+
+static void submit(kmp_task_t *task, const muster_omp_depend *depend)
 {
     task_header *h = header_of(task);
     if (h->running) {
         run_entry(task); /* an untied task's second part, see above: it runs, so its dependences are met */
         return;
     }
-    int priority;
-    unsigned flags = gomp_flags(task, &priority);
+    muster_omp_task_desc desc = task_desc(task, depend);
     if (h->event != NULL) {
         detached_arg a = {NULL, task};
-        muster_omp_task_submit(run_detached_task, &a, NULL, sizeof a, _Alignof(detached_arg), true,
-                               flags | GOMP_FLAG_DETACH, depend, priority, &h->event->core);
+        desc.fn = run_detached_task;
+        desc.data = &a;
+        desc.arg_size = sizeof a;
+        desc.arg_align = _Alignof(detached_arg);
+        desc.detach = &h->event->core;
+        muster_omp_task_submit(&desc);
         return;
     }
-    muster_omp_task_submit(run_task, &task, NULL, sizeof task, _Alignof(kmp_task_t *), true, flags, depend, priority,
-                           NULL);
+    desc.fn = run_task;
+    desc.data = &task;
+    desc.arg_size = sizeof task;
+    desc.arg_align = _Alignof(kmp_task_t *);
+    muster_omp_task_submit(&desc);
 }
 
 /* ---- detach ---- */
@@ -277,51 +276,41 @@ typedef struct kmp_depend_info {
 
 enum { KMP_DEP_IN = 0x1, KMP_DEP_OUT = 0x2, KMP_DEP_MTX = 0x4 };
 
-/* The kind a record becomes in gcc's array: 0 out (inout, and what gcc 12
- * has no kind for: waiting more is correct), 1 mutexinoutset, 2 in. */
-static int gomp_kind(uint8_t flags)
+/* The core's kind of a record: in, mutexinoutset, else a write (inout,
+ * and what the core has no kind for, inoutset and omp_all_memory: waiting
+ * more is correct). */
+static muster_omp_dep_kind core_kind(uint8_t flags)
 {
     if (flags == KMP_DEP_IN)
-        return 2;
+        return MUSTER_OMP_DEP_READ;
     if (flags == KMP_DEP_MTX)
-        return 1;
-    return 0;
+        return MUSTER_OMP_DEP_MUTEX;
+    return MUSTER_OMP_DEP_WRITE;
 }
 
-/* gcc's form {0, n, nout, nmutexinoutset, nin, addresses by kind} of the
- * records of both lists, in `array` (5 + n slots). */
-static void to_gomp_depend(void **array, const kmp_depend_info_t *a, kmp_int32 na, const kmp_depend_info_t *b,
-                           kmp_int32 nb)
+/* clang's two lists of records, read in place. */
+typedef struct kmp_depend_lists {
+    const kmp_depend_info_t *a, *b;
+    size_t na;
+} kmp_depend_lists;
+
+/* muster_omp_depend's nth for clang's records: list a, then list b. */
+static bool kmp_nth_dep(const void *list, size_t i, uintptr_t *addr, muster_omp_dep_kind *kind)
 {
-    size_t n = (size_t)na + (size_t)nb, count[3] = {0, 0, 0};
-    for (size_t i = 0; i < n; i++)
-        count[gomp_kind((i < (size_t)na ? a[i] : b[i - (size_t)na]).flags)]++;
-    array[0] = NULL;
-    array[1] = (void *)(uintptr_t)n;
-    array[2] = (void *)(uintptr_t)count[0];
-    array[3] = (void *)(uintptr_t)count[1];
-    array[4] = (void *)(uintptr_t)count[2];
-    size_t next[3] = {5, 5 + count[0], 5 + count[0] + count[1]};
-    for (size_t i = 0; i < n; i++) {
-        const kmp_depend_info_t *d = i < (size_t)na ? &a[i] : &b[i - (size_t)na];
-        array[next[gomp_kind(d->flags)]++] = (void *)d->base_addr;
-    }
+    const kmp_depend_lists *l = list;
+    const kmp_depend_info_t *d = i < l->na ? &l->a[i] : &l->b[i - l->na];
+    *addr = (uintptr_t)d->base_addr;
+    *kind = core_kind(d->flags);
+    return true;
 }
 
-/* Depend arrays of up to this many records live on the stack. */
-#define STACK_DEPS 64
-
-static void **depend_array(void **stack, const kmp_depend_info_t *a, kmp_int32 na, const kmp_depend_info_t *b,
-                           kmp_int32 nb)
+static muster_omp_depend depend_lists(kmp_depend_lists *l, const kmp_depend_info_t *a, kmp_int32 na,
+                                      const kmp_depend_info_t *b, kmp_int32 nb)
 {
     if (na < 0 || nb < 0)
         muster_omp_fatal("a negative dependence count (%d, %d)", (int)na, (int)nb);
-    size_t n = (size_t)na + (size_t)nb;
-    void **array = n <= STACK_DEPS ? stack : malloc((5 + n) * sizeof *array);
-    if (array == NULL)
-        muster_omp_fatal("out of memory for %zu dependences", n);
-    to_gomp_depend(array, a, na, b, nb);
-    return array;
+    *l = (kmp_depend_lists){.a = a, .b = b, .na = (size_t)na};
+    return (muster_omp_depend){.list = l, .count = (size_t)na + (size_t)nb, .nth = kmp_nth_dep};
 }
 
 MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t *loc, kmp_int32 gtid, kmp_task_t *task,
@@ -333,11 +322,9 @@ MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t *loc, kmp_int32 gt
         submit(task, NULL);
         return 0;
     }
-    void *stack[5 + STACK_DEPS];
-    void **depend = depend_array(stack, deps, ndeps, noalias, ndeps_noalias);
-    submit(task, depend);
-    if (depend != stack)
-        free(depend);
+    kmp_depend_lists lists;
+    muster_omp_depend depend = depend_lists(&lists, deps, ndeps, noalias, ndeps_noalias);
+    submit(task, &depend);
     return 0;
 }
 
@@ -347,11 +334,9 @@ static void wait_deps(kmp_int32 ndeps, kmp_depend_info_t *deps, kmp_int32 ndeps_
 {
     if (ndeps + ndeps_noalias == 0)
         return;
-    void *stack[5 + STACK_DEPS];
-    void **depend = depend_array(stack, deps, ndeps, noalias, ndeps_noalias);
-    muster_omp_taskwait_depend(depend);
-    if (depend != stack)
-        free(depend);
+    kmp_depend_lists lists;
+    muster_omp_depend depend = depend_lists(&lists, deps, ndeps, noalias, ndeps_noalias);
+    muster_omp_taskwait_depend(&depend);
 }
 
 MUSTER_OMP_EXPORT void __kmpc_omp_wait_deps(ident_t *loc, kmp_int32 gtid, kmp_int32 ndeps, kmp_depend_info_t *deps,

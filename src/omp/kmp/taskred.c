@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "omp/kmp/kmp.h"
-#include "omp/task.h"
+#include "omp/task/task.h"
 #include "omp/workshare.h"
 
 /* clang 14's kmp_taskred_input_t (56 bytes on LP64). */

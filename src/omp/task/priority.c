@@ -1,5 +1,5 @@
 /* The team's queue of prioritized tasks (priority.h). */
-#include "omp/priority.h"
+#include "omp/task/priority.h"
 
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /* Task dependences between siblings (depend.h says how). */
-#include "omp/depend.h"
+#include "omp/task/depend.h"
 
-#include "omp/task_memory.h"
+#include "omp/task/task_memory.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,23 +58,7 @@ static void *checked_realloc(void *p, size_t bytes)
     return p;
 }
 
-/* ---- gcc's depend array ---- */
-
-/* depend[0] != 0: {n, nout, addresses...}: the first nout write.
- * depend[0] == 0: {0, n, nout, nmutexinoutset, nin, addresses..., depobjs...}:
- * then n - nout - nmutexinoutset - nin depobj pointers, each {addr, kind}. */
-typedef struct depend_form {
-    size_t total, nout, nmutex, nin, first; /* first: index of the first address */
-} depend_form;
-
-static depend_form read_form(void *const *depend)
-{
-    if ((uintptr_t)depend[0] != 0)
-        return (depend_form){.total = (uintptr_t)depend[0], .nout = (uintptr_t)depend[1],
-                             .nin = (uintptr_t)depend[0] - (uintptr_t)depend[1], .first = 2};
-    return (depend_form){.total = (uintptr_t)depend[1], .nout = (uintptr_t)depend[2],
-                         .nmutex = (uintptr_t)depend[3], .nin = (uintptr_t)depend[4], .first = 5};
-}
+/* ---- a task's clauses ---- */
 
 static muster_omp_dep dep_record(uintptr_t addr, muster_omp_dep_kind kind)
 {
@@ -82,50 +66,17 @@ static muster_omp_dep dep_record(uintptr_t addr, muster_omp_dep_kind kind)
         .addr = addr, .kind = kind, .list_slot = MUSTER_OMP_DEP_NO_SLOT, .before_slot = MUSTER_OMP_DEP_NO_SLOT};
 }
 
-/* The i-th dependence; false for a kind not handled here. */
-static bool nth_dep(void *const *depend, const depend_form *f, size_t i, muster_omp_dep *out)
+long muster_omp_depend_count(const muster_omp_depend *depend)
 {
-    void *entry = depend[f->first + i];
-    if (i < f->nout) {
-        *out = dep_record((uintptr_t)entry, MUSTER_OMP_DEP_WRITE);
-        return true;
-    }
-    if (i < f->nout + f->nmutex) {
-        *out = dep_record((uintptr_t)entry, MUSTER_OMP_DEP_MUTEX);
-        return true;
-    }
-    if (i < f->nout + f->nmutex + f->nin) {
-        *out = dep_record((uintptr_t)entry, MUSTER_OMP_DEP_READ);
-        return true;
-    }
-    void *const *depobj = entry; /* omp_depend_t: {address, kind} */
-    switch ((uintptr_t)depobj[1]) {
-    case MUSTER_OMP_DEPEND_IN:
-        *out = dep_record((uintptr_t)depobj[0], MUSTER_OMP_DEP_READ);
-        return true;
-    case MUSTER_OMP_DEPEND_OUT:
-    case MUSTER_OMP_DEPEND_INOUT:
-        *out = dep_record((uintptr_t)depobj[0], MUSTER_OMP_DEP_WRITE);
-        return true;
-    case MUSTER_OMP_DEPEND_MUTEXINOUTSET:
-        *out = dep_record((uintptr_t)depobj[0], MUSTER_OMP_DEP_MUTEX);
-        return true;
-    default:
-        return false;
-    }
-}
-
-long muster_omp_depend_count(void *const *depend)
-{
-    depend_form f = read_form(depend);
-    muster_omp_dep d;
-    for (size_t i = 0; i < f.total; i++)
-        if (!nth_dep(depend, &f, i, &d))
+    uintptr_t addr;
+    muster_omp_dep_kind kind;
+    for (size_t i = 0; i < depend->count; i++)
+        if (!depend->nth(depend->list, i, &addr, &kind))
             return -1;
-    return (long)f.total;
+    return (long)depend->count;
 }
 
-muster_omp_deps *muster_omp_deps_new(void *const *depend, void *task, const void *team)
+muster_omp_deps *muster_omp_deps_new(const muster_omp_depend *depend, void *task, const void *team)
 {
     long n = muster_omp_depend_count(depend);
     if (n < 0)
@@ -139,10 +90,12 @@ muster_omp_deps *muster_omp_deps_new(void *const *depend, void *task, const void
     atomic_init(&d->unmet, 1);
     d->task = task;
     d->team = team;
-    depend_form f = read_form(depend);
     for (size_t i = 0; i < (size_t)n; i++) {
-        nth_dep(depend, &f, i, &d->dep[d->count]);
-        d->mutex |= d->dep[d->count++].kind == MUSTER_OMP_DEP_MUTEX;
+        uintptr_t addr;
+        muster_omp_dep_kind kind;
+        (void)depend->nth(depend->list, i, &addr, &kind); /* handled: muster_omp_depend_count */
+        d->dep[d->count++] = dep_record(addr, kind);
+        d->mutex |= kind == MUSTER_OMP_DEP_MUTEX;
     }
     return d;
 }
@@ -197,11 +150,9 @@ static uint32_t batch_size(const task_batch *b)
 /* Each record keeps its index in the lists that hold it: its own list
  * (list_slot: readers for READ records, writers for WRITE and MUTEX ones)
  * and set_before (before_slot: the predecessors of the open mutexinoutset
- * set, copied from the other two), so a finishing task leaves in O(1).  A
- * scan per leaver made the releases quadratic, under the table's lock:
- * 20,000 tasks reading one address took 365 ms (libgomp 115-150), 8,000
- * members of one mutexinoutset set 466 ms (libgomp 23), 40,000 readers
- * followed by a set 775 ms (libgomp 83). */
+ * set, copied from the other two), so a finishing task leaves in O(1):
+ * a scan per leaver made the releases quadratic under the table's lock
+ * (docs/tuning.md: O(1) leave). */
 
 static dep_list *own_list(dep_entry *e, muster_omp_dep_kind kind)
 {

@@ -1,5 +1,5 @@
 /* The team side of task scheduling (scheduler.h says what it is). */
-#include "omp/scheduler.h"
+#include "omp/task/scheduler.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -139,10 +139,8 @@ static int nudge_barriers(muster_omp_team_tasks *tt, int count)
 /* Wakes the members asleep waiting for the team's last task (in
  * muster_omp_tasks_drain).  Not those asleep at a barrier: a barrier is
  * released by its last arrival, which comes only after no task is left
- * (the arrival's drain), so the last task tells them nothing.  Nudging
- * them too was measured: at 3 members on 2 CPUs a barrier sleeper was
- * woken for nothing about 4 000 times a run of uts, each time a creator's
- * task happened to be the team's only one. */
+ * (the arrival's drain), so the last task tells them nothing
+ * (docs/tuning.md: the last task wakes only the drain's sleepers). */
 static void wake_last_task_sleepers(muster_omp_team_tasks *tt)
 {
     atomic_fetch_add(&tt->signal, 1);
@@ -154,8 +152,7 @@ static void wake_last_task_sleepers(muster_omp_team_tasks *tt)
  * awake member to run it.  With more members than CPUs and at most
  * spare_members asleep, the awake ones fill the CPUs: they will take the
  * task when their own work ends, and waking the sleepers would only make
- * them fight for the CPUs (measured: 20 000 context switches per run of a
- * dependence-heavy program at 8 members on 2 CPUs).  An awake member may
+ * them fight for the CPUs (docs/tuning.md: wake for work).  An awake member may
  * be blocked in its own code instead; then a sleeper finds the task within
  * its nap (MUSTER_TASK_NAP_NS).  A count reaching zero wakes its waiter,
  * and the team's last task the scheduler's sleepers, whatever their number
@@ -176,19 +173,11 @@ static void wake_for_work(muster_omp_team_tasks *tt)
     muster_futex_wake(&tt->signal, 1);
 }
 
-bool muster_omp_tasks_want_slow(muster_omp_team_tasks *tt, unsigned id)
-{
-    if (muster_deque_size(&tt->deques[id]) >= tt->queue_ahead)
-        return false;
-    /* hungry, or the team's first task (counting it sets tasks_seen). */
-    return true;
-}
-
 void muster_omp_tasks_set_hungry(muster_omp_team_tasks *tt, bool *marked, bool hungry)
 {
     if (*marked == hungry)
         return;
-    /* relaxed: a hint read by creators (muster_omp_tasks_want). */
+    /* relaxed: a hint read by creators (muster_omp_defer_hungry). */
     if (!hungry)
         atomic_fetch_sub_explicit(&tt->hungry, 1, memory_order_relaxed);
     else if (atomic_load_explicit(&tt->tasks_seen, memory_order_relaxed))
@@ -233,42 +222,9 @@ int64_t muster_omp_tasks_pending(muster_omp_team_tasks *tt)
     return (int64_t)(created - finished);
 }
 
-/* The throttle, per member: it re-reads the team's total only once its
- * credit (its share of the room left) is spent, and a throttled member
- * runs 16 tasks at once before it looks again.  Soft, as libgomp's: it
- * bounds memory, not exactly. */
-enum { THROTTLED_RUNS = 16 };
-static bool throttled(muster_omp_team_tasks *tt, muster_omp_member_counts *c)
-{
-    if (c->credit > 0) {
-        c->credit--;
-        return false;
-    }
-    if (c->credit < 0) {
-        c->credit++;
-        return true;
-    }
-    int64_t room = (int64_t)MUSTER_OMP_TASKS_PER_MEMBER * tt->size - muster_omp_tasks_pending(tt);
-    if (room <= 0) {
-        c->credit = -THROTTLED_RUNS;
-        return true;
-    }
-    /* At least 1: with less room than members, re-reading the sum at every
-     * push would cost more than overshooting by one task per member. */
-    c->credit = room / tt->size > 0 ? room / tt->size : 1;
-    return false;
-}
-
-void muster_omp_tasks_reset_throttle(muster_omp_team_tasks *tt, unsigned id)
-{
-    tt->counts[id].credit = 0; /* the member's own field */
-}
-
 bool muster_omp_tasks_push(muster_omp_team_tasks *tt, unsigned id, void *task, const uintptr_t *tags)
 {
     muster_omp_member_counts *c = &tt->counts[id];
-    if (throttled(tt, c))
-        return false;
     count_created(tt, c, 1);
     if (!muster_deque_push_tagged(&tt->deques[id], task, tags)) {
         count_created(tt, c, -1); /* nobody saw the task */
@@ -305,10 +261,9 @@ void muster_omp_tasks_finished(muster_omp_team_tasks *tt, unsigned id, uint32_t 
         muster_store_before_load(&c->finished, v + 1);
     }
     /* Sleepers wait for new work, for the team's last task, or for a count
-     * reaching zero (taskwait, taskgroup end).  A count has one waiter, and
-     * waking everyone for it was measured: fib at 8 members on 2 CPUs slept
-     * and woke ~900 times a run, every sleeper at every emptied count.
-     * The sum is read only while someone waits for the last task: of the
+     * reaching zero (taskwait, taskgroup end).  A count has one waiter, so
+     * only it is woken (docs/tuning.md: an emptied count wakes only its
+     * waiter).  The sum is read only while someone waits for the last task: of the
      * finishers that race to finish the last tasks, the last to store its
      * count reads every other's (seq_cst), so one of them sees 0. */
     if (atomic_load(&tt->last_task_sleepers) != 0 && muster_omp_tasks_pending(tt) == 0)

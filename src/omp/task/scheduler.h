@@ -2,55 +2,40 @@
  * count of the team's unfinished deferred tasks, and how a member with
  * nothing to run waits for work without a system call per task.
  *
- * task.c owns the tasks themselves (records, frames, taskgroups); this file
- * moves opaque task pointers between members.  Who may run what (the tied
- * task scheduling constraint) is task.c's business: it takes only from its
- * own deque inside taskwait and taskgroup end, and steals only where any
- * task may run (team barriers and the end of a region). */
+ * The rest of the wing owns the tasks themselves (records, frames,
+ * taskgroups); this file moves opaque task pointers between members.  Who
+ * may run what (the tied task scheduling constraint) is wait.c's business,
+ * and whether a task is queued at all defer.h's. */
 #ifndef MUSTER_OMP_SCHEDULER_H
 #define MUSTER_OMP_SCHEDULER_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "omp/deque.h"
-#include "omp/priority.h"
+#include "omp/task/deque.h"
+#include "omp/task/priority.h"
 #include "wait/wait.h"
 
-/* Tasks queued per member before GOMP_task runs new ones at once. */
+/* Tasks a member's deque holds; a full deque runs new tasks at once. */
 #define MUSTER_OMP_DEQUE_CAPACITY 256
-/* Tasks a member keeps queued, not yet taken by anyone, before it runs new
- * ones at once: enough that a member looking for work finds some, few
- * enough that while everyone is busy a task costs a call, as undeferred.
- * MUSTER_OMP_QUEUE_AHEAD overrides it (measurements). */
-#define MUSTER_OMP_QUEUE_AHEAD 4
-/* Tasks below this depth queue their children one ahead and run the one
- * queued before (task.c: delayed siblings); MUSTER_OMP_DELAY_DEPTH
- * overrides it, 0 to MUSTER_OMP_DELAY_DEPTH_MAX (0: off). */
-#define MUSTER_OMP_DELAY_DEPTH 3
-#define MUSTER_OMP_DELAY_DEPTH_MAX 7
-/* Unfinished deferred tasks per member before new ones run at once
- * (libgomp's throttle is 64 per thread too). */
-#define MUSTER_OMP_TASKS_PER_MEMBER 64
 
 /* One member's counts of the team's deferred tasks, written by that member
  * alone (a store, no read-modify-write) on a line of its own: a count
  * every member bumped for every task was one cache line taking two
- * read-modify-writes per task from every core (fine-grained tasks ran
- * 8x slower at 16 threads on 16 cores than at 4). */
+ * read-modify-writes per task from every core (docs/tuning.md). */
 typedef struct muster_omp_member_counts {
     _Alignas(MUSTER_CACHE_LINE) _Atomic uint64_t created; /* deferred tasks counted by this member */
     _Atomic uint64_t finished;                             /* deferred tasks this member completed */
     /* Tasks this member may still queue before it re-reads the team's
-     * total for the throttle (muster_omp_tasks_push); below 0: throttled,
-     * runs that many more at once first.  The member's own. */
+     * total for the throttle (defer.c); below 0: throttled, runs that many
+     * more at once first.  The member's own. */
     int64_t credit;
 } muster_omp_member_counts;
 
 typedef struct muster_omp_team_tasks {
     /* Members looking for work (at a barrier, in taskwait, at the end):
-     * read by every task creation, written only when a member starts or
-     * stops looking.  Alone on its line with what creators read beside it:
+     * read by every task creation (defer.h), written only when a member
+     * starts or stops looking.  Alone on its line with what creators read beside it:
      * the other shared words change at other times. */
     _Alignas(MUSTER_CACHE_LINE) _Atomic uint32_t hungry;
     /* Set when the team's first deferred task is counted (count_created);
@@ -79,6 +64,7 @@ typedef struct muster_omp_team_tasks {
     _Alignas(MUSTER_CACHE_LINE) unsigned size;
     uint64_t idle_polls;       /* looks for work before sleeping (muster_task_wait_plan) */
     uint64_t nap_ns;           /* the longest an idle member sleeps unwoken (the plan's) */
+    /* The deferral settings (defer.h), copied once per team. */
     int64_t queue_ahead;       /* MUSTER_OMP_QUEUE_AHEAD */
     unsigned delay_depth;      /* MUSTER_OMP_DELAY_DEPTH */
     bool defer_always;         /* MUSTER_OMP_DEFER=ahead: queue ahead even when nobody is hungry */
@@ -111,7 +97,7 @@ static inline muster_omp_thief muster_omp_thief_for(unsigned id)
 }
 
 /* What a member waiting at one of its team's barriers does meanwhile: run
- * one of the team's tasks (task.c). */
+ * one of the team's tasks (wait.c). */
 typedef struct muster_omp_task_work {
     muster_wait_work work;
     muster_omp_team_tasks *tt;
@@ -124,28 +110,6 @@ typedef struct muster_omp_task_work {
 muster_omp_team_tasks *muster_omp_team_tasks_create(unsigned size);
 void muster_omp_team_tasks_destroy(muster_omp_team_tasks *tt);
 
-/* Whether member id should queue a new task rather than run it at once:
- * when another member is looking for work with a CPU to do it on (more
- * members hungry than the team has beyond the CPUs: with 8 members on 2
- * CPUs and 2 busy, the CPUs are full, and queueing only adds hand-offs
- * and wake-ups) and id's deque holds fewer than MUSTER_OMP_QUEUE_AHEAD.  While every member is busy a task runs at once:
- * it costs a call, and the order is the serial one (which decides the work
- * of a branch-and-bound search).  The team's first task is queued: the
- * others have had no chance yet to say they are hungry. */
-bool muster_omp_tasks_want_slow(muster_omp_team_tasks *tt, unsigned id);
-static inline bool muster_omp_tasks_want(muster_omp_team_tasks *tt, unsigned id)
-{
-    /* relaxed (all): hints.  A stale hungry count defers one task too many
-     * or too few; a member that stays hungry is seen at the next creation,
-     * and a queued task is found by the members' own look.  The common
-     * case, everyone busy in a team that has had tasks, is two loads. */
-    bool hungry = tt->defer_always ||
-                  atomic_load_explicit(&tt->hungry, memory_order_relaxed) >
-                      atomic_load_explicit(&tt->spare_members, memory_order_relaxed);
-    if (!hungry && atomic_load_explicit(&tt->tasks_seen, memory_order_relaxed))
-        return false;
-    return muster_omp_tasks_want_slow(tt, id);
-}
 /* The team can run `cpus` members at once: the CPUs of its places when it
  * is bound (muster_omp_bound_cpus), 0 when unbound (then the process's
  * CPUs count).  Members beyond that are spare: hungry ones that cannot help,
@@ -164,16 +128,12 @@ static inline void muster_omp_tasks_set_cpus(muster_omp_team_tasks *tt, unsigned
 /* A member starts (true) or stops (false) looking for work; *marked keeps
  * its state, so repeated calls write nothing. */
 void muster_omp_tasks_set_hungry(muster_omp_team_tasks *tt, bool *marked, bool hungry);
-/* Queues a task in member id's deque, with its MUSTER_DEQUE_TAGS tags (its
- * nearest ancestors, for thieves restricted to some task's descendants;
- * NULL: none).  False when the deque is full or the team has too many
- * unfinished tasks: the caller runs the task at once. */
+/* Counts a new task and queues it in member id's deque, with its
+ * MUSTER_DEQUE_TAGS tags (its nearest ancestors, for thieves restricted to
+ * some task's descendants; NULL: none).  False when the deque is full: the
+ * caller runs the task at once.  (The throttle is the caller's to ask:
+ * muster_omp_defer_throttled.) */
 bool muster_omp_tasks_push(muster_omp_team_tasks *tt, unsigned id, void *task, const uintptr_t *tags);
-/* Member id's throttle starts afresh (its credit 0: the next push reads the
- * team's total): called by the member once the team's tasks have all
- * finished, so that a throttle hit in one region does not run the next
- * region's first tasks at once. */
-void muster_omp_tasks_reset_throttle(muster_omp_team_tasks *tt, unsigned id);
 /* Member id counts a task that will be queued later
  * (muster_omp_tasks_push_again): one waiting for its dependences.  Not
  * throttled. */

@@ -1,5 +1,5 @@
 /* The bounded work-stealing deque (deque.h says what and why). */
-#include "omp/deque.h"
+#include "omp/task/deque.h"
 
 #include <stdlib.h>
 

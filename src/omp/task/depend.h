@@ -39,20 +39,22 @@
 
 #include "omp/mutex.h"
 
-/* gcc's dependence kinds (gomp-constants.h GOMP_DEPEND_*), as depobj
- * entries carry them. */
-enum {
-    MUSTER_OMP_DEPEND_IN = 1,
-    MUSTER_OMP_DEPEND_OUT = 2,
-    MUSTER_OMP_DEPEND_INOUT = 3,
-    MUSTER_OMP_DEPEND_MUTEXINOUTSET = 4,
-};
-
 typedef enum muster_omp_dep_kind {
     MUSTER_OMP_DEP_READ,  /* in */
     MUSTER_OMP_DEP_WRITE, /* out, inout */
     MUSTER_OMP_DEP_MUTEX, /* mutexinoutset */
 } muster_omp_dep_kind;
+
+/* A task's depend clauses as an ABI layer hands them to the core: `count`
+ * entries, the i-th read by nth(list, i, ...), which gives its address and
+ * kind, or false for a kind the core does not handle (the task then waits
+ * for all its creator's deferred children instead).  Each ABI layer reads
+ * its own compiler's layout (gomp/depend.c, kmp/task.c). */
+typedef struct muster_omp_depend {
+    const void *list;
+    size_t count;
+    bool (*nth)(const void *list, size_t i, uintptr_t *addr, muster_omp_dep_kind *kind);
+} muster_omp_depend;
 
 typedef struct muster_omp_dep {
     uintptr_t addr;
@@ -75,7 +77,7 @@ typedef struct muster_omp_deps {
     /* Under the table's lock.  The first few live in first_successors:
      * most tasks have one or two (a reader, the next writer), and a malloc
      * and a free per task, freed by whichever thread finishes the task, cost
-     * the creator more than the rest of the registration (perf, depfan). */
+     * the creator more than the rest of the registration (docs/tuning.md). */
     struct muster_omp_deps **successors;
     uint32_t nsuccessors, successors_cap;
     struct muster_omp_deps *first_successors[MUSTER_OMP_DEPS_FIRST_SUCCESSORS];
@@ -86,16 +88,15 @@ typedef struct muster_omp_deps {
 
 typedef struct muster_omp_dep_table muster_omp_dep_table;
 
-/* How many addresses gcc's depend array names, in either form ({n, nout,
- * addresses} or {0, n, nout, nmutexinoutset, nin, addresses, depobjs}); -1
- * when one of them is a kind this module does not handle. */
-long muster_omp_depend_count(void *const *depend);
+/* How many entries the clauses name; -1 when one of them is a kind this
+ * module does not handle. */
+long muster_omp_depend_count(const muster_omp_depend *depend);
 
-/* A task's dependences from gcc's depend array, or NULL when
+/* A task's dependences from its clauses, or NULL when
  * muster_omp_depend_count says -1.  Free with muster_omp_deps_free.  (Out
  * of memory here and below ends the process with a message, as everywhere
  * in the task code: a task cannot be dropped.) */
-muster_omp_deps *muster_omp_deps_new(void *const *depend, void *task, const void *team);
+muster_omp_deps *muster_omp_deps_new(const muster_omp_depend *depend, void *task, const void *team);
 void muster_omp_deps_free(muster_omp_deps *d);
 
 muster_omp_dep_table *muster_omp_dep_table_new(void);

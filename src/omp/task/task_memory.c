@@ -1,5 +1,5 @@
 /* Memory for task records (task_memory.h says how it works). */
-#include "omp/task_memory.h"
+#include "omp/task/task_memory.h"
 
 #include <pthread.h>
 #include <stdalign.h>
@@ -32,8 +32,8 @@ struct task_cache {
     /* Blocks this thread freed into local[] and has not handed out again
      * (floored at 0): what the limit counts.  Blocks others return join
      * local[] uncounted: counting them meant walking the list taken, a
-     * cache miss per block written by another CPU (in depfan, 60% of
-     * muster_omp_task_alloc's time), and they are this thread's own
+     * cache miss per block written by another CPU (docs/tuning.md), and
+     * they are this thread's own
      * allocations anyway, so the cache stays bounded by its peak use. */
     unsigned kept[CLASSES];
     /* Statistics, written by the owner alone (a load and a store, no

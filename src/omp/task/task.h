@@ -1,0 +1,89 @@
+/* The task wing (src/omp/task/) as both ABI layers call it: tasks, waits,
+ * taskgroups, undeferred tasks run by the caller, detach events, taskloop
+ * tasks, and the taskgroup slot an ABI layer keeps its task reductions in.
+ * Each ABI layer translates its compiler's calls into this vocabulary
+ * (gomp/task.c, gomp/taskloop.c, kmp/task.c); neither layout reaches the
+ * wing.
+ *
+ * The wing's files: records.c (task records, nodes, frames, taskgroups,
+ * running and completing a task), submit.c (a new task: described, then
+ * queued or run as defer.h decides), defer.h/defer.c (the one place that
+ * decides whether a task is queued or run at once), wait.c (waiting is
+ * working: taskwait, taskgroup end, barriers' and drains' task runs),
+ * detach.c (detach events), scheduler.c (the team's queues and wake-ups),
+ * deque.c, priority.c, depend.c, task_memory.c. */
+#ifndef MUSTER_OMP_TASK_H
+#define MUSTER_OMP_TASK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "omp/task/depend.h" /* muster_omp_depend */
+
+/* ---- the task core, for both ABIs' entry points ---- */
+
+/* A new task as its construct describes it: built by an ABI layer at its
+ * entry point and passed down whole. */
+typedef struct muster_omp_task_desc {
+    void (*fn)(void *);          /* the body, run as fn(copy of data) */
+    void *data;                  /* the argument block, arg_size bytes */
+    void (*cpyfn)(void *, void *); /* makes the copy (firstprivate constructors); NULL: memcpy */
+    long arg_size, arg_align;
+    const muster_omp_depend *depend; /* depend clauses; NULL: none */
+    /* detach clause: where the event handle goes; NULL: none.  The handle
+     * is also written to the first pointer of the task's argument block
+     * (gcc keeps its firstprivate copy of the event there; kmp/task.c puts
+     * a slot there for it). */
+    void **detach;
+    int priority;                /* the priority clause's value; 0: none */
+    bool if_clause;              /* false: if(0), an undeferred task */
+    bool final;                  /* the final clause holds */
+} muster_omp_task_desc;
+
+/* A task as described.  A task without depend, detach or priority clause
+ * may come through muster_omp_task_plain instead, its description's other
+ * fields as arguments: the path of every undeferred task, where storing a
+ * description and loading it again cost a fifth of the call
+ * (docs/tuning.md: the if(0) path).  Both end in the same decision. */
+void muster_omp_task_submit(const muster_omp_task_desc *task);
+void muster_omp_task_plain(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                           long arg_align, bool if_clause, bool final);
+void muster_omp_taskwait(void);
+void muster_omp_taskwait_depend(const muster_omp_depend *depend);
+void muster_omp_taskgroup_start(void);
+void muster_omp_taskgroup_end(void);
+
+/* An undeferred task whose body the caller runs between the two calls
+ * (LLVM's __kmpc_omp_task_begin_if0 / complete_if0): the task's frame is
+ * kept in `storage`, MUSTER_OMP_UNDEFERRED_FRAME_SIZE bytes aligned for a
+ * pointer, until the end.  Tasks it creates are its children. */
+/* The event of a detachable task run at once (undeferred), made before
+ * its frame is entered: the calling task's taskwait, its taskgroup's end,
+ * the team's barriers and the region's end wait until omp_fulfill_event
+ * is called on the handle returned. */
+void *muster_omp_detach_event_new(void);
+
+#define MUSTER_OMP_UNDEFERRED_FRAME_SIZE 48
+void muster_omp_undeferred_begin(void *storage, bool final);
+void muster_omp_undeferred_end(void *storage);
+
+/* Opens the taskgroup a worksharing construct with task reductions binds
+ * to (loop.c; `cancel taskgroup` inside it means the enclosing group). */
+void muster_omp_workshare_taskgroup_start(void);
+
+/* The innermost taskgroup's slot for an ABI layer's task reductions (a
+ * nested group starts with its enclosing group's value); NULL outside any
+ * taskgroup. */
+void **muster_omp_taskgroup_reduction_slot(void);
+
+/* One task of a taskloop (task: without depend or detach): fn on its own
+ * copy of the argument block, whose first bounds_size bytes are then
+ * overwritten with `bounds`.  Queued for any member when if_clause holds,
+ * its creator is not a final task and the team has a scheduler (a final
+ * task is queued too; the tasks it makes run at once); else run here at
+ * once.  False, and nothing made, when the taskgroup or region was
+ * cancelled: the caller stops. */
+bool muster_omp_taskloop_task(const muster_omp_task_desc *task, const void *bounds, size_t bounds_size);
+
+#endif

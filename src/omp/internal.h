@@ -44,6 +44,7 @@
 #include "platform/platform.h"
 #include "wait/policy.h"
 #include "wait/wait.h"
+#include "omp/waiter.h"
 
 /* Exported with default visibility; everything else in the .so is hidden
  * (-fvisibility=hidden), so the program cannot bind to our internals. */
@@ -225,11 +226,12 @@ void muster_omp_pool_forget(muster_omp_thread *self);
  * the team: the caller waits at the join (running tasks), then leaves it. */
 void muster_omp_run_member(muster_omp_thread *self, muster_omp_team *team, unsigned id);
 
-/* How a member of a team of `size` waits outside the team's barriers
- * (parked workers, work shares): as its barriers, with the team's explicit
- * policy (muster_omp_team_policy: OMP_WAIT_POLICY=active throttled when the
- * team outnumbers the CPUs). */
-muster_waiter muster_omp_team_waiter(unsigned size);
+/* The old name of muster_omp_waiter_for(size, NULL) (waiter.h), until
+ * scheduler.c calls that. */
+static inline muster_waiter muster_omp_team_waiter(unsigned size)
+{
+    return muster_omp_waiter_for(size, NULL);
+}
 
 /* An explicit or implicit barrier of the calling thread's team (a no-op in
  * a team of one). */

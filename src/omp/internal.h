@@ -103,7 +103,6 @@ typedef struct muster_omp_icvs {
 typedef struct muster_omp_globals {
     muster_omp_icvs icvs;          /* the initial task's ICVs */
     size_t stacksize;              /* OMP_STACKSIZE in bytes; 0 = the system default */
-    muster_wait_policy wait_policy;/* MUSTER_WAIT_POLICY / OMP_WAIT_POLICY; DEFAULT = libmuster's */
     muster_algorithm algorithm;    /* MUSTER_BARRIER; AUTO = libmuster's selector */
     bool display_env, display_env_verbose;
     unsigned available_cpus;       /* affinity mask capped by the cgroup quota */

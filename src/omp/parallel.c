@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "omp/display.h"
 #include "omp/env.h"
 #include "omp/internal.h"
 #include "omp/scheduler.h"

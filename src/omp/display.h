@@ -25,7 +25,7 @@ size_t muster_omp_capture_affinity(char *buf, size_t size, const char *format);
  * omp_set_affinity_format's value, else env_format (the environment's). */
 size_t muster_omp_affinity_format_current(char *buf, size_t size, const char *env_format);
 
-/* OMP_DISPLAY_AFFINITY: parallel.c calls this in each thread as it starts
+/* OMP_DISPLAY_AFFINITY: member.c calls this in each thread as it starts
  * an implicit task (self->team, self->id and self->place set); it prints
  * the affinity line when the variable is true and what the format shows
  * has changed since the thread's last line.  One load when off. */

@@ -1,4 +1,4 @@
-/* libmuster-omp: what env.c, affinity.c and api.c offer the rest of the
+/* libmuster-omp: what env.c, places.c, affinity.c and api.c offer the rest of the
  * runtime beyond internal.h, and the pure functions their tests call.
  * Not installed. */
 #ifndef MUSTER_OMP_ENV_H
@@ -62,7 +62,7 @@ const muster_omp_env_extras *muster_omp_env_extras_get(void);
 typedef void (*muster_omp_env_display_fn)(const muster_omp_globals *globals, const muster_omp_env_extras *extras);
 void muster_omp_env_set_display(muster_omp_env_display_fn display);
 
-/* ---- places (affinity.c) ---- */
+/* ---- places (places.c; team places and binding: affinity.c) ---- */
 
 /* A place list: place i holds cpus[start[i] .. start[i+1]), ascending. */
 typedef struct muster_omp_places {

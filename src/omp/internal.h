@@ -6,22 +6,34 @@
  * LD_PRELOAD.  A core that does the work, and two layers of thin entry
  * points that translate each compiler's calls into it:
  *
- * The core (src/omp/):
- *   pool.c       thread pools: workers that persist between regions, fork
- *                (a release) and join (an arrival) on a libmuster barrier
- *   parallel.c   regions (muster_omp_parallel*), the team barrier, team
- *                queries (omp_get_thread_num ...)
- *   workshare.c  the work-share ring every worksharing construct enters
- *   loop.c       loops in index space: schedules, ordered, doacross streams
- *   lock.c       omp_*_lock, the futex mutex under critical and atomic
- *   env.c        OMP_* and MUSTER_* variables -> the global ICVs, OMP_DISPLAY_ENV
- *   affinity.c   OMP_PLACES, OMP_PROC_BIND: places and pinning
- *   api.c        the omp_* functions that read or set ICVs, wtime, wtick
- *   task.c       tasks, taskwait, taskgroups, detach, taskloop tasks
- *                (scheduler.c, deque.c, priority.c, depend.c, task_memory.c)
- *   target.c     host teams, target regions run on the host, omp_target_*,
- *                the allocators
- *   cancel.c     cancellation (OMP_CANCELLATION) and the cancellable barrier
+ * The core (src/omp/), in layers (CMakeLists.txt checks that each calls
+ * only those below it):
+ *   base: mutex.c (the futex mutex under locks, critical and atomic),
+ *         waiter.c (how threads wait outside barriers), warn.c (messages)
+ *   env:  env.c (OMP_* and MUSTER_* variables -> the global ICVs),
+ *         places.c (OMP_PLACES: the place list)
+ *   core: thread.c     the calling thread's state
+ *         member.c     a thread as a team member: its implicit task, the
+ *                      team barrier
+ *         pool.c       thread pools: workers that persist between regions,
+ *                      fork (a release) and join (an arrival) on a
+ *                      libmuster barrier
+ *         parallel.c   regions (muster_omp_parallel*), team queries
+ *                      (omp_get_thread_num ...)
+ *         workshare.c  the work-share ring every worksharing construct enters
+ *         loop.c       loops in index space: schedules, ordered, doacross
+ *         lock.c       omp_*_lock and omp_*_nest_lock on the mutex
+ *         affinity.c   OMP_PROC_BIND: team places and pinning
+ *         api.c        the omp_* functions that read or set ICVs, wtime, wtick
+ *         display.c    OMP_DISPLAY_ENV, the affinity format
+ *         task.c       tasks, taskwait, taskgroups, detach, taskloop tasks
+ *                      (scheduler.c, deque.c, priority.c, depend.c,
+ *                      task_memory.c)
+ *         target.c     host teams, target regions run on the host,
+ *                      omp_target_*, the allocators
+ *         cancel.c     cancellation (OMP_CANCELLATION), the cancellable barrier
+ *         reduce.c     reductions folded by member 0
+ * abi:  gomp/ and kmp/ (never called by the core)
  * gomp/          gcc's GOMP_* entry points: parallel.c (regions, barrier,
  *                cancel), loop.c, loop_ull.c, sections.c, single.c,
  *                critical.c (with the unnamed and atomic locks), task.c,
@@ -221,8 +233,13 @@ void muster_omp_pool_join(muster_omp_team *team);
 void muster_omp_pool_exit(muster_omp_thread *self);
 /* In a fork()ed child: drops the pools whose workers did not survive. */
 void muster_omp_pool_forget(muster_omp_thread *self);
-/* What every member runs, on its own thread (parallel.c).  Leaves self in
- * the team: the caller waits at the join (running tasks), then leaves it. */
+/* ---- members (member.c) ---- */
+
+/* Makes self member id of team, with a fresh implicit task: the team's
+ * ICVs, no work share or barrier passed yet, bound to its place. */
+void muster_omp_become_member(muster_omp_thread *self, muster_omp_team *team, unsigned id);
+/* What every member runs, on its own thread.  Leaves self in the team:
+ * the caller waits at the join (running tasks), then leaves it. */
 void muster_omp_run_member(muster_omp_thread *self, muster_omp_team *team, unsigned id);
 
 /* The old name of muster_omp_waiter_for(size, NULL) (waiter.h), until
@@ -373,15 +390,13 @@ const struct muster_wait_work *muster_omp_tasks_work(muster_omp_thread *self, mu
 void muster_omp_tasks_work_done(const struct muster_wait_work *work);
 /* Waits at barrier as member id of self's team, running the team's tasks
  * meanwhile (muster_omp_tasks_work); the barrier's return code
- * (parallel.c). */
+ * (member.c). */
 int muster_omp_wait_running_tasks(muster_omp_thread *self, muster_omp_team *team, muster_barrier *barrier,
                                   unsigned id);
 
 /* Where a new pool worker starts.  Linux puts a new thread on its creator's
- * CPU (seen on the development VM: every worker's first wake-up targets the
- * primary's CPU), and a pair of spinning team-mates there can stay together
- * for tens of milliseconds, each barrier then costing a wait's whole spin
- * budget or a hand-off (issue #10).  So worker `id` starts on the CPU `id`
+ * CPU, where a pair of spinning team-mates can stay together for long
+ * (docs/tuning.md, muster_omp_spread_start).  So worker `id` starts on the CPU `id`
  * places after its creator's in the creator's mask, and widens its mask
  * back at once: a hint like the kernel's own fork balancing, not binding.
  * Fills *inherited with the creator's mask and returns true when it set

@@ -1,5 +1,6 @@
-/* Parallel regions: GOMP_parallel and its GOMP 1.0 split form, barriers,
- * and the team queries (omp_get_thread_num, levels, ancestors).
+/* Parallel regions: GOMP_parallel and its GOMP 1.0 split form, process
+ * events (load, exit, fork) and the team queries (omp_get_thread_num,
+ * levels, ancestors).
  *
  * The team size follows OpenMP 5.1 §2.6.1: one thread once max-active-levels
  * regions are active (or for `if(false)`, which gcc passes as num_threads 1),
@@ -17,11 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "omp/display.h"
 #include "omp/env.h"
 #include "omp/internal.h"
 #include "omp/scheduler.h"
-#include "barrier/runtime.h" /* muster_barrier_wait_working */
 
 /* What a forking thread puts back after its region. */
 typedef struct region {
@@ -261,22 +260,6 @@ static void begin_region(muster_omp_thread *self, region *r, void (*fn)(void *),
     self->region = r;
 }
 
-/* Makes self member id of team, with a fresh implicit task: the team's
- * ICVs, no work share or barrier passed yet, bound to its place. */
-static void become_member(muster_omp_thread *self, muster_omp_team *team, unsigned id)
-{
-    self->team = team;
-    self->id = id;
-    self->icvs = team->icvs;
-    self->ws_private = NULL;
-    self->ws_sequence = 0;
-    self->barriers_passed = 0;
-    self->early_tasks = team->size - 1;
-    if (team->places != NULL)
-        muster_omp_bind_self(self, &team->places[id]);
-    muster_omp_affinity_display_on_start(self);
-}
-
 static void start_members(muster_omp_thread *self, region *r, muster_omp_setup_fn setup, void *setup_arg)
 {
     if (setup != NULL)
@@ -284,7 +267,7 @@ static void start_members(muster_omp_thread *self, region *r, muster_omp_setup_f
     if (r->team->size > 1)
         muster_omp_pool_fork(r->team);
     /* The forking thread is member 0; it runs the body itself. */
-    become_member(self, r->team, 0);
+    muster_omp_become_member(self, r->team, 0);
 }
 
 static void end_region(muster_omp_thread *self, region *r)
@@ -304,16 +287,6 @@ static void end_region(muster_omp_thread *self, region *r)
     self->ws_sequence = r->outer_ws_sequence;
     self->barriers_passed = r->outer_barriers_passed;
     self->region = r->outer_region;
-}
-
-void muster_omp_run_member(muster_omp_thread *self, muster_omp_team *team, unsigned id)
-{
-    become_member(self, team, id);
-    team->fn(team->data);
-    /* Still a member: the tasks it runs here and while it waits at the join
-     * belong to this team (the caller leaves the team after the join). */
-    muster_omp_tasks_drain(self);
-    muster_omp_tasks_settle_events(team);
 }
 
 void muster_omp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
@@ -350,34 +323,6 @@ void muster_omp_parallel_end(void)
     }
     end_region(self, r);
     free(r);
-}
-
-int muster_omp_wait_running_tasks(muster_omp_thread *self, muster_omp_team *team, muster_barrier *barrier,
-                                  unsigned id)
-{
-    muster_omp_task_work storage;
-    const muster_wait_work *work = muster_omp_tasks_work(self, team, id, &storage);
-    int rc = work != NULL ? muster_barrier_wait_working(barrier, id, work) : muster_barrier_wait(barrier, id);
-    muster_omp_tasks_work_done(work);
-    return rc;
-}
-
-void muster_omp_team_barrier(muster_omp_thread *self)
-{
-    muster_omp_team *team = self->team;
-    self->barriers_passed++;
-    if (team == NULL || team->size == 1) {
-        muster_omp_tasks_drain(self);
-        muster_omp_tasks_settle_events(team);
-        return;
-    }
-    muster_omp_tasks_drain(self);
-    muster_omp_tasks_settle_events(team);
-    int rc = muster_omp_wait_running_tasks(self, team, team->barrier, self->id);
-    if (rc < 0) {
-        fprintf(stderr, "libmuster-omp: barrier failed: %s (%s)\n", muster_strerror(rc), muster_error_detail());
-        abort();
-    }
 }
 
 /* ---- team queries ---- */

@@ -3,7 +3,7 @@
  * it guards the barrier's waits: a futex wake-up can put a member on its
  * waker's CPU, and there a spinning waiter holds the CPU its predecessor
  * needs for the whole spin budget (docs/tuning.md, the co-location guard
- * of work shares). */
+ * of work-share waits). */
 #include "omp/waiter.h"
 
 muster_waiter muster_omp_waiter_for(unsigned size, muster_census *census)

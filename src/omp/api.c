@@ -1,21 +1,15 @@
 /* The omp_* functions that read or set ICVs; omp_get_wtime, omp_get_wtick;
- * places, devices, host teams, pause and the affinity format.
+ * places, devices, host teams and pause (the affinity format: display.c).
  *
  * Data-environment ICVs live in the calling thread's muster_omp_self()->icvs;
- * the device-wide ones (nteams-var, teams-thread-limit-var, the affinity
- * format) are process globals here.  Behaviour at the edges (negative
+ * the device-wide ones (nteams-var, teams-thread-limit-var) are process
+ * globals here.  Behaviour at the edges (negative
  * arguments, values past the supported range) follows gcc 12's libgomp. */
 #include <limits.h>
 #include <omp.h> /* gcc's: our definitions must match its prototypes exactly */
-#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "omp/env.h"
 

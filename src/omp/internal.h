@@ -12,8 +12,11 @@
  *         waiter.c (how threads wait outside barriers), warn.c (messages)
  *   env:  env.c (OMP_* and MUSTER_* variables -> the global ICVs),
  *         places.c (OMP_PLACES: the place list)
- *   core: thread.c     the calling thread's state
- *         member.c     a thread as a team member: its implicit task, the
+ *   thread: thread.c   the calling thread's state
+ *   task: task.c       tasks, taskwait, taskgroups, detach, taskloop tasks
+ *                      (scheduler.c, deque.c, priority.c, depend.c,
+ *                      task_memory.c)
+ *   core: member.c     a thread as a team member: its implicit task, the
  *                      team barrier
  *         pool.c       thread pools: workers that persist between regions,
  *                      fork (a release) and join (an arrival) on a
@@ -26,9 +29,6 @@
  *         affinity.c   OMP_PROC_BIND: team places and pinning
  *         api.c        the omp_* functions that read or set ICVs, wtime, wtick
  *         display.c    OMP_DISPLAY_ENV, the affinity format
- *         task.c       tasks, taskwait, taskgroups, detach, taskloop tasks
- *                      (scheduler.c, deque.c, priority.c, depend.c,
- *                      task_memory.c)
  *         target.c     host teams, target regions run on the host,
  *                      omp_target_*, the allocators
  *         cancel.c     cancellation (OMP_CANCELLATION), the cancellable barrier

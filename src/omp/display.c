@@ -1,9 +1,9 @@
 /* What the runtime prints about itself: the OMP_DISPLAY_ENV block
  * (omp_display_env, and at start-up), and the affinity format
  * (omp_set/get_affinity_format, omp_capture_affinity, omp_display_affinity,
- * OMP_DISPLAY_AFFINITY).  Above env.c, places.c, affinity.c and api.c: it
- * reads them all, none of them calls it (env.c's start-up display is
- * installed here, muster_omp_env_set_display). */
+ * OMP_DISPLAY_AFFINITY).  Above env.c, places.c and api.c, which it reads
+ * and which never call it (env.c's start-up display is installed here,
+ * muster_omp_env_set_display). */
 #include <omp.h> /* gcc's: our definitions must match its prototypes exactly */
 #include <pthread.h>
 #include <sched.h>

@@ -112,7 +112,7 @@ bool muster_omp_cancel_barrier_wait(muster_omp_thread *self)
         return false;
     }
     muster_omp_task_work storage;
-    muster_waiter waiter = muster_omp_team_waiter(team->size);
+    muster_waiter waiter = muster_omp_waiter_for(team->size, NULL);
     waiter.work = muster_omp_tasks_work(self, team, self->id, &storage);
     int rc = muster_wait_reach(&b->release, target, &waiter);
     muster_omp_tasks_work_done(waiter.work);

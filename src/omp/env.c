@@ -1,4 +1,4 @@
-/* OMP_* and MUSTER_* environment variables -> the global ICVs; OMP_DISPLAY_ENV.
+/* OMP_* and MUSTER_* environment variables -> the global ICVs.
  *
  * Everything is read once (pthread_once), on the first call of
  * muster_omp_globals_get(); safe from a library constructor, which is where
@@ -14,7 +14,7 @@
 #include <ctype.h>
 #include <limits.h>
 #include <pthread.h>
-#include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +22,7 @@
 
 #include "barrier/runtime.h"
 #include "omp/env.h"
-#include "omp/task/defer.h" /* MUSTER_OMP_DELAY_DEPTH, MUSTER_OMP_QUEUE_AHEAD */
+#include "omp/task/settings.h" /* MUSTER_OMP_DELAY_DEPTH, MUSTER_OMP_QUEUE_AHEAD */
 
 #define DEFAULT_AFFINITY_FORMAT "level %L thread %i affinity %A"
 #define MIN_STACKSIZE (16u * 1024u) /* glibc's PTHREAD_STACK_MIN on x86-64 and AArch64 */
@@ -31,28 +31,7 @@ static muster_omp_globals globals;
 static muster_omp_env_extras extras;
 bool muster_omp_cancellation; /* internal.h: OMP_CANCELLATION, for cancel.c and task.c */
 static pthread_once_t globals_once = PTHREAD_ONCE_INIT;
-
-void muster_omp_warn_env(const char *variable, const char *value, const char *problem, const char *instead)
-{
-    /* One write of one line, so warnings from two processes sharing stderr
-     * do not interleave mid-line. */
-    char line[1024];
-    snprintf(line, sizeof line, "libmuster-omp: %s='%s' %s; using %s\n", variable, value, problem, instead);
-    fputs(line, stderr);
-}
-
-_Noreturn void muster_omp_fatal(const char *format, ...)
-{
-    char line[1024];
-    va_list ap;
-    va_start(ap, format);
-    int n = snprintf(line, sizeof line, "libmuster-omp: ");
-    vsnprintf(line + n, sizeof line - (size_t)n - 1, format, ap);
-    va_end(ap);
-    strcat(line, "\n");
-    fputs(line, stderr); /* one write, as muster_omp_warn_env */
-    abort();
-}
+static _Atomic(muster_omp_env_display_fn) display_hook; /* muster_omp_env_set_display */
 
 /* ---- the tokenizer: a cursor over the value ---- */
 
@@ -520,12 +499,18 @@ static void read_environment(void)
         icvs->bind = MUSTER_OMP_BIND_TRUE;
 
     const muster_env_config *muster = muster_env();
-    globals.wait_policy = muster_wait_settings_get()->policy;
     globals.algorithm = muster->has_algorithm ? muster->algorithm : MUSTER_ALG_AUTO;
 
     read_display_env();
-    if (globals.display_env)
-        muster_omp_display_env_to(stderr, icvs, globals.display_env_verbose);
+    /* acquire: pairs with the release that installed it (display.c, at load). */
+    muster_omp_env_display_fn display = atomic_load_explicit(&display_hook, memory_order_acquire);
+    if (display != NULL)
+        display(&globals, &extras);
+}
+
+void muster_omp_env_set_display(muster_omp_env_display_fn display)
+{
+    atomic_store_explicit(&display_hook, display, memory_order_release);
 }
 
 const muster_omp_globals *muster_omp_globals_get(void)
@@ -555,101 +540,3 @@ void muster_omp_icvs_advance(muster_omp_icvs *icvs)
     }
 }
 
-/* ---- OMP_DISPLAY_ENV ---- */
-
-static const char *bind_display_name(unsigned bind)
-{
-    switch (bind) {
-    case MUSTER_OMP_BIND_TRUE: return "TRUE";
-    case MUSTER_OMP_BIND_PRIMARY: return "MASTER"; /* gcc 12 prints MASTER */
-    case MUSTER_OMP_BIND_CLOSE: return "CLOSE";
-    case MUSTER_OMP_BIND_SPREAD: return "SPREAD";
-    default: return "FALSE";
-    }
-}
-
-static void display_schedule(FILE *out, unsigned sched, long chunk)
-{
-    unsigned kind = sched & ~MUSTER_OMP_SCHED_MONOTONIC;
-    bool monotonic = (sched & MUSTER_OMP_SCHED_MONOTONIC) != 0;
-    fputs("  OMP_SCHEDULE = '", out);
-    /* libgomp's spelling: the modifier only where it differs from the kind's default. */
-    if (monotonic && kind != MUSTER_OMP_SCHED_STATIC)
-        fputs("MONOTONIC:", out);
-    else if (!monotonic && kind == MUSTER_OMP_SCHED_STATIC)
-        fputs("NONMONOTONIC:", out);
-    static const char *const names[] = {"STATIC", "DYNAMIC", "GUIDED", "AUTO"};
-    fputs(kind >= 1 && kind <= 4 ? names[kind - 1] : "STATIC", out);
-    long default_chunk = kind == MUSTER_OMP_SCHED_STATIC ? 0 : 1;
-    if (kind != MUSTER_OMP_SCHED_AUTO && chunk != default_chunk)
-        fprintf(out, ",%ld", chunk);
-    fputs("'\n", out);
-}
-
-static void display_lists(FILE *out, const muster_omp_icvs *icvs)
-{
-    fprintf(out, "  OMP_NUM_THREADS = '%u", icvs->nthreads);
-    for (unsigned i = 0; i < MUSTER_OMP_MAX_LEVELS && icvs->nthreads_next[i] != 0; i++)
-        fprintf(out, ",%u", icvs->nthreads_next[i]);
-    fputs("'\n", out);
-    display_schedule(out, icvs->run_sched, icvs->run_sched_chunk);
-    fprintf(out, "  OMP_PROC_BIND = '%s", bind_display_name(icvs->bind));
-    for (unsigned i = 0; i < MUSTER_OMP_MAX_LEVELS && icvs->bind_next[i] != MUSTER_OMP_BIND_FALSE; i++)
-        fprintf(out, ",%s", bind_display_name(icvs->bind_next[i]));
-    fputs("'\n", out);
-    const muster_omp_places *places = muster_omp_places_peek();
-    size_t need = muster_omp_places_format(places, NULL, 0) + 1;
-    char *text = malloc(need);
-    if (text != NULL) {
-        muster_omp_places_format(places, text, need);
-        fprintf(out, "  OMP_PLACES = '%s'\n", text);
-        free(text);
-    }
-}
-
-static void display_muster(FILE *out, bool verbose)
-{
-    const muster_wait_settings *wait = muster_wait_settings_get();
-    muster_wait_policy policy = globals.wait_policy == MUSTER_WAIT_DEFAULT ? MUSTER_WAIT_HYBRID
-                                                                          : globals.wait_policy;
-    fputs("  MUSTER_RUNTIME = 'libmuster-omp'\n", out);
-    fprintf(out, "  MUSTER_BARRIER = '%s'\n", muster_algorithm_name(globals.algorithm));
-    fprintf(out, "  MUSTER_WAIT_POLICY = '%s'\n", muster_wait_policy_name(policy));
-    if (!verbose)
-        return;
-    if (wait->has_spin_ns)
-        fprintf(out, "  MUSTER_SPIN_NS = '%lld'\n", (long long)wait->spin_ns);
-    else
-        fputs("  MUSTER_SPIN_NS = 'default'\n", out);
-    fprintf(out, "  MUSTER_CPUS_AVAILABLE = '%u'\n", globals.available_cpus);
-}
-
-void muster_omp_display_env_to(FILE *out, const muster_omp_icvs *icvs, bool verbose)
-{
-    /* Called from inside the initialisation too, so it reads the statics
-     * directly rather than through muster_omp_globals_get(). */
-    flockfile(out);
-    fputs("\nOPENMP DISPLAY ENVIRONMENT BEGIN\n", out);
-    fputs("  _OPENMP = '201511'\n", out);
-    fprintf(out, "  OMP_DYNAMIC = '%s'\n", icvs->dynamic ? "TRUE" : "FALSE");
-    fprintf(out, "  OMP_NESTED = '%s'\n", icvs->max_active_levels > 1 ? "TRUE" : "FALSE");
-    display_lists(out, icvs);
-    fprintf(out, "  OMP_STACKSIZE = '%zu'\n", globals.stacksize);
-    fprintf(out, "  OMP_WAIT_POLICY = '%s'\n", globals.wait_policy == MUSTER_WAIT_ACTIVE ? "ACTIVE" : "PASSIVE");
-    fprintf(out, "  OMP_THREAD_LIMIT = '%u'\n", icvs->thread_limit);
-    fprintf(out, "  OMP_MAX_ACTIVE_LEVELS = '%u'\n", icvs->max_active_levels);
-    fprintf(out, "  OMP_NUM_TEAMS = '%u'\n", extras.num_teams);
-    fprintf(out, "  OMP_TEAMS_THREAD_LIMIT = '%u'\n", extras.teams_thread_limit);
-    fprintf(out, "  OMP_CANCELLATION = '%s'\n", muster_omp_cancellation ? "TRUE" : "FALSE");
-    fprintf(out, "  OMP_DEFAULT_DEVICE = '%d'\n", icvs->default_device);
-    fprintf(out, "  OMP_MAX_TASK_PRIORITY = '%u'\n", extras.max_task_priority);
-    fprintf(out, "  OMP_DISPLAY_AFFINITY = '%s'\n", extras.display_affinity ? "TRUE" : "FALSE");
-    char format[512];
-    muster_omp_affinity_format_current(format, sizeof format, extras.affinity_format);
-    fprintf(out, "  OMP_AFFINITY_FORMAT = '%s'\n", format);
-    fputs("  OMP_ALLOCATOR = 'omp_default_mem_alloc'\n", out);
-    fputs("  OMP_TARGET_OFFLOAD = 'DEFAULT'\n", out);
-    display_muster(out, verbose);
-    fputs("OPENMP DISPLAY ENVIRONMENT END\n", out);
-    funlockfile(out);
-}

@@ -1,4 +1,4 @@
-/* libmuster-omp: what env.c, affinity.c and api.c offer the rest of the
+/* libmuster-omp: what env.c, places.c, affinity.c and api.c offer the rest of the
  * runtime beyond internal.h, and the pure functions their tests call.
  * Not installed. */
 #ifndef MUSTER_OMP_ENV_H
@@ -56,11 +56,13 @@ typedef struct muster_omp_env_extras {
 
 const muster_omp_env_extras *muster_omp_env_extras_get(void);
 
-/* Writes the OMP_DISPLAY_ENV block (libgomp's format plus libmuster-omp's
- * own lines) for the ICVs given to out. */
-void muster_omp_display_env_to(FILE *out, const muster_omp_icvs *icvs, bool verbose);
+/* What runs once the environment is read, inside its initialisation:
+ * the start-up OMP_DISPLAY_ENV block, which display.c (above this file)
+ * installs at load.  Unset: nothing is shown. */
+typedef void (*muster_omp_env_display_fn)(const muster_omp_globals *globals, const muster_omp_env_extras *extras);
+void muster_omp_env_set_display(muster_omp_env_display_fn display);
 
-/* ---- places (affinity.c) ---- */
+/* ---- places (places.c; team places and binding: affinity.c) ---- */
 
 /* A place list: place i holds cpus[start[i] .. start[i+1]), ascending. */
 typedef struct muster_omp_places {
@@ -98,6 +100,8 @@ int muster_omp_places_of_kind(muster_omp_place_kind kind, unsigned limit, const 
 /* libgomp's spelling of a place list: "{0:2},{4},{6,8}".  Returns the
  * length the text needs (snprintf-style). */
 size_t muster_omp_places_format(const muster_omp_places *places, char *buf, size_t size);
+
+/* ---- the place list (places.c) ---- */
 
 /* Called once from env.c's initialisation: sets up the process's place
  * list from the OMP_PLACES value (NULL: unset), warning about a malformed
@@ -154,23 +158,5 @@ unsigned muster_omp_league_rank(void);
  * teams-thread-limit-var (omp_get_teams_thread_limit; 0: none). */
 unsigned muster_omp_nteams_var(void);
 unsigned muster_omp_teams_thread_limit_var(void);
-
-/* ---- affinity display (api.c) ---- */
-
-/* Expands an affinity format (OpenMP 5.1 §3.13.1: %t %T %L %n %N %a %H %P
- * %i %A and their %{long_name} forms, with 0 . and width modifiers) for
- * the calling thread into buf like snprintf; returns the full length.
- * NULL or "" format: the affinity-format-var. */
-size_t muster_omp_capture_affinity(char *buf, size_t size, const char *format);
-
-/* The affinity-format-var into buf like snprintf (full length returned):
- * omp_set_affinity_format's value, else env_format (the environment's). */
-size_t muster_omp_affinity_format_current(char *buf, size_t size, const char *env_format);
-
-/* OMP_DISPLAY_AFFINITY: parallel.c calls this in each thread as it starts
- * an implicit task (self->team, self->id and self->place set); it prints
- * the affinity line when the variable is true and what the format shows
- * has changed since the thread's last line.  One load when off. */
-void muster_omp_affinity_display_on_start(muster_omp_thread *self);
 
 #endif

@@ -6,22 +6,34 @@
  * LD_PRELOAD.  A core that does the work, and two layers of thin entry
  * points that translate each compiler's calls into it:
  *
- * The core (src/omp/):
- *   pool.c       thread pools: workers that persist between regions, fork
- *                (a release) and join (an arrival) on a libmuster barrier
- *   parallel.c   regions (muster_omp_parallel*), the team barrier, team
- *                queries (omp_get_thread_num ...)
- *   workshare.c  the work-share ring every worksharing construct enters
- *   loop.c       loops in index space: schedules, ordered, doacross streams
- *   lock.c       omp_*_lock, the futex mutex under critical and atomic
- *   env.c        OMP_* and MUSTER_* variables -> the global ICVs, OMP_DISPLAY_ENV
- *   affinity.c   OMP_PLACES, OMP_PROC_BIND: places and pinning
- *   api.c        the omp_* functions that read or set ICVs, wtime, wtick
- *   task.c       tasks, taskwait, taskgroups, detach, taskloop tasks
- *                (scheduler.c, deque.c, priority.c, depend.c, task_memory.c)
- *   target.c     host teams, target regions run on the host, omp_target_*,
- *                the allocators
- *   cancel.c     cancellation (OMP_CANCELLATION) and the cancellable barrier
+ * The core (src/omp/), in layers (CMakeLists.txt checks that each calls
+ * only those below it):
+ *   base: mutex.c (the futex mutex under locks, critical and atomic),
+ *         waiter.c (how threads wait outside barriers), warn.c (messages)
+ *   env:  env.c (OMP_* and MUSTER_* variables -> the global ICVs),
+ *         places.c (OMP_PLACES: the place list)
+ *   thread: thread.c   the calling thread's state
+ *   task: task.c       tasks, taskwait, taskgroups, detach, taskloop tasks
+ *                      (scheduler.c, deque.c, priority.c, depend.c,
+ *                      task_memory.c)
+ *   core: member.c     a thread as a team member: its implicit task, the
+ *                      team barrier
+ *         pool.c       thread pools: workers that persist between regions,
+ *                      fork (a release) and join (an arrival) on a
+ *                      libmuster barrier
+ *         parallel.c   regions (muster_omp_parallel*), team queries
+ *                      (omp_get_thread_num ...)
+ *         workshare.c  the work-share ring every worksharing construct enters
+ *         loop.c       loops in index space: schedules, ordered, doacross
+ *         lock.c       omp_*_lock and omp_*_nest_lock on the mutex
+ *         affinity.c   OMP_PROC_BIND: team places and pinning
+ *         api.c        the omp_* functions that read or set ICVs, wtime, wtick
+ *         display.c    OMP_DISPLAY_ENV, the affinity format
+ *         target.c     host teams, target regions run on the host,
+ *                      omp_target_*, the allocators
+ *         cancel.c     cancellation (OMP_CANCELLATION), the cancellable barrier
+ *         reduce.c     reductions folded by member 0
+ * abi:  gomp/ and kmp/ (never called by the core)
  * gomp/          gcc's GOMP_* entry points: parallel.c (regions, barrier,
  *                cancel), loop.c, loop_ull.c, sections.c, single.c,
  *                critical.c (with the unnamed and atomic locks), task.c,
@@ -45,6 +57,7 @@
 #include "platform/platform.h"
 #include "wait/policy.h"
 #include "wait/wait.h"
+#include "omp/waiter.h"
 
 /* Exported with default visibility; everything else in the .so is hidden
  * (-fvisibility=hidden), so the program cannot bind to our internals. */
@@ -103,7 +116,6 @@ typedef struct muster_omp_icvs {
 typedef struct muster_omp_globals {
     muster_omp_icvs icvs;          /* the initial task's ICVs */
     size_t stacksize;              /* OMP_STACKSIZE in bytes; 0 = the system default */
-    muster_wait_policy wait_policy;/* MUSTER_WAIT_POLICY / OMP_WAIT_POLICY; DEFAULT = libmuster's */
     muster_algorithm algorithm;    /* MUSTER_BARRIER; AUTO = libmuster's selector */
     bool display_env, display_env_verbose;
     unsigned available_cpus;       /* affinity mask capped by the cgroup quota */
@@ -222,15 +234,14 @@ void muster_omp_pool_join(muster_omp_team *team);
 void muster_omp_pool_exit(muster_omp_thread *self);
 /* In a fork()ed child: drops the pools whose workers did not survive. */
 void muster_omp_pool_forget(muster_omp_thread *self);
-/* What every member runs, on its own thread (parallel.c).  Leaves self in
- * the team: the caller waits at the join (running tasks), then leaves it. */
-void muster_omp_run_member(muster_omp_thread *self, muster_omp_team *team, unsigned id);
+/* ---- members (member.c) ---- */
 
-/* How a member of a team of `size` waits outside the team's barriers
- * (parked workers, work shares): as its barriers, with the team's explicit
- * policy (muster_omp_team_policy: OMP_WAIT_POLICY=active throttled when the
- * team outnumbers the CPUs). */
-muster_waiter muster_omp_team_waiter(unsigned size);
+/* Makes self member id of team, with a fresh implicit task: the team's
+ * ICVs, no work share or barrier passed yet, bound to its place. */
+void muster_omp_become_member(muster_omp_thread *self, muster_omp_team *team, unsigned id);
+/* What every member runs, on its own thread.  Leaves self in the team:
+ * the caller waits at the join (running tasks), then leaves it. */
+void muster_omp_run_member(muster_omp_thread *self, muster_omp_team *team, unsigned id);
 
 /* An explicit or implicit barrier of the calling thread's team (a no-op in
  * a team of one). */
@@ -373,15 +384,13 @@ const struct muster_wait_work *muster_omp_tasks_work(muster_omp_thread *self, mu
 void muster_omp_tasks_work_done(const struct muster_wait_work *work);
 /* Waits at barrier as member id of self's team, running the team's tasks
  * meanwhile (muster_omp_tasks_work); the barrier's return code
- * (parallel.c). */
+ * (member.c). */
 int muster_omp_wait_running_tasks(muster_omp_thread *self, muster_omp_team *team, muster_barrier *barrier,
                                   unsigned id);
 
 /* Where a new pool worker starts.  Linux puts a new thread on its creator's
- * CPU (seen on the development VM: every worker's first wake-up targets the
- * primary's CPU), and a pair of spinning team-mates there can stay together
- * for tens of milliseconds, each barrier then costing a wait's whole spin
- * budget or a hand-off (issue #10).  So worker `id` starts on the CPU `id`
+ * CPU, where a pair of spinning team-mates can stay together for long
+ * (docs/tuning.md, muster_omp_spread_start).  So worker `id` starts on the CPU `id`
  * places after its creator's in the creator's mask, and widens its mask
  * back at once: a hint like the kernel's own fork balancing, not binding.
  * Fills *inherited with the creator's mask and returns true when it set

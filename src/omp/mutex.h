@@ -1,4 +1,4 @@
-/* The runtime's mutex: one 32-bit futex word (lock.c).
+/* The runtime's mutex: one 32-bit futex word (mutex.c).
  *
  * The word holds one of three states (Drepper, "Futexes are tricky", mutex 3):
  *   UNLOCKED   0
@@ -8,7 +8,7 @@
  * exchange; neither makes a system call.  A contended lock spins briefly with
  * the CPU's relax hint (longer when the locker's team outnumbers the CPUs,
  * unless as many threads already sleep on mutexes as the process has spare
- * CPUs: lock.c says why), then marks the word CONTENDED and sleeps.  It
+ * CPUs: mutex.c says why), then marks the word CONTENDED and sleeps.  It
  * does not spin at all on one CPU, nor when this mutex already has
  * sleepers, nor under OMP_WAIT_POLICY=passive.
  * Unlocking a CONTENDED word wakes exactly one sleeper, which takes the lock
@@ -87,8 +87,12 @@ muster_omp_mutex_counts muster_omp_mutex_counters(void);
  * one CPU only; computed once. */
 uint64_t muster_omp_mutex_spin_polls(void);
 /* Polls a contended locker in the calling thread would spin now: the plain
- * budget, the oversubscribed one, or 0 (lock.c, spin_then_take). */
+ * budget, the oversubscribed one, or 0 (mutex.c, spin_then_take). */
 uint64_t muster_omp_mutex_contended_polls(void);
+/* How the mutex learns the calling thread's team size (the longer spin is
+ * for teams that outnumber the CPUs): installed once by the OpenMP runtime
+ * at load (thread.c); without it every caller counts as outside any team. */
+void muster_omp_mutex_set_team_size_query(unsigned (*query)(void));
 
 /* The nestable lock (lock.c) on memory of MUSTER_OMP_NEST_LOCK_SIZE bytes,
  * pointer-aligned: gcc's omp_nest_lock_t holds it in place, clang's 8-byte

@@ -1,5 +1,6 @@
-/* Parallel regions: GOMP_parallel and its GOMP 1.0 split form, barriers,
- * and the team queries (omp_get_thread_num, levels, ancestors).
+/* Parallel regions: GOMP_parallel and its GOMP 1.0 split form, process
+ * events (load, exit, fork) and the team queries (omp_get_thread_num,
+ * levels, ancestors).
  *
  * The team size follows OpenMP 5.1 §2.6.1: one thread once max-active-levels
  * regions are active (or for `if(false)`, which gcc passes as num_threads 1),
@@ -19,8 +20,7 @@
 
 #include "omp/env.h"
 #include "omp/internal.h"
-#include "omp/task/defer.h" /* muster_omp_defer_join; scheduler.h */
-#include "barrier/runtime.h" /* muster_barrier_wait_working */
+#include "omp/task/scheduler.h"
 
 /* What a forking thread puts back after its region. */
 typedef struct region {
@@ -34,24 +34,6 @@ typedef struct region {
     unsigned outer_barriers_passed;
     void *outer_region;
 } region;
-
-/* ---- the calling thread ---- */
-
-/* initial-exec: every GOMP_* call starts here, and the general TLS model
- * would make each a call to __tls_get_addr.  Fine for a library loaded at
- * startup (LD_PRELOAD, or linked); a dlopen()ed copy still fits in glibc's
- * surplus static TLS, as libgomp's own thread state does.  Not static:
- * muster_omp_self() is inline (internal.h). */
-_Thread_local muster_omp_thread muster_omp_thread_state __attribute__((tls_model("initial-exec")));
-
-muster_omp_thread *muster_omp_self_first(void)
-{
-    muster_omp_thread *self = &muster_omp_thread_state;
-    self->icvs = muster_omp_globals_get()->icvs;
-    self->place.place = -1;
-    self->icvs_ready = true;
-    return self;
-}
 
 /* ---- process events: load, exit and fork ---- */
 
@@ -278,22 +260,6 @@ static void begin_region(muster_omp_thread *self, region *r, void (*fn)(void *),
     self->region = r;
 }
 
-/* Makes self member id of team, with a fresh implicit task: the team's
- * ICVs, no work share or barrier passed yet, bound to its place. */
-static void become_member(muster_omp_thread *self, muster_omp_team *team, unsigned id)
-{
-    self->team = team;
-    self->id = id;
-    self->icvs = team->icvs;
-    self->ws_private = NULL;
-    self->ws_sequence = 0;
-    self->barriers_passed = 0;
-    muster_omp_defer_join(self, team->size);
-    if (team->places != NULL)
-        muster_omp_bind_self(self, &team->places[id]);
-    muster_omp_affinity_display_on_start(self);
-}
-
 static void start_members(muster_omp_thread *self, region *r, muster_omp_setup_fn setup, void *setup_arg)
 {
     if (setup != NULL)
@@ -301,7 +267,7 @@ static void start_members(muster_omp_thread *self, region *r, muster_omp_setup_f
     if (r->team->size > 1)
         muster_omp_pool_fork(r->team);
     /* The forking thread is member 0; it runs the body itself. */
-    become_member(self, r->team, 0);
+    muster_omp_become_member(self, r->team, 0);
 }
 
 static void end_region(muster_omp_thread *self, region *r)
@@ -321,16 +287,6 @@ static void end_region(muster_omp_thread *self, region *r)
     self->ws_sequence = r->outer_ws_sequence;
     self->barriers_passed = r->outer_barriers_passed;
     self->region = r->outer_region;
-}
-
-void muster_omp_run_member(muster_omp_thread *self, muster_omp_team *team, unsigned id)
-{
-    become_member(self, team, id);
-    team->fn(team->data);
-    /* Still a member: the tasks it runs here and while it waits at the join
-     * belong to this team (the caller leaves the team after the join). */
-    muster_omp_tasks_drain(self);
-    muster_omp_tasks_settle_events(team);
 }
 
 void muster_omp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
@@ -367,34 +323,6 @@ void muster_omp_parallel_end(void)
     }
     end_region(self, r);
     free(r);
-}
-
-int muster_omp_wait_running_tasks(muster_omp_thread *self, muster_omp_team *team, muster_barrier *barrier,
-                                  unsigned id)
-{
-    muster_omp_task_work storage;
-    const muster_wait_work *work = muster_omp_tasks_work(self, team, id, &storage);
-    int rc = work != NULL ? muster_barrier_wait_working(barrier, id, work) : muster_barrier_wait(barrier, id);
-    muster_omp_tasks_work_done(work);
-    return rc;
-}
-
-void muster_omp_team_barrier(muster_omp_thread *self)
-{
-    muster_omp_team *team = self->team;
-    self->barriers_passed++;
-    if (team == NULL || team->size == 1) {
-        muster_omp_tasks_drain(self);
-        muster_omp_tasks_settle_events(team);
-        return;
-    }
-    muster_omp_tasks_drain(self);
-    muster_omp_tasks_settle_events(team);
-    int rc = muster_omp_wait_running_tasks(self, team, team->barrier, self->id);
-    if (rc < 0) {
-        fprintf(stderr, "libmuster-omp: barrier failed: %s (%s)\n", muster_strerror(rc), muster_error_detail());
-        abort();
-    }
 }
 
 /* ---- team queries ---- */

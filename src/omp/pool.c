@@ -35,7 +35,6 @@ typedef struct pool_worker {
     bool spread;               /* started on a CPU of its own: restore... */
     cpu_set_t inherited;       /* ...the creator's mask, first thing */
     unsigned id;
-    muster_omp_pool *pool;
     pthread_t thread;
 } pool_worker;
 
@@ -67,11 +66,6 @@ struct muster_omp_pool {
 static muster_omp_team exit_order;
 
 /* ---- waiting while parked ---- */
-
-muster_waiter muster_omp_team_waiter(unsigned size)
-{
-    return muster_team_waiter(size, muster_omp_team_policy(size), -1, NULL);
-}
 
 static muster_omp_team *park(pool_worker *w)
 {
@@ -153,10 +147,9 @@ static int start_worker(muster_omp_pool *pool, unsigned id)
         return ENOMEM;
     memset(w, 0, sizeof *w);
     w->id = id;
-    w->pool = pool;
     /* Parked between teams: wait as a member of a team of id + 1 would,
      * the least this worker's presence implies. */
-    w->park_waiter = muster_omp_team_waiter(id + 1);
+    w->park_waiter = muster_omp_waiter_for(id + 1, NULL);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     size_t stack = muster_omp_globals_get()->stacksize;

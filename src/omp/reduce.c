@@ -9,10 +9,9 @@
  * and wait policy), folds each member's copies into its own, and releases
  * the others when their copies are no longer read: at once (nowait), or
  * after it has folded the result into the originals (blocking, a barrier).
- * A tree of our own with a wait per edge, tried first, cost more: at 8
- * threads on 2 CPUs 25-46 us a reduction against 11-18 us for atomics and
- * a team barrier.  This costs one barrier episode, plus a context switch
- * when oversubscribed (kmp/sync.c chooses it only where that pays). */
+ * It costs one barrier episode, plus a context switch when oversubscribed
+ * (kmp/sync.c chooses it only where that pays); a tree of waits cost more
+ * (docs/tuning.md, member 0's fold). */
 #include <stdlib.h>
 
 #include "omp/internal.h"

@@ -51,20 +51,11 @@ static void reset_workshares(muster_omp_workshares *ws)
     }
 }
 
-/* The team's waiter, each member's with its own census id.  Where waiters
- * spin, the team barrier's census guards them against a team-mate on their
- * CPU, as it guards the barrier's waits: a futex wake-up can put a member
- * on its waker's CPU, and there a spinning waiter held the CPU its
- * predecessor needed for the whole spin budget, which the budget's growth
- * after quick wake-ups took to milliseconds (ORDERED at 2 threads: a
- * sample of 480-560 us per iteration in 2 of 15 processes; libgomp none).
- * Not the census's CPU sharing: that is for waits on a barrier's
- * arrivals. */
+/* The team's waiter (with the team barrier's census for the co-location
+ * guard, waiter.c), each member's with its own census id. */
 static void choose_waiters(muster_omp_workshares *ws, muster_census *census)
 {
-    muster_waiter waiter = muster_omp_team_waiter(ws->size);
-    muster_census_plan plan = muster_census_plan_for(ws->size, &waiter, false);
-    waiter.census = plan.attach && plan.share_ns == 0 ? census : NULL;
+    muster_waiter waiter = muster_omp_waiter_for(ws->size, census);
     for (unsigned i = 0; i < ws->size; i++) {
         ws->members[i].waiter = waiter;
         ws->members[i].waiter.census_id = i;

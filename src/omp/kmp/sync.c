@@ -87,9 +87,7 @@ MUSTER_OMP_EXPORT void __kmpc_end_critical(ident_t *loc, kmp_int32 gtid, kmp_cri
  * or atomics are not allowed; else atomics where allowed, else the lock.
  * Not oversubscribed: member 0 must run between the last arrival and the
  * release, a context switch more than a barrier whose last arrival
- * releases (measured, 8 threads on 2 CPUs, a blocking `for reduction`:
- * 20.5 us against 16 for atomics and a barrier; a nowait one, the end of a
- * parallel region: 23-40 us against 12-18, since atomics owe no barrier).
+ * releases (docs/tuning.md, REDUCE_TREE_ABOVE).
  * Every member of a team makes the same choice (same team, call site and
  * settings), which member 0's fold needs.  The blocking form's end is a
  * team barrier; member 0's fold's is its release of the others, who wait

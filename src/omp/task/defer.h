@@ -27,20 +27,10 @@
 
 #include "omp/internal.h"
 #include "omp/task/scheduler.h"
+#include "omp/task/settings.h"
 
-/* ---- defaults (env.c reads the settings that override them) ---- */
-
-/* Tasks a member keeps queued, not yet taken by anyone, before it runs new
- * ones at once: enough that a member looking for work finds some, few
- * enough that while everyone is busy a task costs a call. */
-#define MUSTER_OMP_QUEUE_AHEAD 4
-/* Tasks below this depth queue their children one ahead and run the one
- * queued before (delayed siblings); 0 to MUSTER_OMP_DELAY_DEPTH_MAX (0: off). */
-#define MUSTER_OMP_DELAY_DEPTH 3
-#define MUSTER_OMP_DELAY_DEPTH_MAX 7
-/* Unfinished deferred tasks per member before new ones run at once (a soft
- * bound on memory; libgomp's throttle is 64 per thread too). */
-#define MUSTER_OMP_TASKS_PER_MEMBER 64
+/* The defaults: settings.h (MUSTER_OMP_QUEUE_AHEAD, MUSTER_OMP_DELAY_DEPTH,
+ * MUSTER_OMP_TASKS_PER_MEMBER). */
 
 /* ---- the answer ---- */
 

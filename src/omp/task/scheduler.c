@@ -8,6 +8,7 @@
 
 #include "omp/env.h" /* muster_omp_env_extras_get: the scheduler's MUSTER_OMP_* settings */
 #include "omp/internal.h"
+#include "omp/waiter.h"
 #include "barrier/runtime.h" /* muster_barrier_nudge */
 
 /* MUSTER_OMP_TASK_STATS=1 turns the counters on.  Off, they cost one
@@ -85,7 +86,7 @@ muster_omp_team_tasks *muster_omp_team_tasks_create(unsigned size)
             return NULL;
         }
     }
-    muster_waiter w = muster_omp_team_waiter(size);
+    muster_waiter w = muster_omp_waiter_for(size, NULL);
     muster_omp_prio_init(&tt->prioritized);
     tt->size = size;
     tt->deques = deques;

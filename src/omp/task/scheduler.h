@@ -14,10 +14,9 @@
 
 #include "omp/task/deque.h"
 #include "omp/task/priority.h"
+#include "omp/task/settings.h"
 #include "wait/wait.h"
 
-/* Tasks a member's deque holds; a full deque runs new tasks at once. */
-#define MUSTER_OMP_DEQUE_CAPACITY 256
 
 /* One member's counts of the team's deferred tasks, written by that member
  * alone (a store, no read-modify-write) on a line of its own: a count

@@ -1,0 +1,63 @@
+/* A thread as a member of a team: joining it with a fresh implicit task,
+ * running the region's body (pool workers), and waiting at the team's
+ * barriers while running its tasks.  Below parallel.c (which forms and
+ * ends regions), pool.c and cancel.c, which all call it. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "barrier/runtime.h" /* muster_barrier_wait_working */
+#include "omp/display.h"
+#include "omp/internal.h"
+#include "omp/task/defer.h" /* muster_omp_defer_join; scheduler.h */
+
+void muster_omp_become_member(muster_omp_thread *self, muster_omp_team *team, unsigned id)
+{
+    self->team = team;
+    self->id = id;
+    self->icvs = team->icvs;
+    self->ws_private = NULL;
+    self->ws_sequence = 0;
+    self->barriers_passed = 0;
+    muster_omp_defer_join(self, team->size);
+    if (team->places != NULL)
+        muster_omp_bind_self(self, &team->places[id]);
+    muster_omp_affinity_display_on_start(self);
+}
+
+void muster_omp_run_member(muster_omp_thread *self, muster_omp_team *team, unsigned id)
+{
+    muster_omp_become_member(self, team, id);
+    team->fn(team->data);
+    /* Still a member: the tasks it runs here and while it waits at the join
+     * belong to this team (the caller leaves the team after the join). */
+    muster_omp_tasks_drain(self);
+    muster_omp_tasks_settle_events(team);
+}
+
+int muster_omp_wait_running_tasks(muster_omp_thread *self, muster_omp_team *team, muster_barrier *barrier,
+                                  unsigned id)
+{
+    muster_omp_task_work storage;
+    const muster_wait_work *work = muster_omp_tasks_work(self, team, id, &storage);
+    int rc = work != NULL ? muster_barrier_wait_working(barrier, id, work) : muster_barrier_wait(barrier, id);
+    muster_omp_tasks_work_done(work);
+    return rc;
+}
+
+void muster_omp_team_barrier(muster_omp_thread *self)
+{
+    muster_omp_team *team = self->team;
+    self->barriers_passed++;
+    if (team == NULL || team->size == 1) {
+        muster_omp_tasks_drain(self);
+        muster_omp_tasks_settle_events(team);
+        return;
+    }
+    muster_omp_tasks_drain(self);
+    muster_omp_tasks_settle_events(team);
+    int rc = muster_omp_wait_running_tasks(self, team, team->barrier, self->id);
+    if (rc < 0) {
+        fprintf(stderr, "libmuster-omp: barrier failed: %s (%s)\n", muster_strerror(rc), muster_error_detail());
+        abort();
+    }
+}

@@ -1,0 +1,32 @@
+/* The runtime's messages on stderr: a warning about a variable of the
+ * environment, and the fatal error (internal.h).  Each is one write of one
+ * line, so that messages from two processes sharing stderr do not
+ * interleave mid-line. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "omp/internal.h"
+
+void muster_omp_warn_env(const char *variable, const char *value, const char *problem, const char *instead)
+{
+    /* One write of one line, so warnings from two processes sharing stderr
+     * do not interleave mid-line. */
+    char line[1024];
+    snprintf(line, sizeof line, "libmuster-omp: %s='%s' %s; using %s\n", variable, value, problem, instead);
+    fputs(line, stderr);
+}
+
+_Noreturn void muster_omp_fatal(const char *format, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, format);
+    int n = snprintf(line, sizeof line, "libmuster-omp: ");
+    vsnprintf(line + n, sizeof line - (size_t)n - 1, format, ap);
+    va_end(ap);
+    strcat(line, "\n");
+    fputs(line, stderr); /* one write, as muster_omp_warn_env */
+    abort();
+}

@@ -29,7 +29,7 @@
 
 static muster_omp_globals globals;
 static muster_omp_env_extras extras;
-bool muster_omp_cancellation; /* internal.h: OMP_CANCELLATION, for cancel.c and task.c */
+bool muster_omp_cancellation; /* internal.h: OMP_CANCELLATION, for cancel.c and the task wing */
 static pthread_once_t globals_once = PTHREAD_ONCE_INIT;
 static _Atomic(muster_omp_env_display_fn) display_hook; /* muster_omp_env_set_display */
 

@@ -13,9 +13,9 @@
  *   env:  env.c (OMP_* and MUSTER_* variables -> the global ICVs),
  *         places.c (OMP_PLACES: the place list)
  *   thread: thread.c   the calling thread's state
- *   task: task.c       tasks, taskwait, taskgroups, detach, taskloop tasks
- *                      (scheduler.c, deque.c, priority.c, depend.c,
- *                      task_memory.c)
+ *   task: task/        the task wing: tasks, taskwait, taskgroups, detach,
+ *                      taskloop tasks, the queue-or-run decision (defer.c),
+ *                      the team's queues (task/task.h lists its files)
  *   core: member.c     a thread as a team member: its implicit task, the
  *                      team barrier
  *         pool.c       thread pools: workers that persist between regions,
@@ -153,7 +153,7 @@ typedef struct muster_omp_thread {
     unsigned ws_sequence;      /* work shares entered in the current team */
     unsigned barriers_passed;  /* team barriers passed in the current region (cancel.c) */
     /* Deferrable tasks this member still queues whoever is hungry, at the
-     * start of its implicit task (task.c, plain_task): team size - 1. */
+     * start of its implicit task (task/defer.h, early tasks): team size - 1. */
     unsigned early_tasks;
     muster_omp_place_state place; /* affinity.c */
     void *region;              /* the innermost region this thread forked (parallel.c) */
@@ -289,7 +289,7 @@ bool muster_omp_barrier_cancel(muster_omp_thread *self);
  * on: the team and its cancellable barrier are ready for the next one. */
 void muster_omp_cancel_region_end(muster_omp_team *team);
 /* cancel taskgroup, and its cancellation point, for the calling task's
- * innermost taskgroup (task.c). */
+ * innermost taskgroup (task/records.c). */
 void muster_omp_taskgroup_cancel(void);
 bool muster_omp_taskgroup_cancelled(void);
 /* Whether the team's region is cancelled. */
@@ -364,14 +364,14 @@ void muster_omp_bind_self(muster_omp_thread *self, const muster_omp_place_state 
 
 /* Runs, or steals and runs, the team's deferred tasks until none is left:
  * what a member does before a team barrier and at the end of its implicit
- * task (task.c).  One load when the team has no tasks. */
+ * task (task/wait.c).  One load when the team has no tasks. */
 void muster_omp_tasks_drain(muster_omp_thread *self);
 /* Waits for the events of the detachable tasks the calling thread ran at
  * once (if(0), final, a team of one) in `team`: a team barrier and the end
  * of a region complete them too.  One load when there are none. */
 void muster_omp_tasks_settle_events(muster_omp_team *team);
 /* The end of a team of one's region, after its tasks drained: frees the
- * scheduler its first detachable task gave it (task.c), if any. */
+ * scheduler its first detachable task gave it (task/detach.c), if any. */
 void muster_omp_tasks_end_solo(muster_omp_team *team);
 /* The work a member of self's team does while it waits at a team barrier
  * (run one of the team's tasks), in *storage; NULL when the team has no

@@ -84,7 +84,7 @@
 #define MUSTER_TASK_IDLE_POLLS_OVERSUBSCRIBED 64
 /* The longest a member with no task to run sleeps before it looks again,
  * whoever is supposed to wake it: a safety net under the scheduler's
- * choice to leave spare members asleep (scheduler.c, wake_for_work). */
+ * choice to leave spare members asleep (src/omp/task/scheduler.c, wake_for_work). */
 #define MUSTER_TASK_NAP_NS 10000000u
 
 /* ---- the process's settings ---- */

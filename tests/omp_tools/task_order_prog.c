@@ -3,7 +3,7 @@
  * Part 1, everyone busy: member 0 creates TASKS tasks while every other
  * member is busy in user code (spinning on a flag, not waiting in the
  * runtime).  Nobody is hungry, so each task after member 0's first
- * size - 1 (queued whoever is hungry: task.c, early tasks) must run at
+ * size - 1 (queued whoever is hungry: task/defer.h, early tasks) must run at
  * once, on member 0, in creation order: the serial order, which is
  * what a branch-and-bound search needs (a deferred task would run after
  * tasks created later).  Before them member 0 runs a few long if(0)
@@ -27,7 +27,7 @@
  *
  * Part 4, long tasks made in a loop: with the others busy in user code,
  * member 0's implicit task makes LONG_TASKS tasks of 100 us (long ones, as
- * task.c samples lengths; they all run on member 0), then two more, each
+ * the task wing samples lengths; they all run on member 0), then two more, each
  * of which, once started, releases the others and waits, up to 2 s, for
  * the other to start.  Long tasks are queued, not run at once: while one
  * of the two runs on member 0 the other must be there for a member that
@@ -38,7 +38,7 @@
  * code, member 0 makes two tasks with dependences on different addresses,
  * so both are ready at once; each, once started, releases the others and
  * waits, up to 2 s, for the other to start.  A ready dependence task is
- * queued whoever is busy (task.c, schedule_counted): run at once, the
+ * queued whoever is busy (task/defer.h, muster_omp_defer_ready): run at once, the
  * second would not exist before the first had returned.
  *
  * Prints what it saw; exit status 0 when all five hold, 1 otherwise.  Only
@@ -91,7 +91,7 @@ static int everyone_busy(void)
                 ; /* busy in user code: not looking for tasks */
         }
     }
-    /* Member 0's first size - 1 tasks are queued (task.c, early tasks: a
+    /* Member 0's first size - 1 tasks are queued (task/defer.h, early tasks: a
      * task may wait for one made after it); every later one ran at once,
      * in order, on member 0. */
     int early = omp_get_max_threads() - 1;

@@ -378,7 +378,7 @@ static const tool_case cases[] = {
     /* Issue #11: a task is queued only when another member is hungry.
      * While all are busy, tasks run at once in creation order on their
      * creator (a branch-and-bound search depends on that order), but for a
-     * member's first size - 1 of a region (early tasks, task.c); while the
+     * member's first size - 1 of a region (early tasks, task/defer.h); while the
      * others wait, tasks are queued for them.  At 2 threads, and at 3 on 2
      * CPUs. */
     {"task_order_2", SERIAL, {0}, {RUN_WHOAMI, "--threads", "2", "--", "@task_order"}, 0,

@@ -1,5 +1,5 @@
 # Unit tests of libmuster-omp's locks, critical sections, tasks, host
-# offload and cancellation (src/omp/lock.c, critical.c, task.c, target.c,
+# offload and cancellation (src/omp/lock.c, critical.c, task/, target.c,
 # cancel.c).
 #
 # The mutex, lock and critical tests drive the entry points from plain

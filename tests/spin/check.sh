@@ -55,19 +55,19 @@ case "$1" in
     verify "publisher ignoring SLEEPING (must fail)" lost-wake-up -DBUG_PLAIN_STORE
     verify "waiter announcing without CAS (must fail)" lost-wake-up -DBUG_PLAIN_ANNOUNCE
     ;;
-  mutex) # the runtime mutex, src/omp/mutex.h and lock.c
+  mutex) # the runtime mutex, src/omp/mutex.h and mutex.c
     verify "mutex" ok
     verify "unlock that never wakes (must fail)" lost-wake-up -DBUG_UNLOCK_NO_WAKE
     verify "sleeper retaking as LOCKED (must fail)" lost-wake-up -DBUG_RETAKE_LOCKED
     verify "spinner taking with a store (must fail)" assertion -DBUG_SPIN_STORE_TAKE
     ;;
-  scheduler_signal) # the task scheduler's sleepers and signal, src/omp/scheduler.c
+  scheduler_signal) # the task scheduler's sleepers and signal, src/omp/task/scheduler.c
     verify "scheduler signal" ok
     verify "producer reading sleepers before its push (must fail)" lost-wake-up -DBUG_WAKE_BEFORE_PUSH
     verify "member looking before counting itself asleep (must fail)" lost-wake-up -DBUG_LOOK_BEFORE_ANNOUNCE
     verify "finisher reading last-task sleepers first (must fail)" lost-wake-up -DBUG_FINISH_LOAD_FIRST
     ;;
-  task_count) # a task count with its sleeper tag (taskwait), src/omp/task.c
+  task_count) # a task count with its sleeper tag (taskwait), src/omp/task/core.h, wait.c
     verify "task count" ok
     verify "finisher ignoring the sleeper tag (must fail)" lost-wake-up -DBUG_FINISH_IGNORES_TAG
     verify "waiter announcing apart from its check (must fail)" lost-wake-up -DBUG_SPLIT_ANNOUNCE

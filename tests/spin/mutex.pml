@@ -1,4 +1,4 @@
-/* The runtime mutex's hand-over (src/omp/mutex.h, src/omp/lock.c), checked
+/* The runtime mutex's hand-over (src/omp/mutex.h, src/omp/mutex.c), checked
  * with spin.
  *
  * One word, three states: UNLOCKED 0, LOCKED 1, CONTENDED 2 (held, and a

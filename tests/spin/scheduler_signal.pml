@@ -1,4 +1,4 @@
-/* The task scheduler's wake-up handshake (src/omp/scheduler.c): the team's
+/* The task scheduler's wake-up handshake (src/omp/task/scheduler.c): the team's
  * sleeper counts and its signal word, checked with spin.
  *
  * Member 0 runs a task T0 (counted created, as every deferred task, before

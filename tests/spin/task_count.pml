@@ -1,4 +1,4 @@
-/* A task count with its sleeper tag (src/omp/task.c), checked with spin:
+/* A task count with its sleeper tag (src/omp/task/core.h and wait.c), checked with spin:
  * taskwait (or a taskgroup's end) waiting for the last of its children.
  *
  * The count is one 64-bit word: the unfinished tasks in the low 32 bits,

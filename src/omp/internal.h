@@ -302,18 +302,18 @@ static inline bool muster_omp_team_cancelled(const muster_omp_team *team)
 
 /* Forks a team (parallel.c) and runs fn(data) as its thread 0; returns when
  * every member has finished (the join).  num_threads 0 means nthreads-var;
- * flags are GOMP_parallel's (low 3 bits: a proc_bind clause).  `setup`, when
+ * proc_bind: the proc_bind clause's omp_proc_bind_t value, 0 without one.  `setup`, when
  * not NULL, runs on the forking thread after the team is formed (team->ws
  * prepared, every member's ws_sequence 0 and ws_private NULL) and before any
  * member starts: the combined constructs (GOMP_parallel_loop_*, _sections)
  * open their work share there. */
 typedef void (*muster_omp_setup_fn)(muster_omp_team *team, void *arg);
-void muster_omp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
+void muster_omp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned proc_bind,
                          muster_omp_setup_fn setup, void *setup_arg);
 
 /* The GOMP 1.0 split form: muster_omp_parallel_start forks and returns on
  * thread 0, which then runs fn itself; muster_omp_parallel_end joins. */
-void muster_omp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
+void muster_omp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, unsigned proc_bind,
                                muster_omp_setup_fn setup, void *setup_arg);
 void muster_omp_parallel_end(void);
 

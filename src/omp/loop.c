@@ -416,11 +416,11 @@ static void open_team_loop(muster_omp_team *team, void *arg)
     muster_ws_open_done(team, slot);
 }
 
-void muster_ws_parallel_loop(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
+void muster_ws_parallel_loop(void (*fn)(void *), void *data, unsigned num_threads, unsigned proc_bind,
                              const muster_ws_loop *proto, bool split)
 {
     if (split)
-        muster_omp_parallel_start(fn, data, num_threads, flags, open_team_loop, (void *)proto);
+        muster_omp_parallel_start(fn, data, num_threads, proc_bind, open_team_loop, (void *)proto);
     else
-        muster_omp_parallel(fn, data, num_threads, flags, open_team_loop, (void *)proto);
+        muster_omp_parallel(fn, data, num_threads, proc_bind, open_team_loop, (void *)proto);
 }

@@ -194,10 +194,9 @@ static unsigned team_size(const muster_omp_thread *self, unsigned requested)
     return size ? size : 1;
 }
 
-/* The proc_bind clause (flags & 7) overrides bind-var, unless binding is off. */
-static unsigned team_bind(const muster_omp_thread *self, unsigned flags)
+/* The proc_bind clause (0: none) overrides bind-var, unless binding is off. */
+static unsigned team_bind(const muster_omp_thread *self, unsigned clause)
 {
-    unsigned clause = flags & 7u;
     if (self->icvs.bind == MUSTER_OMP_BIND_FALSE)
         return MUSTER_OMP_BIND_FALSE;
     return clause != 0 ? clause : self->icvs.bind;
@@ -223,7 +222,7 @@ static void set_places(const muster_omp_thread *self, muster_omp_team *team)
 }
 
 static void begin_region(muster_omp_thread *self, region *r, void (*fn)(void *), void *data, unsigned num_threads,
-                         unsigned flags)
+                         unsigned proc_bind)
 {
     static pthread_once_t hooks = PTHREAD_ONCE_INIT;
     pthread_once(&hooks, register_process_hooks);
@@ -246,7 +245,7 @@ static void begin_region(muster_omp_thread *self, region *r, void (*fn)(void *),
     muster_omp_icvs_advance(&icvs);
     if (memcmp(&team->icvs, &icvs, sizeof icvs) != 0)
         team->icvs = icvs;
-    MUSTER_OMP_SET(team->bind, team_bind(self, flags));
+    MUSTER_OMP_SET(team->bind, team_bind(self, proc_bind));
     if (team->places != NULL)
         set_places(self, team);
     r->team = team;
@@ -289,18 +288,18 @@ static void end_region(muster_omp_thread *self, region *r)
     self->region = r->outer_region;
 }
 
-void muster_omp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
+void muster_omp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned proc_bind,
                          muster_omp_setup_fn setup, void *setup_arg)
 {
     muster_omp_thread *self = muster_omp_self();
     region r;
-    begin_region(self, &r, fn, data, num_threads, flags);
+    begin_region(self, &r, fn, data, num_threads, proc_bind);
     start_members(self, &r, setup, setup_arg);
     fn(data);
     end_region(self, &r);
 }
 
-void muster_omp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
+void muster_omp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, unsigned proc_bind,
                                muster_omp_setup_fn setup, void *setup_arg)
 {
     muster_omp_thread *self = muster_omp_self();
@@ -309,7 +308,7 @@ void muster_omp_parallel_start(void (*fn)(void *), void *data, unsigned num_thre
         fprintf(stderr, "libmuster-omp: out of memory starting a parallel region\n");
         abort();
     }
-    begin_region(self, r, fn, data, num_threads, flags);
+    begin_region(self, r, fn, data, num_threads, proc_bind);
     start_members(self, r, setup, setup_arg);
 }
 

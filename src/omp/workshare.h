@@ -244,9 +244,9 @@ static inline uint64_t muster_ws_count_up(uint64_t start, uint64_t end, uint64_t
 }
 
 /* GOMP_parallel_loop_* helper: forks a team whose first work share is the
- * loop proto (num_threads, flags as GOMP_parallel's).  split: the GOMP 1.0
+ * loop proto (num_threads, proc_bind as muster_omp_parallel's).  split: the GOMP 1.0
  * form that returns on thread 0 instead of running fn and joining. */
-void muster_ws_parallel_loop(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
+void muster_ws_parallel_loop(void (*fn)(void *), void *data, unsigned num_threads, unsigned proc_bind,
                              const muster_ws_loop *proto, bool split);
 
 #endif

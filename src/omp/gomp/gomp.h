@@ -19,6 +19,10 @@
 #define GOMP_TASK_FLAG_DETACH (1u << 13)
 #define GOMP_TASK_FLAG_STRICT (1u << 14)
 
+/* GOMP_parallel's flags: the proc_bind clause in the low 3 bits, as the
+ * core takes it (an omp_proc_bind_t value, 0 without one). */
+#define GOMP_PARALLEL_PROC_BIND(flags) ((flags) & 7u)
+
 /* A worksharing construct's reduction(task, ...) (taskred.c): registers
  * gcc's descriptor `own` in the construct's taskgroup, allocating the
  * per-thread blocks (first NULL) or sharing those of `first`, the

@@ -279,7 +279,7 @@ static void parallel_loop(void (*fn)(void *), void *data, unsigned num_threads, 
     uint64_t c = chunk > 0 ? (uint64_t)chunk : 0;
     muster_ws_resolve_schedule(muster_omp_self(), &sched, &c);
     muster_ws_loop proto = long_loop(start, end, incr, sched, c, false);
-    muster_ws_parallel_loop(fn, data, num_threads, flags, &proto, split);
+    muster_ws_parallel_loop(fn, data, num_threads, GOMP_PARALLEL_PROC_BIND(flags), &proto, split);
 }
 
 #define PARALLEL_LOOP(name, sched)                                                                      \

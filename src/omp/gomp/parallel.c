@@ -4,11 +4,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "omp/internal.h"
+#include "omp/gomp/gomp.h"
 
 MUSTER_OMP_EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
 {
-    muster_omp_parallel(fn, data, num_threads, flags, NULL, NULL);
+    muster_omp_parallel(fn, data, num_threads, GOMP_PARALLEL_PROC_BIND(flags), NULL, NULL);
 }
 
 MUSTER_OMP_EXPORT void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)

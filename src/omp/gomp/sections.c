@@ -62,7 +62,7 @@ MUSTER_OMP_EXPORT void GOMP_parallel_sections(void (*fn)(void *), void *data, un
                                               unsigned flags)
 {
     muster_ws_loop proto = sections_loop(count);
-    muster_ws_parallel_loop(fn, data, num_threads, flags, &proto, false);
+    muster_ws_parallel_loop(fn, data, num_threads, GOMP_PARALLEL_PROC_BIND(flags), &proto, false);
 }
 
 MUSTER_OMP_EXPORT void GOMP_parallel_sections_start(void (*fn)(void *), void *data, unsigned num_threads,

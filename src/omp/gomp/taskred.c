@@ -194,6 +194,7 @@ MUSTER_OMP_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void *), void *da
 {
     /* gcc passes the descriptor as the first field of the data block. */
     parallel_reductions pr = {.fn = fn, .data = data, .descriptor = *(uintptr_t **)data};
-    muster_omp_parallel(member_with_reductions, &pr, num_threads, flags, register_for_team, &pr);
+    muster_omp_parallel(member_with_reductions, &pr, num_threads, GOMP_PARALLEL_PROC_BIND(flags), register_for_team,
+                        &pr);
     return pr.nthreads;
 }

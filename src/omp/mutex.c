@@ -29,15 +29,22 @@ muster_omp_mutex_counts muster_omp_mutex_counters(void)
  * once from the wait layer's settings, the same the teams' barriers use. */
 static muster_mutex_plan plan;
 static pthread_once_t plan_once = PTHREAD_ONCE_INIT;
+/* Set once the plan is installed: every contended lock reads it, and only
+ * the first ones pay for pthread_once (a call into libc each time). */
+static _Atomic bool plan_ready;
 
 static void install_plan(void)
 {
     plan = muster_mutex_plan_for(muster_wait_settings_get()->policy);
+    /* release: publishes the plan to the readers that skip pthread_once. */
+    atomic_store_explicit(&plan_ready, true, memory_order_release);
 }
 
 static const muster_mutex_plan *spin_plan(void)
 {
-    pthread_once(&plan_once, install_plan);
+    /* acquire: pairs with install_plan's release, so the plan is seen whole. */
+    if (__builtin_expect(!atomic_load_explicit(&plan_ready, memory_order_acquire), 0))
+        pthread_once(&plan_once, install_plan);
     return &plan;
 }
 

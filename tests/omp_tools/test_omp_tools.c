@@ -403,11 +403,13 @@ static const tool_case cases[] = {
      {0}, 1, "libmuster-omp: MUSTER_OMP_DELAY_DEPTH="},
     /* The scheduler's other settings.  MUSTER_OMP_DEFER=ahead queues tasks
      * while everyone is busy, so member 0 runs them out of creation order
-     * (part 1 fails); bad values are reported once and the default used
-     * (atoi once took them silently: 0 and garbage as the default, "2x" as
-     * 2). */
+     * (part 1 fails; the last few, still queued when the other member
+     * reaches the region's end, may run there: under load one did, so how
+     * many is not checked); bad values are reported once and the default
+     * used (atoi once took them silently: 0 and garbage as the default, "2x"
+     * as 2). */
     {"task_order_defer_ahead", SERIAL, {"MUSTER_OMP_DEFER=ahead"}, {RUN_WHOAMI, "--threads", "2", "--", "@task_order"},
-     1, {"everyone busy: ~ of # tasks out of creation order, 0 ran on another member"}},
+     1, {"everyone busy: ~ of # tasks out of creation order, # ran on another member"}},
     {"task_order_defer_bad_value", SERIAL, {"MUSTER_OMP_DEFER=always"},
      {RUN_WHOAMI, "--threads", "2", "--", "@task_order"}, 0,
      {"libmuster-omp: MUSTER_OMP_DEFER='always' is not hungry or ahead; using hungry", TASK_ORDER_ALL_HOLD},

@@ -177,9 +177,16 @@ static inline bool muster_omp_defer_ready(muster_omp_team_tasks *tt, unsigned id
     return priority > 0 || had_depend || muster_omp_defer_hungry(tt, id);
 }
 
-/* Taskloop's tasks, prioritized tasks and detachable ones are queued
- * whenever they may be deferred at all (possible, the team has a
- * scheduler): few and coarse, urgent, or completed later. */
+/* Taskloop's tasks, prioritized tasks, detachable ones and those with
+ * dependences become queued records whenever this holds: if(true), not
+ * included in a final task, and the team has a scheduler (a team of one
+ * has one after its first detachable task).  Few and coarse, urgent,
+ * completed later, or waiting for predecessors: none is worth running at
+ * once to keep the serial order. */
+static inline bool muster_omp_defer_record(bool if_clause, bool included, const muster_omp_team *team)
+{
+    return if_clause && !included && team != NULL && team->tasks != NULL;
+}
 
 /* The throttle: true when member id must run its next task at once because
  * the team has MUSTER_OMP_TASKS_PER_MEMBER unfinished tasks per member. */

@@ -88,18 +88,23 @@ static bool defer_with_deps(muster_omp_thread *self, muster_omp_team *team, task
 
 /* ---- tasks run at once ---- */
 
-/* Runs fn on a copy of its argument block made by cpyfn (firstprivate
- * copy constructors), aligned to arg_align.  Without a cpyfn the caller
- * calls fn(data) itself. */
+/* Runs fn on a copy of its argument block, aligned to arg_align, made by
+ * cpyfn (firstprivate copy constructors) or, without one, by memcpy; then
+ * bounds_size bytes of `bounds` (a taskloop task's) overwrite its start. */
 static void run_body_on_copy(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
-                             long arg_align)
+                             long arg_align, const void *bounds, size_t bounds_size)
 {
     size_t align = arg_align > 0 ? (size_t)arg_align : 1;
     size_t bytes = (size_t)arg_size + align - 1;
     char stack_buffer[bytes <= STACK_ARG_LIMIT ? bytes : 1];
     char *buffer = bytes <= STACK_ARG_LIMIT ? stack_buffer : checked_malloc(bytes);
     char *arg = (char *)(((uintptr_t)buffer + align - 1) & ~(uintptr_t)(align - 1));
-    cpyfn(arg, data);
+    if (cpyfn != NULL)
+        cpyfn(arg, data);
+    else
+        memcpy(arg, data, (size_t)arg_size);
+    if (bounds != NULL)
+        memcpy(arg, bounds, bounds_size);
     fn(arg);
     if (buffer != stack_buffer)
         free(buffer);
@@ -143,7 +148,7 @@ static inline __attribute__((always_inline)) void run_at_once(muster_omp_team *t
     if (cpyfn == NULL)
         fn(data);
     else
-        run_body_on_copy(fn, data, cpyfn, arg_size, arg_align);
+        run_body_on_copy(fn, data, cpyfn, arg_size, arg_align, NULL, 0);
     if (timed)
         muster_omp_defer_sample_end(frame.depth, start);
     muster_omp_current_frame = frame.parent;
@@ -284,7 +289,7 @@ static __attribute__((noinline)) void task_with_clauses(const muster_omp_task_de
     }
     if (detached && task->if_clause && !included && team != NULL && team->tasks == NULL)
         muster_omp_tasks_solo_scheduler(team);
-    bool may_queue = task->if_clause && !included && team != NULL && team->tasks != NULL;
+    bool may_queue = muster_omp_defer_record(task->if_clause, included, team);
     if (may_queue && detached && (task->depend == NULL || muster_omp_depend_count(task->depend) >= 0)) {
         muster_omp_defer_detached(self, team, running, final, task, priority);
         muster_omp_task_count_deferred(true);
@@ -343,22 +348,10 @@ void muster_omp_task_plain(void (*fn)(void *), void *data, void (*cpyfn)(void *,
 /* Runs a taskloop task at once, on a copy with its bounds. */
 static void run_loop_task_at_once(const muster_omp_task_desc *task, const void *bounds, size_t bounds_size)
 {
-    size_t align = task->arg_align > 0 ? (size_t)task->arg_align : 1;
-    size_t bytes = (size_t)task->arg_size + align - 1;
-    char stack_buffer[bytes <= STACK_ARG_LIMIT ? bytes : 1];
-    char *buffer = bytes <= STACK_ARG_LIMIT ? stack_buffer : checked_malloc(bytes);
-    char *arg = (char *)(((uintptr_t)buffer + align - 1) & ~(uintptr_t)(align - 1));
-    if (task->cpyfn != NULL)
-        task->cpyfn(arg, task->data);
-    else
-        memcpy(arg, task->data, (size_t)task->arg_size);
-    memcpy(arg, bounds, bounds_size);
     task_frame frame;
     muster_omp_frame_enter(&frame, task->final);
-    task->fn(arg);
+    run_body_on_copy(task->fn, task->data, task->cpyfn, task->arg_size, task->arg_align, bounds, bounds_size);
     muster_omp_frame_leave(&frame);
-    if (buffer != stack_buffer)
-        free(buffer);
 }
 
 bool muster_omp_taskloop_task(const muster_omp_task_desc *task, const void *bounds, size_t bounds_size)
@@ -375,7 +368,7 @@ bool muster_omp_taskloop_task(const muster_omp_task_desc *task, const void *boun
      * team's throttle runs the task here.  A final taskloop's tasks are
      * queued too; only those created inside a final task are included. */
     bool included = running != NULL && running->final;
-    if (task->if_clause && !included && team_tasks() != NULL) {
+    if (muster_omp_defer_record(task->if_clause, included, team)) {
         deferred_task *t = muster_omp_record_new(team, running, task->final, task);
         memcpy(t->data, bounds, bounds_size);
         if (priority > 0)

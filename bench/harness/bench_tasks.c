@@ -22,7 +22,7 @@
 #define PROG "muster bench tasks"
 
 const char *const task_workload_names[TASK_WORKLOAD_COUNT] = {
-    "fib", "fib-nocut", "nqueens", "mergesort", "sparselu", "uts", "knapsack", "depfan",
+    "fib", "fib-nocut", "nqueens", "mergesort", "sparselu", "uts", "knapsack", "knapsack-last", "depfan",
 };
 
 struct options {
@@ -47,7 +47,9 @@ static void usage(FILE *out)
 "\n"
 "workloads: fib (recursive Fibonacci with a cut-off), fib-nocut (a task per call),\n"
 "nqueens, mergesort, sparselu (blocked LU with task dependences), uts (unbalanced tree\n"
-"search), knapsack (branch and bound with a shared bound), depfan (many tasks reading one\n"
+"search), knapsack (branch and bound with a shared bound), knapsack-last (the same search\n"
+"as task suites write it: two tasks per node, the promising one last, and a taskwait),\n"
+"depfan (many tasks reading one\n"
 "address, then one mutexinoutset set of many, behind a slow writer)\n"
 "\n"
 "The table shows, per workload and team size, each runtime's median and worst wall time\n"
@@ -91,7 +93,7 @@ static int add_workload(const char *name, void *ctx)
     if (strcmp(name, "all") == 0)
         return 0;
     return cli_usage_error(PROG, "--workloads: unknown workload '%s' (fib, fib-nocut, nqueens, mergesort, "
-                                 "sparselu, uts, knapsack, depfan)", name);
+                                 "sparselu, uts, knapsack, knapsack-last, depfan)", name);
 }
 
 static int set_workloads(const char *v, void *o)

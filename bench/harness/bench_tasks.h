@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define TASK_WORKLOAD_COUNT 8
+#define TASK_WORKLOAD_COUNT 9
 #define TASK_MESSAGE_LEN 640
 
 /* The workloads, as taskbench names them. */

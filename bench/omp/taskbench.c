@@ -18,6 +18,8 @@
  *   sparselu   blocked sparse LU whose tasks are ordered only by depend()
  *   uts        an unbalanced (near-critical binomial) tree, a task per node
  *   knapsack   0/1 knapsack by branch and bound, pruned by a shared bound
+ *   knapsack-last  the same search as task suites write it: two tasks per
+ *              node, the promising one last, a taskwait (order decides work)
  *   depfan     dependence fan-out: many tasks read one address, then many
  *              form one mutexinoutset set, behind a slow writer
  * The answer is checked against a serial computation (or a table) made
@@ -785,14 +787,15 @@ static int kn_by_density(const void *a, const void *b)
     return dx < dy ? 1 : dx > dy ? -1 : 0;
 }
 
-static const char *kn_setup(double scale, char *params, size_t len)
+/* Strongly correlated items (value = weight + a constant: the classic hard
+ * kind), n of them, sorted by density; the expected answer. */
+static const char *kn_make_items(int n, char *params, size_t len)
 {
     long item[KN_MAX_ITEMS][2];
     uint64_t seed = 2024;
-    kn_n = scaled_step(54, scale, 1.6, 8, KN_MAX_ITEMS);
+    kn_n = n;
     kn_capacity = 0;
     for (int i = 0; i < kn_n; i++) {
-        /* strongly correlated (value = weight + a constant): the classic hard kind */
         item[i][0] = 1000 + (long)(next_random(&seed) % 9000);
         item[i][1] = item[i][0] + 1000;
         kn_capacity += item[i][0];
@@ -805,6 +808,17 @@ static const char *kn_setup(double scale, char *params, size_t len)
     }
     snprintf(params, len, "items=%d,capacity=%ld", kn_n, kn_capacity);
     return kn_dynamic();
+}
+
+static const char *kn_setup(double scale, char *params, size_t len)
+{
+    return kn_make_items(scaled_step(54, scale, 1.6, 8, KN_MAX_ITEMS), params, len);
+}
+
+/* Fewer items: a task per node makes each node cost a task on the peers. */
+static const char *kl_setup(double scale, char *params, size_t len)
+{
+    return kn_make_items(scaled_step(44, scale, 1.6, 8, KN_MAX_ITEMS), params, len);
 }
 
 static void kn_run(void)
@@ -827,6 +841,56 @@ static const char *kn_verify(char *check, size_t len)
     long best = atomic_load(&kn_best);
     snprintf(check, len, "best=%ld,nodes=%ld", best, kn_nodes);
     return best == kn_expected ? NULL : "the search missed the best packing";
+}
+
+/* ---- knapsack-last ------------------------------------------------------- */
+
+/* The same items, searched as task suites write it for the peers: each node
+ * makes two tasks, without the item and then with it (the promising branch
+ * last), waits for both, and raises the bound only on return.  A runtime
+ * that runs a node's tasks in creation order explores the hopeless branch
+ * first at every level; libgomp and libomp run the last first near the
+ * root.  Shares knapsack's items, bound and node count. */
+#define KL_NONE (-1L) /* a pruned or infeasible branch's value */
+
+static long kl_search(int i, long room, long value)
+{
+    kn_visited++;
+    if (i == kn_n)
+        return value;
+    if ((double)value + kn_bound(i, room) <= (double)atomic_load_explicit(&kn_best, memory_order_relaxed))
+        return KL_NONE;
+    long without = KL_NONE, with = KL_NONE;
+    count_task();
+#pragma omp task shared(without) firstprivate(i, room, value)
+    without = kl_search(i + 1, room, value);
+    if (kn_weight[i] <= room) {
+        count_task();
+#pragma omp task shared(with) firstprivate(i, room, value)
+        with = kl_search(i + 1, room - kn_weight[i], value + kn_value[i]);
+    }
+#pragma omp taskwait
+    long best = with > without ? with : without;
+    kn_offer(best);
+    return best;
+}
+
+static void kl_run(void)
+{
+    atomic_store(&kn_best, 0);
+    kn_nodes = 0;
+#pragma omp parallel
+    {
+#pragma omp single
+        {
+#pragma omp task
+            kn_offer(kl_search(0, kn_capacity, 0));
+        }
+#pragma omp atomic
+        kn_nodes += kn_visited;
+        kn_visited = 0;
+        count_team_tasks();
+    }
 }
 
 /* ---- depfan ------------------------------------------------------------- */
@@ -907,6 +971,7 @@ static const workload workloads[] = {
     {"sparselu", lu_setup, lu_run, lu_verify, lu_teardown},
     {"uts", uts_setup, uts_run, uts_verify, nothing},
     {"knapsack", kn_setup, kn_run, kn_verify, nothing},
+    {"knapsack-last", kl_setup, kl_run, kn_verify, nothing},
     {"depfan", df_setup, df_run, df_verify, nothing},
 };
 #define WORKLOAD_COUNT (sizeof workloads / sizeof workloads[0])
@@ -926,7 +991,8 @@ static void usage(FILE *out)
 "Runs one task-parallel workload once, checks its answer against a serial one, and\n"
 "prints the time of the parallel part.\n"
 "\n"
-"workloads: fib, fib-nocut, nqueens, mergesort, sparselu, uts, knapsack, depfan\n"
+"workloads: fib, fib-nocut, nqueens, mergesort, sparselu, uts, knapsack, knapsack-last,\n"
+"           depfan\n"
 "\n"
 "options:\n"
 "  --workload NAME  the workload (required)\n"
@@ -950,7 +1016,7 @@ static int set_workload(const char *v, void *o)
             return 0;
         }
     return cli_usage_error(PROG, "--workload: unknown workload '%s' (fib, fib-nocut, nqueens, mergesort, "
-                                 "sparselu, uts, knapsack, depfan)", v);
+                                 "sparselu, uts, knapsack, knapsack-last, depfan)", v);
 }
 
 static const cli_option valued_options[] = {
@@ -997,7 +1063,7 @@ int main(int argc, char **argv)
         return rc;
     if (o.workload == NULL)
         return cli_usage_error(PROG, "--workload is required (fib, fib-nocut, nqueens, mergesort, sparselu, "
-                                     "uts, knapsack, depfan)");
+                                     "uts, knapsack, knapsack-last, depfan)");
     if (o.threads)
         omp_set_num_threads((int)o.threads);
     unsigned threads = (unsigned)omp_get_max_threads();

@@ -421,6 +421,11 @@ static void read_ints(void)
     snprintf(default_ahead, sizeof default_ahead, "%d", MUSTER_OMP_QUEUE_AHEAD);
     if (read_number("MUSTER_OMP_QUEUE_AHEAD", 1, MUSTER_OMP_DEQUE_CAPACITY, false, &value, default_ahead))
         extras.queue_ahead = (unsigned)value;
+    extras.help_first_depth = MUSTER_OMP_HELP_FIRST_DEPTH;
+    char default_help[8];
+    snprintf(default_help, sizeof default_help, "%d", MUSTER_OMP_HELP_FIRST_DEPTH);
+    if (read_number("MUSTER_OMP_HELP_FIRST_DEPTH", 0, MUSTER_OMP_HELP_FIRST_DEPTH_MAX, false, &value, default_help))
+        extras.help_first_depth = (unsigned)value;
 }
 
 /* MUSTER_OMP_DEFER: when a task that could run at once is queued instead.

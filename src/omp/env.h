@@ -51,6 +51,7 @@ typedef struct muster_omp_env_extras {
     muster_omp_reduction_method force_reduction; /* KMP_FORCE_REDUCTION */
     unsigned delay_depth;        /* MUSTER_OMP_DELAY_DEPTH (scheduler.h) */
     unsigned queue_ahead;        /* MUSTER_OMP_QUEUE_AHEAD (scheduler.h) */
+    unsigned help_first_depth;   /* MUSTER_OMP_HELP_FIRST_DEPTH (task/settings.h) */
     bool defer_ahead;            /* MUSTER_OMP_DEFER=ahead: queue whether or not anyone is hungry */
 } muster_omp_env_extras;
 

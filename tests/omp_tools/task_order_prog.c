@@ -15,11 +15,13 @@
  * for them: some run on a member other than 0.
  *
  * Part 3, the top of a recursion: with the others busy in user code,
- * member 0 runs a task at once that creates two children.  While the first
- * runs on member 0, the second must be queued, for a member that runs out
- * of work to take (task/defer.h: delayed siblings): the first child releases the
- * others and waits, up to 2 s, for the second to start elsewhere.  Run at
- * once, the second would not exist before the first had returned.  Before
+ * member 0 runs a task at once that creates two children.  While one runs
+ * on member 0, the other must be queued, for a member that runs out of
+ * work to take (task/defer.h: help first, which queues both and runs the
+ * second first, or delayed siblings, which run the first): each child,
+ * once started, releases the others and waits, up to 2 s, for the other to
+ * start elsewhere.  Run at once, the second would not exist before the
+ * first had returned.  Before
  * that, member 0 runs recursions three deep, whose tasks two levels down
  * create tasks: what it learns from them must not turn the delay off
  * (under OMP_CANCELLATION=true it did: tasks made there were not counted
@@ -128,7 +130,7 @@ static int others_hungry(void)
     return elsewhere > 0;
 }
 
-static atomic_int first_running, second_on, spinning;
+static atomic_int first_running, child_on[2], spinning;
 
 static long elapsed_ns(const struct timespec *t0)
 {
@@ -137,32 +139,31 @@ static long elapsed_ns(const struct timespec *t0)
     return (t.tv_sec - t0->tv_sec) * 1000000000L + (t.tv_nsec - t0->tv_nsec);
 }
 
-/* The two tasks that tell whether the second was stealable while the
- * first ran: the first says it runs (which releases members waiting for
- * first_running) and waits for the second to start; true when the second
- * started on a member other than 0.  Set first_running to 0 and second_on
- * to -1 before. */
-static void first_of_two(int *second_seen_elsewhere)
+/* Child `which` of the two that tell whether the one not running was
+ * stealable: says where it runs, releases members waiting for
+ * first_running, and waits up to 2 s for the other to start.  Set
+ * first_running to 0 and child_on[] to -1 before. */
+static void one_of_two(int which)
 {
+    atomic_store(&child_on[which], omp_get_thread_num());
     atomic_store(&first_running, 1);
     struct timespec w0;
     clock_gettime(CLOCK_MONOTONIC, &w0);
-    while (atomic_load(&second_on) < 0 && elapsed_ns(&w0) < 2000000000L)
+    while (atomic_load(&child_on[1 - which]) < 0 && elapsed_ns(&w0) < 2000000000L)
         ;
-    *second_seen_elsewhere = atomic_load(&second_on) > 0;
 }
 
 #define WARM_UP_RECURSIONS 8
 
 static int sibling_stealable(void)
 {
-    int second_seen_elsewhere = 0;
     atomic_store(&first_running, 0);
-    atomic_store(&second_on, -1);
+    atomic_store(&child_on[0], -1);
+    atomic_store(&child_on[1], -1);
     atomic_store(&spinning, 0);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-#pragma omp parallel shared(second_seen_elsewhere, t0)
+#pragma omp parallel shared(t0)
     {
         if (omp_get_thread_num() == 0) {
             /* Every other member busy in user code first: one still
@@ -190,12 +191,12 @@ static int sibling_stealable(void)
                 }
             }
 #pragma omp taskwait
-#pragma omp task shared(second_seen_elsewhere)
-            {
-#pragma omp task shared(second_seen_elsewhere)
-                first_of_two(&second_seen_elsewhere);
 #pragma omp task
-                atomic_store(&second_on, omp_get_thread_num());
+            {
+#pragma omp task
+                one_of_two(0);
+#pragma omp task
+                one_of_two(1);
 #pragma omp taskwait
             }
         } else {
@@ -205,9 +206,10 @@ static int sibling_stealable(void)
                 ;
         }
     }
-    printf("top of a recursion: the second child %s while the first ran\n",
-           second_seen_elsewhere ? "started on another member" : "did not start elsewhere");
-    return second_seen_elsewhere;
+    int first = atomic_load(&child_on[0]), second = atomic_load(&child_on[1]);
+    int side_by_side = first >= 0 && second >= 0 && first != second;
+    printf("top of a recursion: the two children %s\n", side_by_side ? "ran side by side" : "did not run side by side");
+    return side_by_side;
 }
 
 #define LONG_TASKS 100

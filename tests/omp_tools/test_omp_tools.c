@@ -87,7 +87,7 @@ static void make_private_shim_dir(void);
     "everyone busy: 0 of # tasks out of creation order, 0 ran on another member",                                      \
         "others hungry: ~ of 64 slow tasks ran on another member"
 #define TASK_ORDER_DELAYED                                                                                             \
-    "top of a recursion: the second child started on another member while the first ran",                              \
+    "top of a recursion: the two children ran side by side",                              \
         "long tasks in a loop: the last two ran side by side (the earlier ones ran on member 0)"
 #define TASK_ORDER_DEPENDENCES "dependence tasks ready when made: the two ran side by side"
 #define TASK_ORDER_ALL_HOLD TASK_ORDER_BUSY_AND_HUNGRY, TASK_ORDER_DELAYED, TASK_ORDER_DEPENDENCES
@@ -271,6 +271,7 @@ static const tool_case cases[] = {
     WORKLOAD_CASES("sparselu"),
     WORKLOAD_CASES("uts"),
     WORKLOAD_CASES("knapsack"),
+    WORKLOAD_CASES("knapsack-last"),
     WORKLOAD_CASES("depfan"),
 
     /* A detach event fulfilled twice stops the program with a message, in a
@@ -381,6 +382,23 @@ static const tool_case cases[] = {
      * member's first size - 1 of a region (early tasks, task/defer.h); while the
      * others wait, tasks are queued for them.  At 2 threads, and at 3 on 2
      * CPUs. */
+    /* Issue #29: a branch-and-bound search stays pruned (within 40 times
+     * the serial search's nodes in every episode) whether its promising
+     * branch is the last task of a node or the first, at team sizes that
+     * are not powers of two; without help first (MUSTER_OMP_HELP_FIRST_DEPTH=0)
+     * the last form explores 150-250 times the nodes. */
+#define SEARCH_PRUNED                                                                                                  \
+    "promising branch last, taskwait: pruned *", "promising branch first, creator goes on: pruned *"
+    {"search_order_2", SERIAL, {0}, {RUN_WHOAMI, "--threads", "2", "--", "@search_order"}, 0, {SEARCH_PRUNED}},
+    {"search_order_3", SERIAL, {0}, {RUN_WHOAMI, "--threads", "3", "--", "@search_order"}, 0, {SEARCH_PRUNED}},
+    {"search_order_5", SERIAL, {0}, {RUN_WHOAMI, "--threads", "5", "--", "@search_order"}, 0, {SEARCH_PRUNED}},
+    {"search_order_help_first_off", SERIAL, {"MUSTER_OMP_HELP_FIRST_DEPTH=0"},
+     {RUN_WHOAMI, "--threads", "2", "--", "@search_order"}, 1,
+     {"promising branch last, taskwait: NOT PRUNED *", "promising branch first, creator goes on: pruned *"}},
+    {"search_order_help_first_bad_value", SERIAL, {"MUSTER_OMP_HELP_FIRST_DEPTH=-3"},
+     {RUN_WHOAMI, "--threads", "3", "--", "@search_order"}, 0,
+     {"libmuster-omp: MUSTER_OMP_HELP_FIRST_DEPTH='-3' is not a whole number in [0, 64]; using 24", SEARCH_PRUNED},
+     {0}, 1, "libmuster-omp: MUSTER_OMP_HELP_FIRST_DEPTH="},
     {"task_order_2", SERIAL, {0}, {RUN_WHOAMI, "--threads", "2", "--", "@task_order"}, 0,
      {TASK_ORDER_ALL_HOLD}},
     {"task_order_3", SERIAL, {0}, {RUN_WHOAMI, "--threads", "3", "--", "@task_order"}, 0,
@@ -390,12 +408,14 @@ static const tool_case cases[] = {
     {"task_order_cancellation", SERIAL, {"OMP_CANCELLATION=true"},
      {RUN_WHOAMI, "--threads", "2", "--", "@task_order"}, 0,
      {TASK_ORDER_ALL_HOLD}},
-    /* MUSTER_OMP_DELAY_DEPTH=0 turns delayed siblings off (parts 3 and 4 fail);
-     * a bad value is reported once and the default used. */
-    {"task_order_delay_off", SERIAL, {"MUSTER_OMP_DELAY_DEPTH=0"}, {RUN_WHOAMI, "--threads", "2", "--", "@task_order"},
-     1,
+    /* MUSTER_OMP_DELAY_DEPTH=0 turns delayed siblings off, and
+     * MUSTER_OMP_HELP_FIRST_DEPTH=0 help first (parts 3 and 4 fail; part 3
+     * holds with either on); a bad value is reported once and the default
+     * used. */
+    {"task_order_delay_off", SERIAL, {"MUSTER_OMP_DELAY_DEPTH=0", "MUSTER_OMP_HELP_FIRST_DEPTH=0"},
+     {RUN_WHOAMI, "--threads", "2", "--", "@task_order"}, 1,
      {TASK_ORDER_BUSY_AND_HUNGRY,
-      "top of a recursion: the second child did not start elsewhere while the first ran",
+      "top of a recursion: the two children did not run side by side",
       "long tasks in a loop: the last two did not (the earlier ones ran on member 0)", TASK_ORDER_DEPENDENCES}},
     {"task_order_delay_bad_value", SERIAL, {"MUSTER_OMP_DELAY_DEPTH=9"},
      {RUN_WHOAMI, "--threads", "2", "--", "@task_order"}, 0,

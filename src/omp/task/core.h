@@ -138,6 +138,10 @@ typedef struct task_frame {
     unsigned depth;        /* tasks between this one and the implicit task, itself included */
     bool final;            /* a final task: every task it creates is final too */
     bool spawned;          /* it has created a task */
+    /* Its children near the root run in creation order (defer.h: help
+     * first): it, or an ancestor, was taken by a thief an odd number of
+     * times since the implicit task. */
+    bool work_first;
 } task_frame;
 
 typedef struct taskgroup {
@@ -159,6 +163,8 @@ struct deferred_task {
     int priority;          /* above 0: queued in the team's priority queue */
     bool final;            /* a final task: the tasks it creates run at once, final too */
     unsigned depth;        /* its frame's (task_frame) */
+    unsigned creator;      /* the member that made it (its id) */
+    bool work_first;       /* its creator's frame's; a thief's frame flips it */
     /* detach: the task completes when both its body has ended and its
      * event is fulfilled; this counts the two down, and whichever comes
      * second completes it.  The event handle is the record's address with
@@ -205,6 +211,13 @@ static inline unsigned depth_below(const task_frame *running)
 
 /* The same for `parent`, the thread's current frame, of any team: a frame
  * of another team counts as the implicit task. */
+/* Whether a task run at once by `running` (NULL: the implicit task) keeps
+ * its creator's order (task_frame's work_first). */
+static inline bool work_first_below(const task_frame *running)
+{
+    return running != NULL && running->work_first;
+}
+
 static inline unsigned child_depth(const task_frame *parent, const muster_omp_team *team)
 {
     return depth_below(parent != NULL && parent->team == team ? parent : NULL);

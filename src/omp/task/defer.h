@@ -143,6 +143,27 @@ static inline muster_omp_defer_plan muster_omp_defer_by_level(unsigned depth, un
     return depth > 0 && children->spawn >= 0 ? MUSTER_OMP_QUEUE_DELAYED : MUSTER_OMP_RUN_NOW;
 }
 
+/* Help first near the root: an explicit task at depth 1 to
+ * help_first_depth - 1 queues its children whoever is busy, and its
+ * taskwait then runs them newest first (the owner takes its deque's
+ * newest), as libgomp and libomp order a recursion's top; deeper, they
+ * run at once, in creation order (the serial one).  But a thief explores
+ * the subtree it took in the other order (task_frame's work_first, flipped
+ * at every steal): a branch-and-bound search finds its bound by following
+ * its promising branch first, and the runtime cannot tell which branch
+ * that is, the last task (a recursion written for the peers) or the first
+ * (one written serially, the rest of the node left to the creator).  The
+ * root's owner dives newest first, the thieves, who take the oldest tasks
+ * (the top), in creation order; the first bound found prunes both.  A
+ * subtree keeps the order its root was given: a task the implicit task
+ * queued is a root that helps first, one it ran at once (its serial
+ * order) one that runs its children at once too.
+ * docs/tuning.md ("Help first") has the measurements. */
+static inline bool muster_omp_defer_help_first(const muster_omp_team_tasks *tt, unsigned depth, bool work_first)
+{
+    return !work_first && depth != 0 && depth < tt->help_first_depth;
+}
+
 /* Early tasks: a member's first size - 1 deferrable tasks of a region made
  * by its implicit task are queued whoever is hungry, so that a task that
  * waits for one made after it (not conforming, but common) does not hang
@@ -155,12 +176,15 @@ static inline void muster_omp_defer_join(muster_omp_thread *self, unsigned team_
 
 /* The plan for a deferrable task without depend, detach or a priority
  * above 0 (muster_omp_defer_possible held, the team has a scheduler),
- * made by the task at `depth` (0: member `self`'s implicit task). */
+ * made by the task at `depth` (0: member `self`'s implicit task), whose
+ * frame's work_first is `work_first`. */
 static inline muster_omp_defer_plan muster_omp_defer_plain(muster_omp_thread *self, muster_omp_team_tasks *tt,
-                                                           unsigned depth)
+                                                           unsigned depth, bool work_first)
 {
     muster_omp_defer_plan plan =
-        muster_omp_defer_hungry(tt, self->id) ? MUSTER_OMP_QUEUE : muster_omp_defer_by_level(depth, tt->delay_depth);
+        muster_omp_defer_hungry(tt, self->id) || muster_omp_defer_help_first(tt, depth, work_first)
+            ? MUSTER_OMP_QUEUE
+            : muster_omp_defer_by_level(depth, tt->delay_depth);
     if (depth == 0 && __builtin_expect(self->early_tasks != 0, 0)) {
         self->early_tasks--;
         plan = MUSTER_OMP_QUEUE;

@@ -242,8 +242,15 @@ static void release_successors(deferred_task *t)
 static bool run_record_body(deferred_task *t)
 {
     taskgroup *saved_group = muster_omp_current_group;
-    task_frame frame = {
-        .parent = muster_omp_current_frame, .team = t->team, .final = t->final, .origin = t->parent, .depth = t->depth};
+    /* A thief explores the subtree it took in the other order (defer.h:
+     * help first); the implicit task's children are roots, whoever runs
+     * them. */
+    task_frame frame = {.parent = muster_omp_current_frame,
+                        .team = t->team,
+                        .final = t->final,
+                        .origin = t->parent,
+                        .depth = t->depth,
+                        .work_first = t->work_first != (t->depth > 1 && muster_omp_self()->id != t->creator)};
     muster_omp_current_frame = &frame;
     muster_omp_current_group = t->group;
     bool timed = muster_omp_defer_sample_start(frame.depth);
@@ -322,7 +329,9 @@ deferred_task *muster_omp_record_new(muster_omp_team *team, task_frame *running,
                          .group = innermost_group(),
                          .team = team,
                          .final = final,
-                         .depth = depth_below(running)};
+                         .depth = depth_below(running),
+                         .creator = muster_omp_self()->id,
+                         .work_first = work_first_below(running)};
     /* relaxed (all three): the push (or the dependence table's lock)
      * publishes them, and the task's finish, which undoes them, comes after
      * its start. */

@@ -100,6 +100,7 @@ muster_omp_team_tasks *muster_omp_team_tasks_create(unsigned size)
     const muster_omp_env_extras *extras = muster_omp_env_extras_get();
     tt->queue_ahead = extras->queue_ahead;
     tt->delay_depth = extras->delay_depth;
+    tt->help_first_depth = extras->help_first_depth;
     tt->defer_always = extras->defer_ahead;
     return tt;
 }

@@ -66,6 +66,7 @@ typedef struct muster_omp_team_tasks {
     /* The deferral settings (defer.h), copied once per team. */
     int64_t queue_ahead;       /* MUSTER_OMP_QUEUE_AHEAD */
     unsigned delay_depth;      /* MUSTER_OMP_DELAY_DEPTH */
+    unsigned help_first_depth; /* MUSTER_OMP_HELP_FIRST_DEPTH */
     bool defer_always;         /* MUSTER_OMP_DEFER=ahead: queue ahead even when nobody is hungry */
     /* Members beyond the CPUs the team can run on: hungry ones that cannot
      * help.  Written only by the primary before a fork (muster_omp_tasks_set_cpus). */

@@ -15,6 +15,13 @@
  * queued before (delayed siblings); 0 to MUSTER_OMP_DELAY_DEPTH_MAX (0: off). */
 #define MUSTER_OMP_DELAY_DEPTH 3
 #define MUSTER_OMP_DELAY_DEPTH_MAX 7
+/* Tasks at depths 1 to this - 1 (explicit tasks near the root of the
+ * task tree) queue their children even while every member is busy, and a
+ * taskwait runs them newest first, as both peers order them; thieves'
+ * subtrees keep creation order (defer.h: muster_omp_defer_help_first).  0 to
+ * MUSTER_OMP_HELP_FIRST_DEPTH_MAX (0 or 1: off). */
+#define MUSTER_OMP_HELP_FIRST_DEPTH 24
+#define MUSTER_OMP_HELP_FIRST_DEPTH_MAX 64
 /* Unfinished deferred tasks per member before new ones run at once (a soft
  * bound on memory; libgomp's throttle is 64 per thread too). */
 #define MUSTER_OMP_TASKS_PER_MEMBER 64

@@ -141,7 +141,11 @@ static inline __attribute__((always_inline)) void run_at_once(muster_omp_team *t
                                                              void (*cpyfn)(void *, void *), long arg_size,
                                                              long arg_align)
 {
-    task_frame frame = {.parent = outer, .team = team, .final = final, .depth = depth_below(running)};
+    task_frame frame = {.parent = outer,
+                        .team = team,
+                        .final = final,
+                        .depth = depth_below(running),
+                        .work_first = running == NULL || running->work_first}; /* defer.h: help first */
     muster_omp_current_frame = &frame;
     bool timed = deferrable && muster_omp_defer_sample_start(frame.depth);
     uint64_t start = timed ? muster_now_ns() : 0;
@@ -253,7 +257,8 @@ static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *
     bool included = running != NULL && running->final;
     muster_omp_team_tasks *tt;
     if (muster_omp_defer_possible(if_clause, included, team) && (tt = team->tasks) != NULL) {
-        muster_omp_defer_plan plan = muster_omp_defer_plain(self, tt, running != NULL ? running->depth : 0);
+        muster_omp_defer_plan plan = muster_omp_defer_plain(self, tt, running != NULL ? running->depth : 0,
+                                                            work_first_below(running));
         if (plan != MUSTER_OMP_RUN_NOW) {
             queue_plain(self, team, running, final, plan, fn, data, cpyfn, arg_size, arg_align);
             return;

@@ -138,9 +138,8 @@ typedef struct task_frame {
     unsigned depth;        /* tasks between this one and the implicit task, itself included */
     bool final;            /* a final task: every task it creates is final too */
     bool spawned;          /* it has created a task */
-    /* Its children near the root run in creation order (defer.h: help
-     * first): it, or an ancestor, was taken by a thief an odd number of
-     * times since the implicit task. */
+    /* Its children near the root run in creation order, not newest first
+     * (defer.h: help first; work_first_queued and _at_once). */
     bool work_first;
 } task_frame;
 
@@ -209,18 +208,18 @@ static inline unsigned depth_below(const task_frame *running)
     return running != NULL ? running->depth + 1 : 1;
 }
 
-/* The same for `parent`, the thread's current frame, of any team: a frame
- * of another team counts as the implicit task. */
-/* Whether a task run at once by `running` (NULL: the implicit task) keeps
- * its creator's order (task_frame's work_first). */
-static inline bool work_first_below(const task_frame *running)
+/* work_first (defer.h: help first) of a task created by `running` (NULL:
+ * the implicit task): queued, its creator's (a task the implicit task
+ * queued is a root that helps first); run at once, its creator's too, but
+ * a task the implicit task ran at once keeps that serial order below it.
+ * A thief flips a queued task's (run_record_body). */
+static inline bool work_first_queued(const task_frame *running)
 {
     return running != NULL && running->work_first;
 }
-
-static inline unsigned child_depth(const task_frame *parent, const muster_omp_team *team)
+static inline bool work_first_at_once(const task_frame *running)
 {
-    return depth_below(parent != NULL && parent->team == team ? parent : NULL);
+    return running == NULL || running->work_first;
 }
 
 static inline taskgroup *innermost_group(void)

@@ -96,6 +96,8 @@ void muster_omp_frame_enter(task_frame *frame, bool final)
         .parent = muster_omp_current_frame,
         .team = current_team(),
         .final = final || (parent != NULL && parent->final),
+        .depth = depth_below(parent),
+        .work_first = work_first_at_once(parent),
     };
     muster_omp_current_frame = frame;
 }
@@ -117,9 +119,12 @@ void muster_omp_undeferred_begin(void *storage, bool final)
     task_frame *frame = storage, *parent = muster_omp_current_frame;
     muster_omp_team *team = current_team();
     /* running_task(), without looking the team up twice */
-    bool in_final = parent != NULL && parent->team == team && parent->final;
-    *frame = (task_frame){
-        .parent = parent, .team = team, .final = final || in_final, .depth = child_depth(parent, team)};
+    const task_frame *running = parent != NULL && parent->team == team ? parent : NULL;
+    *frame = (task_frame){.parent = parent,
+                          .team = team,
+                          .final = final || (running != NULL && running->final),
+                          .depth = depth_below(running),
+                          .work_first = work_first_at_once(running)};
     muster_omp_current_frame = frame;
 }
 
@@ -331,7 +336,7 @@ deferred_task *muster_omp_record_new(muster_omp_team *team, task_frame *running,
                          .final = final,
                          .depth = depth_below(running),
                          .creator = muster_omp_self()->id,
-                         .work_first = work_first_below(running)};
+                         .work_first = work_first_queued(running)};
     /* relaxed (all three): the push (or the dependence table's lock)
      * publishes them, and the task's finish, which undoes them, comes after
      * its start. */

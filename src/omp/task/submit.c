@@ -145,7 +145,7 @@ static inline __attribute__((always_inline)) void run_at_once(muster_omp_team *t
                         .team = team,
                         .final = final,
                         .depth = depth_below(running),
-                        .work_first = running == NULL || running->work_first}; /* defer.h: help first */
+                        .work_first = work_first_at_once(running)};
     muster_omp_current_frame = &frame;
     bool timed = deferrable && muster_omp_defer_sample_start(frame.depth);
     uint64_t start = timed ? muster_now_ns() : 0;
@@ -258,7 +258,7 @@ static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *
     muster_omp_team_tasks *tt;
     if (muster_omp_defer_possible(if_clause, included, team) && (tt = team->tasks) != NULL) {
         muster_omp_defer_plan plan = muster_omp_defer_plain(self, tt, running != NULL ? running->depth : 0,
-                                                            work_first_below(running));
+                                                            running != NULL && running->work_first);
         if (plan != MUSTER_OMP_RUN_NOW) {
             queue_plain(self, team, running, final, plan, fn, data, cpyfn, arg_size, arg_align);
             return;

@@ -17,10 +17,10 @@
  * Part 3, the top of a recursion: with the others busy in user code,
  * member 0 runs a task at once that creates two children.  While one runs
  * on member 0, the other must be queued, for a member that runs out of
- * work to take (task/defer.h: help first, which queues both and runs the
- * second first, or delayed siblings, which run the first): each child,
- * once started, releases the others and waits, up to 2 s, for the other to
- * start elsewhere.  Run at once, the second would not exist before the
+ * work to take (task/defer.h: delayed siblings below a parent run at once,
+ * help first below one that was queued): each child, once started,
+ * releases the others and waits, up to 2 s, for the other to start
+ * elsewhere.  Run at once, the second would not exist before the
  * first had returned.  Before
  * that, member 0 runs recursions three deep, whose tasks two levels down
  * create tasks: what it learns from them must not turn the delay off
@@ -130,7 +130,7 @@ static int others_hungry(void)
     return elsewhere > 0;
 }
 
-static atomic_int first_running, child_on[2], spinning;
+static atomic_int first_running, child_on[2], child_done[2], saw_other[2], spinning;
 
 static long elapsed_ns(const struct timespec *t0)
 {
@@ -141,8 +141,11 @@ static long elapsed_ns(const struct timespec *t0)
 
 /* Child `which` of the two that tell whether the one not running was
  * stealable: says where it runs, releases members waiting for
- * first_running, and waits up to 2 s for the other to start.  Set
- * first_running to 0 and child_on[] to -1 before. */
+ * first_running, waits up to 2 s for the other to start, and notes in
+ * saw_other whether the other was running then (started, not done: one
+ * that ran before or after this one was not side by side).  Set
+ * first_running to 0, child_on[] to -1, child_done[] and saw_other[] to 0
+ * before. */
 static void one_of_two(int which)
 {
     atomic_store(&child_on[which], omp_get_thread_num());
@@ -151,6 +154,8 @@ static void one_of_two(int which)
     clock_gettime(CLOCK_MONOTONIC, &w0);
     while (atomic_load(&child_on[1 - which]) < 0 && elapsed_ns(&w0) < 2000000000L)
         ;
+    atomic_store(&saw_other[which], atomic_load(&child_on[1 - which]) >= 0 && !atomic_load(&child_done[1 - which]));
+    atomic_store(&child_done[which], 1);
 }
 
 #define WARM_UP_RECURSIONS 8
@@ -160,6 +165,10 @@ static int sibling_stealable(void)
     atomic_store(&first_running, 0);
     atomic_store(&child_on[0], -1);
     atomic_store(&child_on[1], -1);
+    for (int c = 0; c < 2; c++) {
+        atomic_store(&child_done[c], 0);
+        atomic_store(&saw_other[c], 0);
+    }
     atomic_store(&spinning, 0);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -207,7 +216,8 @@ static int sibling_stealable(void)
         }
     }
     int first = atomic_load(&child_on[0]), second = atomic_load(&child_on[1]);
-    int side_by_side = first >= 0 && second >= 0 && first != second;
+    int side_by_side = first >= 0 && second >= 0 && first != second &&
+                       (atomic_load(&saw_other[0]) || atomic_load(&saw_other[1]));
     printf("top of a recursion: the two children %s\n", side_by_side ? "ran side by side" : "did not run side by side");
     return side_by_side;
 }

@@ -16,7 +16,8 @@
 #       on the lent machine, in one call: machine facts, `muster probe`,
 #       the constructs (`muster bench omp`, gcc build) at 4, 8, 16 and 2x the
 #       CPUs, the task workloads (`muster bench tasks`) at 1, 4, 8, 16 (gcc)
-#       and 8, 16 (clang), the BOTS knapsack at 1, 2, 8 and 16 threads and
+#       and 8, 16 (clang), one run of each with muster's per-member task
+#       statistics at 16, the BOTS knapsack at 1, 2, 8 and 16 threads and
 #       the packed BOTS programs at 16, each interleaved over the runtimes,
 #       with the worst run beside the median and CPU time beside wall time.
 #       Writes DIR/report.txt and DIR/report.json (DIR: $OUT, else
@@ -222,6 +223,24 @@ tasks() {
   fi
 }
 
+# Why a task workload takes what it takes on muster: one run of each at the
+# largest team with MUSTER_OMP_TASK_STATS=1 (per member: tasks run, steals,
+# steal rounds that found nothing, deepest deque, idle time).
+task_stats() {
+  local threads=16
+  [ "$(nproc)" -lt 16 ] && threads=$(nproc)
+  [ $QUICK = 1 ] && threads=3
+  section "task statistics per member, muster, $threads threads (MUSTER_OMP_TASK_STATS=1)"
+  skip_if_late && return
+  local w
+  for w in fib fib-nocut nqueens mergesort sparselu uts knapsack knapsack-last depfan; do
+    skip_if_late && return
+    say "-- $w"
+    MUSTER_OMP_TASK_STATS=1 LD_PRELOAD="$B/lib/libmuster-omp.so.0.1.0" timeout 30 "$B/bin/taskbench" --workload "$w" \
+      --threads "$threads" 2>&1 | grep -E "^workload=|libmuster-omp: tasks" | tee -a "$REPORT"
+  done
+}
+
 # time_program SECONDS_LIMIT RUNTIME THREADS COMMAND...: one run; prints
 # "wall user sys program_seconds" ("program_seconds": the program's own
 # "Time Program", or - ; a run past the limit or failing prints its wall
@@ -366,6 +385,7 @@ run() {
   probe
   constructs
   tasks
+  task_stats
   knapsack
   bots_programs
   section "done"

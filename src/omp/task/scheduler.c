@@ -2,6 +2,7 @@
 #include "omp/task/scheduler.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,45 @@ __attribute__((constructor)) static void read_task_stats_setting(void)
         muster_omp_warn_env("MUSTER_OMP_TASK_STATS", want, "is not 0 or 1", "0 (no statistics)");
 }
 
+/* The same per member id, to see where a team's time goes (who ran the
+ * tasks, who stole, who looked and found nothing, how deep the deques got,
+ * who sat idle).  Ids past the table fold into its last row.  Each row is
+ * its own line: members write only their own (relaxed, as above). */
+enum { STATS_MEMBERS = 64 };
+typedef struct member_stats {
+    _Alignas(MUSTER_CACHE_LINE) _Atomic uint64_t ran; /* deferred tasks it finished */
+    _Atomic uint64_t stolen;                           /* tasks it took from another member */
+    _Atomic uint64_t empty_rounds;                     /* steal rounds around the team that found nothing */
+    _Atomic uint64_t max_queued;                       /* its deque's most tasks after a push */
+    _Atomic uint64_t idle_ns;                          /* in muster_omp_tasks_idle: polling or asleep */
+} member_stats;
+static member_stats by_member[STATS_MEMBERS];
+
+static inline member_stats *member_row(unsigned id)
+{
+    return &by_member[id < STATS_MEMBERS ? id : STATS_MEMBERS - 1];
+}
+
+static inline void count_member(unsigned id, size_t field_offset, uint64_t n)
+{
+    if (__builtin_expect(muster_omp_task_stats_enabled, 0) && id != MUSTER_OMP_NOT_MEMBER)
+        atomic_fetch_add_explicit((_Atomic uint64_t *)((char *)member_row(id) + field_offset), n,
+                                  memory_order_relaxed);
+}
+#define COUNT_MEMBER(id, field, n) count_member((id), offsetof(member_stats, field), (n))
+
+static void note_queue_depth(muster_omp_team_tasks *tt, unsigned id)
+{
+    if (__builtin_expect(!muster_omp_task_stats_enabled, 1))
+        return;
+    uint64_t depth = (uint64_t)muster_deque_size(&tt->deques[id]);
+    _Atomic uint64_t *max = &member_row(id)->max_queued;
+    uint64_t seen = atomic_load_explicit(max, memory_order_relaxed);
+    while (depth > seen &&
+           !atomic_compare_exchange_weak_explicit(max, &seen, depth, memory_order_relaxed, memory_order_relaxed))
+        ;
+}
+
 muster_omp_task_counts muster_omp_task_counters(void)
 {
     return (muster_omp_task_counts){
@@ -56,6 +96,21 @@ __attribute__((destructor)) static void report_task_stats(void)
             "libmuster-omp: tasks: deferred=%llu run_at_once=%llu stolen=%llu idle_sleeps=%llu wakeups=%llu\n",
             (unsigned long long)c.deferred, (unsigned long long)c.run_at_once, (unsigned long long)c.stolen,
             (unsigned long long)c.sleeps, (unsigned long long)c.wakes);
+    for (unsigned id = 0; id < STATS_MEMBERS; id++) {
+        member_stats *m = &by_member[id];
+        uint64_t ran = atomic_load_explicit(&m->ran, memory_order_relaxed),
+                 stolen = atomic_load_explicit(&m->stolen, memory_order_relaxed),
+                 empty = atomic_load_explicit(&m->empty_rounds, memory_order_relaxed),
+                 queued = atomic_load_explicit(&m->max_queued, memory_order_relaxed),
+                 idle = atomic_load_explicit(&m->idle_ns, memory_order_relaxed);
+        if (ran == 0 && stolen == 0 && empty == 0 && queued == 0 && idle == 0)
+            continue;
+        fprintf(stderr,
+                "libmuster-omp: tasks: member %u%s ran=%llu stolen=%llu empty_steal_rounds=%llu max_queued=%llu "
+                "idle_ms=%.1f\n",
+                id, id == STATS_MEMBERS - 1 ? "+" : "", (unsigned long long)ran, (unsigned long long)stolen,
+                (unsigned long long)empty, (unsigned long long)queued, (double)idle / 1e6);
+    }
 }
 
 void muster_omp_task_count_slow(bool deferred)
@@ -232,6 +287,7 @@ bool muster_omp_tasks_push(muster_omp_team_tasks *tt, unsigned id, void *task, c
         count_created(tt, c, -1); /* nobody saw the task */
         return false;
     }
+    note_queue_depth(tt, id);
     wake_for_work(tt);
     return true;
 }
@@ -261,6 +317,7 @@ void muster_omp_tasks_finished(muster_omp_team_tasks *tt, unsigned id, uint32_t 
          * also releases the task's writes to whoever reads the sum). */
         uint64_t v = atomic_load_explicit(&c->finished, memory_order_relaxed);
         muster_store_before_load(&c->finished, v + 1);
+        COUNT_MEMBER(id, ran, 1);
     }
     /* Sleepers wait for new work, for the team's last task, or for a count
      * reaching zero (taskwait, taskgroup end).  A count has one waiter, so
@@ -354,8 +411,10 @@ void *muster_omp_tasks_steal(muster_omp_team_tasks *tt, unsigned id, muster_omp_
         return NULL;
     if (last < n && last != id) {
         void *task = steal_from(tt, last, tag, passed_over);
-        if (task != NULL)
+        if (task != NULL) {
+            COUNT_MEMBER(id, stolen, 1);
             return task;
+        }
     }
     /* A random first victim, then round the team once. */
     thief->seed = thief->seed * 1103515245u + 12345u;
@@ -367,9 +426,11 @@ void *muster_omp_tasks_steal(muster_omp_team_tasks *tt, unsigned id, muster_omp_
         void *task = steal_from(tt, victim, tag, passed_over);
         if (task != NULL) {
             thief->last_victim = victim;
+            COUNT_MEMBER(id, stolen, 1);
             return task;
         }
     }
+    COUNT_MEMBER(id, empty_rounds, 1);
     return NULL;
 }
 
@@ -386,10 +447,13 @@ bool muster_omp_tasks_visible(muster_omp_team_tasks *tt)
 void muster_omp_tasks_idle(muster_omp_team_tasks *tt, muster_omp_idle *idle, bool (*still_waiting)(void *),
                            void *arg, uint32_t tag)
 {
+    uint64_t start = muster_omp_task_stats_enabled ? muster_now_ns() : 0;
     if (tt->never_sleep || idle->polls < tt->idle_polls) {
         idle->polls += 16;
         for (int k = 0; k < 16; k++)
             muster_cpu_relax();
+        if (start != 0)
+            COUNT_MEMBER(muster_omp_self()->id, idle_ns, muster_now_ns() - start);
         return;
     }
     idle->polls = 0;
@@ -408,4 +472,6 @@ void muster_omp_tasks_idle(muster_omp_team_tasks *tt, muster_omp_idle *idle, boo
     if (tag == 0)
         atomic_fetch_sub(&tt->last_task_sleepers, 1);
     atomic_fetch_sub(&tt->sleepers, 1);
+    if (start != 0)
+        COUNT_MEMBER(muster_omp_self()->id, idle_ns, muster_now_ns() - start);
 }

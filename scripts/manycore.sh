@@ -13,7 +13,8 @@
 #       not build, in every variant.  Refuses to pack over 64 MiB.
 #
 #   bash manycore-bundle/run.sh [--quick] [--budget S] [--out DIR]
-#       on the lent machine, in one call: machine facts, `muster probe`,
+#       on the lent machine, in one call: machine facts, `muster probe` and
+#       the barrier floor it implies (`muster model cost`),
 #       the constructs (`muster bench omp`, gcc build) at 4, 8, 16 and 2x the
 #       CPUs, the task workloads (`muster bench tasks`) at 1, 4, 8, 16 (gcc)
 #       and 8, 16 (clang), one run of each with muster's per-member task
@@ -190,7 +191,14 @@ probe() {
   local k=15
   [ $QUICK = 1 ] && k=3
   "$B/bin/muster" probe --repetitions $k --output "$OUTDIR/probe.json" 2>"$OUTDIR/probe.err" | tee -a "$REPORT"
-  [ -s "$OUTDIR/probe.json" ] && JSON_PARTS+=("\"probe\": $(cat "$OUTDIR/probe.json")")
+  [ -s "$OUTDIR/probe.json" ] || return
+  JSON_PARTS+=("\"probe\": $(cat "$OUTDIR/probe.json")")
+  # The floor a barrier can reach here (hops on the critical path times
+  # their latency, Gao et al.'s model): what BARRIER and PARALLEL are held to.
+  section "the barrier's floor on this machine (muster model cost, every CPU)"
+  "$B/bin/muster" model cost --machine "$OUTDIR/probe.json" 2>&1 | grep -v '^ *[0-9]* *[0-9]* *[0-9.]*$' |
+    tee "$OUTDIR/floor.txt" | tee -a "$REPORT"
+  JSON_PARTS+=("\"floor\": $(json_string "$(cat "$OUTDIR/floor.txt")")")
 }
 
 constructs() {

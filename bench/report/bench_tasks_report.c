@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NAME_W 11   /* "fib-nocut" and a blank */
+#define NAME_W 14   /* "knapsack-last" and a blank */
 #define THREADS_W 4
 #define GROUP_W (1 + REPORT_STATS_W)
 #define RATIO_W 8

@@ -2,7 +2,6 @@
 #include "omp/task/scheduler.h"
 
 #include <limits.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,13 +54,12 @@ static inline member_stats *member_row(unsigned id)
     return &by_member[id < STATS_MEMBERS ? id : STATS_MEMBERS - 1];
 }
 
-static inline void count_member(unsigned id, size_t field_offset, uint64_t n)
-{
-    if (__builtin_expect(muster_omp_task_stats_enabled, 0) && id != MUSTER_OMP_NOT_MEMBER)
-        atomic_fetch_add_explicit((_Atomic uint64_t *)((char *)member_row(id) + field_offset), n,
-                                  memory_order_relaxed);
-}
-#define COUNT_MEMBER(id, field, n) count_member((id), offsetof(member_stats, field), (n))
+/* relaxed: statistics, as above. */
+#define COUNT_MEMBER(id, field, n)                                                                            \
+    do {                                                                                                     \
+        if (__builtin_expect(muster_omp_task_stats_enabled, 0) && (id) != MUSTER_OMP_NOT_MEMBER)             \
+            atomic_fetch_add_explicit(&member_row(id)->field, (n), memory_order_relaxed);                    \
+    } while (0)
 
 static void note_queue_depth(muster_omp_team_tasks *tt, unsigned id)
 {
@@ -381,14 +379,16 @@ void *muster_omp_tasks_take_prioritized(muster_omp_team_tasks *tt, bool (*eligib
     return task;
 }
 
-/* A task from victim's deque (a few tries past lost races), or NULL. */
-static void *steal_from(muster_omp_team_tasks *tt, unsigned victim, uintptr_t tag, bool *passed_over)
+/* A task from victim's deque for thief `id` (a few tries past lost races),
+ * or NULL. */
+static void *steal_from(muster_omp_team_tasks *tt, unsigned id, unsigned victim, uintptr_t tag, bool *passed_over)
 {
     for (int tries = 0; tries < 4; tries++) {
         void *task;
         muster_steal r = muster_deque_steal_tagged(&tt->deques[victim], &task, tag);
         if (r == MUSTER_STEAL_OK) {
             count(&stolen_count);
+            COUNT_MEMBER(id, stolen, 1);
             return task;
         }
         if (r == MUSTER_STEAL_OTHER)
@@ -410,11 +410,9 @@ void *muster_omp_tasks_steal(muster_omp_team_tasks *tt, unsigned id, muster_omp_
     if (n < 2)
         return NULL;
     if (last < n && last != id) {
-        void *task = steal_from(tt, last, tag, passed_over);
-        if (task != NULL) {
-            COUNT_MEMBER(id, stolen, 1);
+        void *task = steal_from(tt, id, last, tag, passed_over);
+        if (task != NULL)
             return task;
-        }
     }
     /* A random first victim, then round the team once. */
     thief->seed = thief->seed * 1103515245u + 12345u;
@@ -423,10 +421,9 @@ void *muster_omp_tasks_steal(muster_omp_team_tasks *tt, unsigned id, muster_omp_
         unsigned victim = (first + k) % n;
         if (victim == id || victim == last)
             continue;
-        void *task = steal_from(tt, victim, tag, passed_over);
+        void *task = steal_from(tt, id, victim, tag, passed_over);
         if (task != NULL) {
             thief->last_victim = victim;
-            COUNT_MEMBER(id, stolen, 1);
             return task;
         }
     }

@@ -858,6 +858,7 @@ static long kl_search(int i, long room, long value)
     kn_visited++;
     if (i == kn_n)
         return value;
+    /* relaxed: the bound only prunes (kn_offer) */
     if ((double)value + kn_bound(i, room) <= (double)atomic_load_explicit(&kn_best, memory_order_relaxed))
         return KL_NONE;
     long without = KL_NONE, with = KL_NONE;

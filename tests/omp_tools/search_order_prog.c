@@ -50,7 +50,7 @@ static void offer(long v)
 static int hopeless(int i, long room, long v)
 {
     double bound = (double)v + (double)room * (double)value[i] / (double)weight[i];
-    return bound <= (double)atomic_load_explicit(&best, memory_order_relaxed);
+    return bound <= (double)atomic_load_explicit(&best, memory_order_relaxed); /* relaxed: as offer's */
 }
 
 static void count_node(void)

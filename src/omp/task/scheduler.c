@@ -67,6 +67,7 @@ static void note_queue_depth(muster_omp_team_tasks *tt, unsigned id)
         return;
     uint64_t depth = (uint64_t)muster_deque_size(&tt->deques[id]);
     _Atomic uint64_t *max = &member_row(id)->max_queued;
+    /* relaxed (load and CAS): a statistic; a lost race keeps the larger. */
     uint64_t seen = atomic_load_explicit(max, memory_order_relaxed);
     while (depth > seen &&
            !atomic_compare_exchange_weak_explicit(max, &seen, depth, memory_order_relaxed, memory_order_relaxed))
@@ -96,6 +97,7 @@ __attribute__((destructor)) static void report_task_stats(void)
             (unsigned long long)c.sleeps, (unsigned long long)c.wakes);
     for (unsigned id = 0; id < STATS_MEMBERS; id++) {
         member_stats *m = &by_member[id];
+        /* relaxed: statistics, read at exit. */
         uint64_t ran = atomic_load_explicit(&m->ran, memory_order_relaxed),
                  stolen = atomic_load_explicit(&m->stolen, memory_order_relaxed),
                  empty = atomic_load_explicit(&m->empty_rounds, memory_order_relaxed),

@@ -155,11 +155,17 @@ static bool blocked(long tid)
     return after_name != NULL && after_name[1] == ' ' && after_name[2] == 'S';
 }
 
-/* Until the members are counted asleep and blocked in their futex wait: a
- * wake that finds one on its way in makes it return (the word changed),
- * which is right but not what this test looks at. */
-static void wait_until_asleep(sleeper *members, unsigned first, unsigned last)
+/* Until `sleepers` members are counted asleep and members first..last are
+ * blocked in the kernel: a wake that finds one on its way in makes it
+ * return (the word changed), which is right but not what this test looks
+ * at.  The kernel state alone is not enough: under qemu-user a thread is
+ * also in state S while it waits for the emulator's own locks, before it
+ * has reached the code under test (a CI run caught it). */
+static void wait_until_asleep(muster_omp_team_tasks *tt, unsigned sleepers, sleeper *members, unsigned first,
+                              unsigned last)
 {
+    while (atomic_load(&tt->sleepers) < sleepers)
+        sched_yield();
     for (unsigned id = first; id <= last; id++)
         while (atomic_load(&members[id].tid) == 0 || !blocked(atomic_load(&members[id].tid)))
             sched_yield();
@@ -180,7 +186,7 @@ static void test_wake_one_member(void)
     pthread_t threads[3];
     for (unsigned id = 1; id <= 2; id++)
         CHECK(pthread_create(&threads[id], NULL, sleeper_main, &members[id]) == 0, "thread");
-    wait_until_asleep(members, 1, 2);
+    wait_until_asleep(tt, 2, members, 1, 2);
     CHECK(atomic_load(&tt->sleepers) == 2, "both counted asleep");
     uint64_t woken_at = muster_now_ns();
     atomic_store(&members[1].released, true);
@@ -188,7 +194,7 @@ static void test_wake_one_member(void)
     pthread_join(threads[1], NULL);
     uint64_t took = atomic_load(&members[1].returned_ns) - woken_at;
     CHECK(took < 1000000000u, "member 1 came back after %.3f s: its wake was lost (slept to its nap)", took / 1e9);
-    wait_until_asleep(members, 2, 2);
+    wait_until_asleep(tt, 1, members, 2, 2);
     CHECK(atomic_load(&members[2].returns) == 0, "member 2 woke %u times for member 1's wake",
           atomic_load(&members[2].returns));
     atomic_store(&members[2].released, true);
@@ -264,9 +270,11 @@ static void test_last_task_leaves_barrier_asleep(void)
     pthread_t threads[2];
     CHECK(pthread_create(&threads[0], NULL, barrier_sleeper_main, &at_barrier) == 0, "thread");
     CHECK(pthread_create(&threads[1], NULL, drainer_main, &drainer) == 0, "thread");
-    while (atomic_load(&at_barrier.tid) == 0 || !blocked(atomic_load(&at_barrier.tid)))
+    /* A passive barrier waiter looks for work twice before it sleeps
+     * (once, then again once counted asleep). */
+    while (atomic_load(&at_barrier.looks) < 2 || !blocked(atomic_load(&at_barrier.tid)))
         sched_yield();
-    wait_until_asleep(&drainer, 0, 0);
+    wait_until_asleep(tt, 2, &drainer, 0, 0);
     unsigned looks = atomic_load(&at_barrier.looks);
     uint64_t finished_at = muster_now_ns();
     muster_omp_tasks_finished(tt, 0, 0);

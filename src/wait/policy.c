@@ -189,6 +189,7 @@ muster_mutex_plan muster_mutex_plan_from(muster_wait_policy policy, unsigned ava
     return (muster_mutex_plan){
         .spin_polls = spins ? muster_spin_iterations(plain_ns) : 0,
         .oversubscribed_polls = spins ? muster_spin_iterations(longer_ns) : 0,
+        .barge_polls = spins ? muster_spin_iterations(MUSTER_MUTEX_BARGE_NS) : 0,
         .sleeper_limit = available > 0 ? available - 1 : 0,
     };
 }

@@ -77,6 +77,13 @@
  * a context switch; spinning longer under heavier contention avoids it
  * (see docs/tuning.md, MUSTER_MUTEX_SPIN_OVERSUBSCRIBED_NS). */
 #define MUSTER_MUTEX_SPIN_OVERSUBSCRIBED_NS 200000
+/* How long a contender polls the word of a held mutex that nobody queues
+ * for, before it queues (mutex.c, spin_while_nobody_queues): a queue costs
+ * each hand-off two more atomic operations, which a short wait does not
+ * repay; a longer one would have every contender poll the word, the
+ * many-core traffic the queue exists to avoid (docs/tuning.md,
+ * MUSTER_MUTEX_BARGE_NS). */
+#define MUSTER_MUTEX_BARGE_NS 1000
 
 /* Looks for a task an idle member of an oversubscribed team makes before it
  * sleeps (its barrier budget is 0 there): a few, since a task queued by a
@@ -151,7 +158,7 @@ muster_wait_policy muster_omp_team_policy(unsigned size);
  * since a contender that sleeps at once costs the next release a futex
  * wake (lock.c). */
 typedef struct muster_mutex_plan {
-    uint64_t spin_polls, oversubscribed_polls;
+    uint64_t spin_polls, oversubscribed_polls, barge_polls;
     unsigned sleeper_limit;
 } muster_mutex_plan;
 muster_mutex_plan muster_mutex_plan_for(muster_wait_policy policy);

@@ -1,8 +1,9 @@
 /* The runtime mutex (src/omp/mutex.h) and the OpenMP locks, with plain
  * pthreads: mutual exclusion at 2, 3, 5, 7, 8 and 16 threads (more threads
  * than this machine's CPUs), test_lock semantics, nest lock counts and
- * ownership, the hint variants, wake-one on unlock, and waits that signals
- * (EINTR) do not break.  Built from lock.c itself, without the rest of the
+ * ownership, the hint variants, the queue (one waiter on the word, wake-one
+ * on unlock), nested holds with threads that come and go, and waits that
+ * signals (EINTR) do not break.  Built from lock.c itself, without the rest of the
  * runtime. */
 #include <errno.h>
 #include <omp.h>
@@ -275,6 +276,12 @@ static bool await_sleeps(uint64_t target)
     return sleeps_now() >= target;
 }
 
+/* Four waiters asleep behind a held mutex: one, the queue's head, on the
+ * mutex word, the others each on its own node (a release under contention
+ * moves one line to one waiter, not the word to all).  The unlock wakes
+ * the head alone; the head, once it holds the mutex, wakes the next in
+ * line to watch the word (which sleeps there again, the holder being
+ * slow); the two others sleep on. */
 static void test_unlock_wakes_one(void)
 {
     enum { WAITERS = 4 };
@@ -282,29 +289,96 @@ static void test_unlock_wakes_one(void)
     memset(&run, 0, sizeof run);
     muster_omp_mutex_init(&run.mutex);
     muster_omp_mutex_lock(&run.mutex);
-    uint64_t sleeps_before = sleeps_now();
+    muster_omp_mutex_counts before = muster_omp_mutex_counters();
     pthread_t tids[WAITERS];
     for (int i = 0; i < WAITERS; i++)
         CHECK(pthread_create(&tids[i], NULL, wake_one_waiter, &run) == 0);
-    CHECK(await_sleeps(sleeps_before + WAITERS), "all %d waiters go to sleep while the mutex is held", WAITERS);
+    CHECK(await_sleeps(before.sleeps + WAITERS), "all %d waiters go to sleep while the mutex is held", WAITERS);
     usleep(20000);
-    uint64_t asleep = sleeps_now();
-    uint64_t wakes_before = muster_omp_mutex_counters().wakes;
+    muster_omp_mutex_counts asleep = muster_omp_mutex_counters();
+    CHECK(asleep.head_sleeps == before.head_sleeps + 1, "one waiter asleep on the word, not %llu",
+          (unsigned long long)(asleep.head_sleeps - before.head_sleeps));
     muster_omp_mutex_unlock(&run.mutex);
     for (int i = 0; i < 5000 && atomic_load(&run.acquired) == 0; i++)
         usleep(1000);
+    CHECK(await_sleeps(asleep.sleeps + 1), "the new head sleeps on the word");
     usleep(50000);
+    muster_omp_mutex_counts after = muster_omp_mutex_counters();
     CHECK(atomic_load(&run.acquired) == 1, "exactly one waiter got the mutex (%d)", atomic_load(&run.acquired));
-    CHECK(muster_omp_mutex_counters().wakes == wakes_before + 1, "one unlock, one futex wake");
+    CHECK(after.word_wakes == asleep.word_wakes + 1, "one unlock, one wake of the head");
+    CHECK(after.wakes == asleep.wakes + 2, "and one of the next in line (%llu wakes)",
+          (unsigned long long)(after.wakes - asleep.wakes));
     /* Had the unlock woken every sleeper, the losers would have gone back
      * to sleep and counted new sleeps. */
-    CHECK(sleeps_now() == asleep, "the other waiters slept on (%llu new sleeps)",
-          (unsigned long long)(sleeps_now() - asleep));
+    CHECK(after.sleeps == asleep.sleeps + 1 && after.head_sleeps == asleep.head_sleeps + 1,
+          "only the new head slept again (%llu new sleeps)", (unsigned long long)(after.sleeps - asleep.sleeps));
     atomic_store(&run.may_release, 1);
     for (int i = 0; i < WAITERS; i++)
         pthread_join(tids[i], NULL);
     CHECK(atomic_load(&run.acquired) == WAITERS);
     CHECK(!muster_omp_mutex_is_locked(&run.mutex));
+    CHECK(muster_omp_mutex_counters().node_ids <= before.node_ids + WAITERS, "one queue node a waiter");
+}
+
+/* ---- nested holds and thread churn ---- */
+
+/* A thread holding one mutex queues for another (its one node serves
+ * both waits); threads come and go, and an exited thread's node is handed
+ * to a new one.  Two mutexes, always taken in the same order, each
+ * guarding its counter; 5 threads a round, 12 rounds. */
+typedef struct pair_run {
+    muster_omp_mutex outer, inner;
+    shared_state outer_state, inner_state;
+    unsigned iterations;
+} pair_run;
+
+static void *pair_worker(void *p)
+{
+    pair_run *run = p;
+    unsigned random = (unsigned)(uintptr_t)pthread_self() * 2654435761u;
+    for (unsigned i = 0; i < run->iterations; i++) {
+        muster_omp_mutex_lock(&run->outer);
+        critical_section(&run->outer_state, &random);
+        muster_omp_mutex_lock(&run->inner);
+        critical_section(&run->inner_state, &random);
+        muster_omp_mutex_unlock(&run->inner);
+        muster_omp_mutex_unlock(&run->outer);
+        if (next_random(&random) % 2 == 0) { /* the inner one alone, contended by holders of both */
+            muster_omp_mutex_lock(&run->inner);
+            critical_section(&run->inner_state, &random);
+            muster_omp_mutex_unlock(&run->inner);
+        }
+    }
+    return NULL;
+}
+
+static void test_nested_holds_and_churn(void)
+{
+    enum { THREADS = 5, ROUNDS = 12 };
+    pair_run run;
+    memset(&run, 0, sizeof run);
+    run.iterations = scaled(3000);
+    uint64_t ids_before = muster_omp_mutex_counters().node_ids;
+    unsigned long inner_expected = 0;
+    for (int round = 0; round < ROUNDS; round++) {
+        pthread_t tids[THREADS];
+        for (int t = 0; t < THREADS; t++)
+            CHECK(pthread_create(&tids[t], NULL, pair_worker, &run) == 0);
+        for (int t = 0; t < THREADS; t++)
+            pthread_join(tids[t], NULL);
+        inner_expected += (unsigned long)THREADS * run.iterations;
+    }
+    CHECK(atomic_load(&run.outer_state.overlaps) == 0 && atomic_load(&run.inner_state.overlaps) == 0,
+          "overlapping critical sections: outer %d, inner %d", atomic_load(&run.outer_state.overlaps),
+          atomic_load(&run.inner_state.overlaps));
+    CHECK(run.outer_state.counter == (unsigned long)ROUNDS * THREADS * run.iterations, "outer counter %lu",
+          run.outer_state.counter);
+    CHECK(run.inner_state.counter >= inner_expected, "inner counter %lu", run.inner_state.counter);
+    CHECK(!muster_omp_mutex_is_locked(&run.outer) && !muster_omp_mutex_is_locked(&run.inner));
+    /* Each round's threads reuse the nodes of the round before's. */
+    uint64_t issued = muster_omp_mutex_counters().node_ids - ids_before;
+    CHECK(issued <= THREADS, "%d rounds of %d threads took %llu queue nodes", ROUNDS, THREADS,
+          (unsigned long long)issued);
 }
 
 /* ---- signals do not break a wait ---- */
@@ -426,6 +500,7 @@ int main(void)
     test_test_lock();
     test_nest_lock_counts();
     test_unlock_wakes_one();
+    test_nested_holds_and_churn();
     test_signals_do_not_break_waits();
     test_crowded_contender_spins();
     test_hints();

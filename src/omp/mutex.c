@@ -56,6 +56,12 @@ static const muster_mutex_plan *spin_plan(void)
     return &plan;
 }
 
+void muster_omp_mutex_use_plan(const muster_mutex_plan *p)
+{
+    (void)spin_plan(); /* the process's first, so it cannot overwrite this one later */
+    plan = p != NULL ? *p : muster_mutex_plan_for(muster_wait_settings_get()->policy);
+}
+
 uint64_t muster_omp_mutex_spin_polls(void)
 {
     return spin_plan()->spin_polls;

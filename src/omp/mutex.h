@@ -115,6 +115,11 @@ uint64_t muster_omp_mutex_spin_polls(void);
 /* Polls a contended locker in the calling thread would spin now: the plain
  * budget, the oversubscribed one, or 0 (mutex.c, spin_then_take). */
 uint64_t muster_omp_mutex_contended_polls(void);
+/* Tests only, with no other thread in the mutex: replaces the spin plan
+ * (wait/policy.h) by *plan, or by the process's own for NULL; so both ways
+ * of waiting can be checked on any machine. */
+struct muster_mutex_plan;
+void muster_omp_mutex_use_plan(const struct muster_mutex_plan *plan);
 /* How the mutex learns the calling thread's team size (the longer spin is
  * for teams that outnumber the CPUs): installed once by the OpenMP runtime
  * at load (thread.c); without it every caller counts as outside any team. */

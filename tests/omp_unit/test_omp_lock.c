@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "omp/mutex.h"
+#include "wait/policy.h"
 #include "stress_common.h"
 #include "platform/cpus.h"
 
@@ -248,15 +249,22 @@ static void test_nest_lock_counts(void)
 
 typedef struct wake_one_run {
     muster_omp_mutex mutex;
-    atomic_int acquired;    /* waiters that got the mutex */
-    atomic_int may_release; /* the winner releases once this is set */
+    atomic_int acquired;
+    atomic_int may_release;
+    atomic_int order[8]; /* the waiters' numbers, in the order they got the mutex */
 } wake_one_run;
+
+typedef struct wake_one_waiter_arg {
+    wake_one_run *run;
+    int number;
+} wake_one_waiter_arg;
 
 static void *wake_one_waiter(void *p)
 {
-    wake_one_run *run = p;
+    wake_one_waiter_arg *arg = p;
+    wake_one_run *run = arg->run;
     muster_omp_mutex_lock(&run->mutex);
-    atomic_fetch_add(&run->acquired, 1);
+    atomic_store(&run->order[atomic_fetch_add(&run->acquired, 1)], arg->number);
     while (!atomic_load(&run->may_release))
         usleep(1000);
     muster_omp_mutex_unlock(&run->mutex);
@@ -276,24 +284,52 @@ static bool await_sleeps(uint64_t target)
     return sleeps_now() >= target;
 }
 
-/* Four waiters asleep behind a held mutex: one, the queue's head, on the
- * mutex word, the others each on its own node (a release under contention
- * moves one line to one waiter, not the word to all).  The unlock wakes
- * the head alone; the head, once it holds the mutex, wakes the next in
- * line to watch the word (which sleeps there again, the holder being
- * slow); the two others sleep on. */
-static void test_unlock_wakes_one(void)
+/* The plans of a many-core machine with a short spin (the threads fit the
+ * CPUs: contenders queue) and of a crowded one (they wait on the word). */
+static muster_mutex_plan roomy_plan(void)
+{
+    return (muster_mutex_plan){.spin_polls = 2000, .oversubscribed_polls = 2000, .barge_polls = 20, .sleeper_limit = 64};
+}
+
+static muster_mutex_plan crowded_plan(void)
+{
+    muster_mutex_plan plan = roomy_plan();
+    plan.sleeper_limit = 0;
+    return plan;
+}
+
+/* Starts waiters 1..n behind a held mutex, one at a time, each once the one
+ * before it sleeps, so they arrive in their numbers' order. */
+static void start_waiters(wake_one_run *run, wake_one_waiter_arg *args, pthread_t *tids, int n)
+{
+    for (int i = 0; i < n; i++) {
+        uint64_t sleeps = sleeps_now();
+        args[i] = (wake_one_waiter_arg){run, i + 1};
+        CHECK(pthread_create(&tids[i], NULL, wake_one_waiter, &args[i]) == 0);
+        CHECK(await_sleeps(sleeps + 1), "waiter %d goes to sleep while the mutex is held", i + 1);
+    }
+}
+
+/* Threads that fit the CPUs queue.  Four waiters asleep behind a held
+ * mutex: one, the queue's head, on the mutex word, the others each on its
+ * own node (a release under contention moves one line to one waiter, not
+ * the word to all).  The unlock wakes the head alone; the head, once it
+ * holds the mutex, wakes the next in line to watch the word (which sleeps
+ * there again, the holder being slow); the two others sleep on.  Then
+ * each gets the mutex in the order it came. */
+static void test_queue_wakes_one(void)
 {
     enum { WAITERS = 4 };
+    muster_mutex_plan plan = roomy_plan();
+    muster_omp_mutex_use_plan(&plan);
     wake_one_run run;
     memset(&run, 0, sizeof run);
     muster_omp_mutex_init(&run.mutex);
     muster_omp_mutex_lock(&run.mutex);
     muster_omp_mutex_counts before = muster_omp_mutex_counters();
     pthread_t tids[WAITERS];
-    for (int i = 0; i < WAITERS; i++)
-        CHECK(pthread_create(&tids[i], NULL, wake_one_waiter, &run) == 0);
-    CHECK(await_sleeps(before.sleeps + WAITERS), "all %d waiters go to sleep while the mutex is held", WAITERS);
+    wake_one_waiter_arg args[WAITERS];
+    start_waiters(&run, args, tids, WAITERS);
     usleep(20000);
     muster_omp_mutex_counts asleep = muster_omp_mutex_counters();
     CHECK(asleep.head_sleeps == before.head_sleeps + 1, "one waiter asleep on the word, not %llu",
@@ -316,8 +352,53 @@ static void test_unlock_wakes_one(void)
     for (int i = 0; i < WAITERS; i++)
         pthread_join(tids[i], NULL);
     CHECK(atomic_load(&run.acquired) == WAITERS);
+    for (int i = 0; i < WAITERS; i++)
+        CHECK(atomic_load(&run.order[i]) == i + 1, "the %d. holder was waiter %d: the queue's order is lost", i + 1,
+              atomic_load(&run.order[i]));
     CHECK(!muster_omp_mutex_is_locked(&run.mutex));
     CHECK(muster_omp_mutex_counters().node_ids <= before.node_ids + WAITERS, "one queue node a waiter");
+    muster_omp_mutex_use_plan(NULL);
+}
+
+/* Threads that crowd the CPUs do not queue: they wait on the word, and
+ * each unlock wakes one of them, which takes the mutex announcing the
+ * others still asleep. */
+static void test_crowded_waiters_use_the_word(void)
+{
+    enum { WAITERS = 3 };
+    muster_mutex_plan plan = crowded_plan();
+    muster_omp_mutex_use_plan(&plan);
+    wake_one_run run;
+    memset(&run, 0, sizeof run);
+    muster_omp_mutex_init(&run.mutex);
+    muster_omp_mutex_lock(&run.mutex);
+    muster_omp_mutex_counts before = muster_omp_mutex_counters();
+    pthread_t tids[WAITERS];
+    wake_one_waiter_arg args[WAITERS];
+    start_waiters(&run, args, tids, WAITERS);
+    usleep(20000);
+    muster_omp_mutex_counts asleep = muster_omp_mutex_counters();
+    CHECK(asleep.head_sleeps == before.head_sleeps, "nobody queued");
+    CHECK(muster_omp_mutex_is_locked(&run.mutex) &&
+              (atomic_load(&run.mutex) & MUSTER_OMP_MUTEX_SLEEPERS) != 0 &&
+              (atomic_load(&run.mutex) >> MUSTER_OMP_MUTEX_TAIL_SHIFT) == 0,
+          "the word says: held, sleepers, no queue (0x%x)", (unsigned)atomic_load(&run.mutex));
+    muster_omp_mutex_unlock(&run.mutex);
+    for (int i = 0; i < 5000 && atomic_load(&run.acquired) == 0; i++)
+        usleep(1000);
+    usleep(50000);
+    muster_omp_mutex_counts after = muster_omp_mutex_counters();
+    CHECK(atomic_load(&run.acquired) == 1, "exactly one waiter got the mutex (%d)", atomic_load(&run.acquired));
+    CHECK(after.wakes == asleep.wakes + 1 && after.word_wakes == asleep.word_wakes + 1, "one unlock, one wake");
+    CHECK(after.sleeps == asleep.sleeps, "the others slept on (%llu new sleeps)",
+          (unsigned long long)(after.sleeps - asleep.sleeps));
+    CHECK((atomic_load(&run.mutex) & MUSTER_OMP_MUTEX_SLEEPERS) != 0, "the new holder announces the sleepers left");
+    atomic_store(&run.may_release, 1);
+    for (int i = 0; i < WAITERS; i++)
+        pthread_join(tids[i], NULL);
+    CHECK(atomic_load(&run.acquired) == WAITERS);
+    CHECK(!muster_omp_mutex_is_locked(&run.mutex));
+    muster_omp_mutex_use_plan(NULL);
 }
 
 /* ---- nested holds and thread churn ---- */
@@ -499,7 +580,8 @@ int main(void)
     test_spin_budget();
     test_test_lock();
     test_nest_lock_counts();
-    test_unlock_wakes_one();
+    test_queue_wakes_one();
+    test_crowded_waiters_use_the_word();
     test_nested_holds_and_churn();
     test_signals_do_not_break_waits();
     test_crowded_contender_spins();

@@ -29,6 +29,22 @@ void muster_ws_resolve_schedule(muster_omp_thread *self, unsigned *sched, uint64
     *sched = kind;
 }
 
+/* The ordered turn's ring of sleepers, at least nthreads entries (a power
+ * of two), all NULL: every sleeper clears its entry before it leaves.  No
+ * memory: no ring, and the members sleep on the turn itself (woken all at
+ * once, as before the ring). */
+static void size_turn_ring(muster_ws_slot *slot, uint32_t nthreads)
+{
+    if (slot->turn_ring_size >= nthreads)
+        return;
+    uint32_t size = 1;
+    while (size < nthreads)
+        size *= 2;
+    free((void *)slot->turn_ring);
+    slot->turn_ring = calloc(size, sizeof *slot->turn_ring);
+    slot->turn_ring_size = slot->turn_ring != NULL ? size : 0;
+}
+
 void muster_ws_slot_init_loop(muster_ws_slot *slot, const muster_ws_loop *proto)
 {
     slot->loop = *proto;
@@ -39,6 +55,7 @@ void muster_ws_slot_init_loop(muster_ws_slot *slot, const muster_ws_loop *proto)
     if (!proto->ordered)
         return; /* the ordered line stays where it is */
     slot->chunks_issued = 0;
+    size_turn_ring(slot, proto->nthreads);
     atomic_store_explicit(&slot->ordered_turn, 0, memory_order_relaxed);
     atomic_store_explicit(&slot->lock_next, 0, memory_order_relaxed);
     atomic_store_explicit(&slot->lock_serving, 0, memory_order_relaxed);
@@ -156,11 +173,67 @@ static bool guided_ordered_next(muster_omp_thread *self, muster_ws_member *m, ui
 
 /* ---- ordered: the turn passes from chunk to chunk in iteration order ---- */
 
+/* How a member waits for its turn.  It polls the turn as its team's
+ * waiter does (spin, then share the CPU), and where that waiter would
+ * sleep it sleeps on a doorbell of its own instead, registered in the
+ * slot's ring under its chunk's number: the member that passes the turn
+ * to that chunk rings that bell alone.  Asleep on the turn itself, every
+ * waiter would be woken at each pass, to find it is not its turn: with 32
+ * threads on 16 cores, 15 us a pass (libomp 0.56). */
+static const muster_waiter bell_waiter = {.policy = MUSTER_WAIT_PASSIVE};
+
+static void sleep_for_turn(muster_ws_slot *slot, muster_ws_member *m, uint32_t target)
+{
+    _Atomic(muster_ws_member *) *entry = &slot->turn_ring[m->seq & (slot->turn_ring_size - 1u)];
+    /* relaxed: published by the seq_cst registration below. */
+    atomic_store_explicit(&m->turn_asleep_for, m->seq, memory_order_relaxed);
+    /* seq_cst, the count, the entry and the turn's load: a Dekker handshake
+     * with pass_turn's exchange and ring_for_turn's loads; either it sees
+     * us here, or we see the turn passed. */
+    atomic_fetch_add(&slot->turn_sleepers, 1);
+    atomic_store(entry, m);
+    for (;;) {
+        /* acquire: keeps the turn's load below after this one, so a ring
+         * we miss here was for a turn we see passed. */
+        uint32_t bell = atomic_load_explicit(&m->turn_bell, memory_order_acquire) & MUSTER_FLAG_VALUE_MASK;
+        if (muster_flag_reached(atomic_load(&slot->ordered_turn), target))
+            break;
+        muster_wait_reach(&m->turn_bell, muster_episode_next(bell), &bell_waiter);
+    }
+    /* relaxed, the three: a ringer that read us before this only rings a
+     * bell nobody waits on, or skips the ring. */
+    atomic_store_explicit(&m->turn_asleep_for, UINT64_MAX, memory_order_relaxed);
+    atomic_store_explicit(entry, NULL, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&slot->turn_sleepers, 1, memory_order_relaxed);
+}
+
 static void wait_for_turn(muster_omp_thread *self, muster_ws_member *m)
 {
+    muster_ws_slot *slot = m->slot;
     uint32_t target = (uint32_t)m->seq & MUSTER_FLAG_VALUE_MASK;
-    muster_wait_reach(&m->slot->ordered_turn, target, muster_ws_waiter(self));
+    const muster_waiter *waiter = muster_ws_waiter(self);
+    if (slot->turn_ring == NULL || !muster_ws_may_sleep(self)) {
+        muster_wait_reach(&slot->ordered_turn, target, waiter);
+    } else {
+        muster_waiter until_sleep = *waiter;
+        until_sleep.stop_before_sleep = true;
+        if (muster_wait_reach(&slot->ordered_turn, target, &until_sleep) == MUSTER_WAIT_WOULD_SLEEP)
+            sleep_for_turn(slot, m, target);
+    }
     m->turn_reached = true;
+}
+
+/* Rings the doorbell of the member asleep for chunk seq's turn, if any. */
+static void ring_for_turn(muster_ws_slot *slot, uint64_t seq)
+{
+    /* seq_cst, after the turn's seq_cst exchange: see sleep_for_turn. */
+    if (atomic_load(&slot->turn_sleepers) == 0)
+        return;
+    muster_ws_member *sleeper = atomic_load(&slot->turn_ring[seq & (slot->turn_ring_size - 1u)]);
+    /* relaxed: the entry's seq_cst load ordered it; a stale member shows
+     * another number. */
+    if (sleeper != NULL && atomic_load_explicit(&sleeper->turn_asleep_for, memory_order_relaxed) == seq)
+        muster_flag_bump(&sleeper->turn_bell);
 }
 
 /* A chunk passes the turn on when its thread is done with it, whether or not
@@ -170,7 +243,12 @@ static void pass_turn(muster_omp_thread *self, muster_ws_member *m)
     if (!m->turn_reached)
         wait_for_turn(self, m);
     uint32_t next = muster_episode_next((uint32_t)m->seq & MUSTER_FLAG_VALUE_MASK);
-    muster_flag_publish(&m->slot->ordered_turn, next, muster_ws_may_sleep(self));
+    if (muster_ws_may_sleep(self) && m->slot->turn_ring != NULL) {
+        muster_flag_publish_seq_cst(&m->slot->ordered_turn, next); /* see sleep_for_turn */
+        ring_for_turn(m->slot, m->seq + 1u);
+    } else {
+        muster_flag_publish(&m->slot->ordered_turn, next, muster_ws_may_sleep(self));
+    }
     m->holds_turn = false;
 }
 

@@ -36,6 +36,7 @@ static void reset_workshares(muster_omp_workshares *ws)
         atomic_init(&slot->ordered_turn, 0);
         atomic_init(&slot->lock_next, 0);
         atomic_init(&slot->lock_serving, 0);
+        atomic_init(&slot->turn_sleepers, 0);
         atomic_init(&slot->departed, 0);
         atomic_init(&slot->reusable, 0);
     }
@@ -48,6 +49,8 @@ static void reset_workshares(muster_omp_workshares *ws)
         m->singles = 0;
         m->holds_turn = false;
         m->serial = false;
+        atomic_init(&m->turn_bell, 0);
+        atomic_init(&m->turn_asleep_for, UINT64_MAX);
     }
 }
 
@@ -68,7 +71,10 @@ static void free_slot_storage(muster_ws_slot *slot)
 {
     free(slot->mem);
     free(slot->doacross_block);
+    free((void *)slot->turn_ring);
     slot->mem = slot->doacross_block = NULL;
+    slot->turn_ring = NULL;
+    slot->turn_ring_size = 0;
     slot->mem_capacity = slot->doacross_capacity = 0;
     slot->doacross = NULL;
 }

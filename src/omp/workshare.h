@@ -81,6 +81,7 @@ typedef struct muster_ws_slot {
     _Atomic uint32_t lock_next;
     muster_flag lock_serving;
     uint64_t chunks_issued;   /* guarded by the ticket lock */
+    _Atomic unsigned turn_sleepers; /* members asleep on their doorbells for a turn */
 
     /* Rarely used, so kept off the lines above. */
     alignas(MUSTER_CACHE_LINE) void *copy_data; /* single copyprivate: the winner's data; kmp doacross: its flags */
@@ -90,6 +91,12 @@ typedef struct muster_ws_slot {
     muster_ws_doacross *doacross; /* valid while loop.doacross */
     void *doacross_block;     /* storage behind doacross, kept for reuse */
     size_t doacross_capacity;
+    /* Ordered: who sleeps for which turn, at the turn's chunk number modulo
+     * the ring's size (a power of two at least the team's size, so two
+     * members never wait for turns that share an entry); NULL entries:
+     * nobody.  Kept across loops, grown for bigger teams. */
+    _Atomic(struct muster_ws_member *) *turn_ring;
+    uint32_t turn_ring_size;
 } muster_ws_slot;
 
 _Static_assert(offsetof(muster_ws_slot, ready) + sizeof(muster_flag) <= MUSTER_CACHE_LINE,
@@ -102,6 +109,8 @@ typedef struct muster_ws_member {
     muster_ws_loop private_loop;/* a static loop that needs no slot */
     uint64_t trip;              /* static: chunks this member has taken */
     uint64_t seq;               /* ordered: sequence number of the chunk held */
+    muster_flag turn_bell;      /* ordered: rung by the member that passes the turn it sleeps for */
+    _Atomic uint64_t turn_asleep_for; /* ordered: that chunk's number, UINT64_MAX when none */
     bool holds_turn;            /* ordered: holds chunk seq, turn not yet passed on */
     bool turn_reached;          /* ordered: already waited for the turn of seq */
     bool serial;                /* a team-of-one record from the free list */

@@ -302,6 +302,8 @@ int muster_wait_slow(muster_flag *flag, uint32_t target, const muster_waiter *wa
     }
     if (state == 0 && waiter->policy == MUSTER_WAIT_HYBRID)
         state = waiter->census != NULL ? share_cpu(flag, target, waiter) : yield_cpu(flag, target, waiter);
+    if (state == 0 && waiter->stop_before_sleep)
+        return MUSTER_WAIT_WOULD_SLEEP;
     if (state == 0) {
         uint64_t slept_at = waiter->adaptive ? muster_now_ns() : 0;
         state = sleep_until(flag, target, waiter);
@@ -315,6 +317,20 @@ void muster_flag_wake_sleepers(muster_flag *flag)
 {
     atomic_fetch_add_explicit(&wake_count, 1, memory_order_relaxed);
     muster_futex_wake(flag, INT_MAX);
+}
+
+void muster_flag_bump(muster_flag *flag)
+{
+    /* relaxed: the CAS reads again. */
+    uint32_t old = atomic_load_explicit(flag, memory_order_relaxed);
+    uint32_t bumped;
+    do
+        bumped = muster_episode_next(old & MUSTER_FLAG_VALUE_MASK) | (old & MUSTER_FLAG_BROKEN);
+    /* release: as muster_flag_publish's exchange, whose handshake this is:
+     * the RMW order on the word decides whether SLEEPING is seen. */
+    while (!atomic_compare_exchange_weak_explicit(flag, &old, bumped, memory_order_release, memory_order_relaxed));
+    if (old & MUSTER_FLAG_SLEEPING)
+        muster_flag_wake_sleepers(flag);
 }
 
 void muster_flag_nudge(muster_flag *flag)

@@ -66,7 +66,15 @@ typedef struct muster_waiter {
     uint64_t share_ns;
     uint64_t deadline_ns;      /* CLOCK_MONOTONIC; 0 = no deadline */
     const muster_wait_work *work; /* NULL: none; else done between polls and sleeps */
+    /* Return MUSTER_WAIT_WOULD_SLEEP where the wait would sleep (no work):
+     * for a waiter that sleeps somewhere else of its own (the ordered
+     * turn's doorbells, omp/loop.c). */
+    bool stop_before_sleep;
 } muster_waiter;
+
+/* What muster_wait_reach returns for a waiter with stop_before_sleep that
+ * spent its budget; not an error code of the public API. */
+#define MUSTER_WAIT_WOULD_SLEEP 2
 
 /* The next episode counter value after v. */
 static inline uint32_t muster_episode_next(uint32_t v)
@@ -86,7 +94,8 @@ int muster_wait_slow(muster_flag *flag, uint32_t target, const muster_waiter *wa
 unsigned muster_wait_spin_doublings(void);
 
 /* Waits until *flag reaches target.  Returns 0, MUSTER_E_BROKEN or
- * MUSTER_E_TIMEDOUT.  The fast path is one acquire load. */
+ * MUSTER_E_TIMEDOUT (or MUSTER_WAIT_WOULD_SLEEP, see stop_before_sleep).
+ * The fast path is one acquire load. */
 static inline int muster_wait_reach(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
 {
     /* acquire: pairs with the publisher's release so its prior writes are seen. */
@@ -112,6 +121,22 @@ static inline void muster_flag_publish(muster_flag *flag, uint32_t value, bool m
      * fence) is what guarantees the SLEEPING bit is seen, see above. */
     uint32_t old = atomic_exchange_explicit(flag, value, memory_order_release);
     if (old & MUSTER_FLAG_SLEEPING)
+        muster_flag_wake_sleepers(flag);
+}
+
+/* Advances the flag's counter by one, whatever it is (two bumpers racing
+ * both count), and wakes its sleepers if any: a doorbell, for a waiter
+ * that reads the counter before it checks what it waits for and then
+ * waits for the next value. */
+void muster_flag_bump(muster_flag *flag);
+
+/* muster_flag_publish (may_sleep) as a sequentially consistent exchange:
+ * for a publisher that next reads what a waiter announced elsewhere (a
+ * Dekker handshake: either it sees the announcement, or the waiter sees
+ * the value). */
+static inline void muster_flag_publish_seq_cst(muster_flag *flag, uint32_t value)
+{
+    if (atomic_exchange(flag, value) & MUSTER_FLAG_SLEEPING)
         muster_flag_wake_sleepers(flag);
 }
 

@@ -6,9 +6,14 @@
  * threads than CPUs).  Data the runtime is supposed to order is plain
  * memory, so a ThreadSanitizer build also checks the runtime's happens-before.
  *
- * Usage: test_omp_sync ordered|sections|single|copyprivate|nowait|doacross */
+ * ordered_wakes: a pass of the ordered turn wakes only the member whose turn
+ * it is (run under the passive policy).
+ *
+ * Usage: test_omp_sync ordered|ordered_wakes|sections|single|copyprivate|nowait|doacross */
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "gomp_abi.h"
 #include "stress_common.h"
@@ -119,6 +124,49 @@ static void test_ordered(void)
                     rounds++;
                 }
     printf("ordered: %u loops, regions in iteration order\n", rounds);
+}
+
+/* ---- ordered: a pass wakes the next chunk's member, not every sleeper ---- */
+
+/* Under the passive policy every member waiting for its turn sleeps.  Each
+ * ordered region sleeps 2 ms, so by the time the turn passes all the
+ * waiting members are asleep; the pass must wake the one whose turn it is.
+ * Woken all at once (the turn's futex), the 4 others would each wake and
+ * sleep again at every pass: about 6 voluntary context switches a pass,
+ * where a targeted wake makes 2 to 3 (the region's sleep, the next
+ * member's wake-up and its sleep for its next turn). */
+#define WAKES_N 60
+#define WAKES_TEAM 6
+
+static void ordered_wakes_body(void *arg)
+{
+    long *last = arg;
+    long s, e;
+    for (bool more = GOMP_loop_ordered_static_start(0, WAKES_N, 1, 1, &s, &e); more;
+         more = GOMP_loop_ordered_static_next(&s, &e))
+        for (long v = s; v < e; v++) {
+            GOMP_ordered_start();
+            CHECK(v == *last + 1, "ordered region of iteration %ld after that of %ld", v, *last);
+            *last = v;
+            usleep(2000);
+            GOMP_ordered_end();
+        }
+    GOMP_loop_end();
+}
+
+static void test_ordered_wakes(void)
+{
+    long last = -1;
+    GOMP_parallel(ordered_wakes_body, &last, WAKES_TEAM, 0); /* the team, its threads started */
+    last = -1;
+    struct rusage before, after;
+    getrusage(RUSAGE_SELF, &before);
+    GOMP_parallel(ordered_wakes_body, &last, WAKES_TEAM, 0);
+    getrusage(RUSAGE_SELF, &after);
+    CHECK(last == WAKES_N - 1, "the loop ran to %ld", last);
+    double per_pass = (double)(after.ru_nvcsw - before.ru_nvcsw) / WAKES_N;
+    CHECK(per_pass < 4.0, "%.1f voluntary context switches a pass of the turn: its sleepers are woken all at once",
+          per_pass);
 }
 
 /* ---- sections ---- */
@@ -467,10 +515,12 @@ static void test_doacross(void)
 
 int main(int argc, char **argv)
 {
-    CHECK(argc == 2, "usage: test_omp_sync ordered|sections|single|copyprivate|nowait|doacross");
+    CHECK(argc == 2, "usage: test_omp_sync ordered|ordered_wakes|sections|single|copyprivate|nowait|doacross");
     const char *which = argv[1];
     if (strcmp(which, "ordered") == 0)
         test_ordered();
+    else if (strcmp(which, "ordered_wakes") == 0)
+        test_ordered_wakes();
     else if (strcmp(which, "sections") == 0)
         test_sections();
     else if (strcmp(which, "single") == 0)

@@ -9,7 +9,7 @@
 # compiler.
 set -euo pipefail
 if [ $# -ne 1 ]; then
-  echo "usage: $0 handshake|mutex|scheduler_signal|task_count" >&2
+  echo "usage: $0 handshake|mutex|ordered_bell|scheduler_signal|task_count" >&2
   exit 2
 fi
 model="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$1.pml"
@@ -64,6 +64,12 @@ case "$1" in
     verify "sleeper unannounced (must fail)" lost-wake-up -DBUG_SLEEP_UNANNOUNCED
     verify "woken sleeper retaking without the bit (must fail)" lost-wake-up -DBUG_SLEEPER_RETAKES_PLAIN
     verify "barging with a store (must fail)" assertion -DBUG_BARGE_STORE
+    ;;
+  ordered_bell) # the ordered turn's doorbells, src/omp/loop.c
+    verify "ordered bell" ok
+    verify "pass that never rings (must fail)" lost-wake-up -DBUG_NO_RING
+    verify "sleeper registered uncounted (must fail)" lost-wake-up -DBUG_UNCOUNTED
+    verify "bell read after the turn (must fail)" lost-wake-up -DBUG_BELL_AFTER_CHECK
     ;;
   scheduler_signal) # the task scheduler's sleepers and signal, src/omp/task/scheduler.c
     verify "scheduler signal" ok

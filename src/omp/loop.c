@@ -177,9 +177,11 @@ static bool guided_ordered_next(muster_omp_thread *self, muster_ws_member *m, ui
  * waiter does (spin, then share the CPU), and where that waiter would
  * sleep it sleeps on a doorbell of its own instead, registered in the
  * slot's ring under its chunk's number: the member that passes the turn
- * to that chunk rings that bell alone.  Asleep on the turn itself, every
- * waiter would be woken at each pass, to find it is not its turn: with 32
- * threads on 16 cores, 15 us a pass (libomp 0.56). */
+ * to chunk S rings the bells of S and S + 1 alone (the second ahead, so
+ * that its wake-up overlaps S's region).  Asleep on the turn itself, every
+ * waiter was woken at each pass, to find it was not its turn: with 32
+ * threads on 16 cores, 15 us a pass (libomp 0.56); ringing S alone made
+ * each pass wait for a wake-up (docs/tuning.md, "ORDERED"). */
 static const muster_waiter bell_waiter = {.policy = MUSTER_WAIT_PASSIVE};
 
 static void sleep_for_turn(muster_ws_slot *slot, muster_ws_member *m, uint32_t target)
@@ -246,6 +248,7 @@ static void pass_turn(muster_omp_thread *self, muster_ws_member *m)
     if (muster_ws_may_sleep(self) && m->slot->turn_ring != NULL) {
         muster_flag_publish_seq_cst(&m->slot->ordered_turn, next); /* see sleep_for_turn */
         ring_for_turn(m->slot, m->seq + 1u);
+        ring_for_turn(m->slot, m->seq + 2u); /* ahead: awake by its turn */
     } else {
         muster_flag_publish(&m->slot->ordered_turn, next, muster_ws_may_sleep(self));
     }

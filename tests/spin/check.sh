@@ -67,7 +67,7 @@ case "$1" in
     ;;
   ordered_bell) # the ordered turn's doorbells, src/omp/loop.c
     verify "ordered bell" ok
-    verify "pass that never rings (must fail)" lost-wake-up -DBUG_NO_RING
+    verify "pass ringing only ahead (must fail)" lost-wake-up -DBUG_NO_RING
     verify "sleeper registered uncounted (must fail)" lost-wake-up -DBUG_UNCOUNTED
     verify "bell read after the turn (must fail)" lost-wake-up -DBUG_BELL_AFTER_CHECK
     ;;

@@ -9,10 +9,11 @@
  *                    three seq_cst); then loop: b := bell (acquire); if the
  *                    turn reached S, leave; else futex_wait(bell, b); on
  *                    leaving clear asleep_for, the entry and the count
- *   pass_turn        turn := S + 1 (seq_cst exchange); ring_for_turn: if
- *                    sleepers > 0, p := ring[(S + 1) mod 4]; if p waits for
- *                    S + 1, bump p's bell (muster_flag_bump: the value
- *                    moves, and a sleeper on it wakes)
+ *   pass_turn        turn := S + 1 (seq_cst exchange); ring_for_turn for
+ *                    S + 1, then for S + 2 (ahead): if sleepers > 0,
+ *                    p := ring[chunk mod 4]; if p waits for that chunk,
+ *                    bump p's bell (muster_flag_bump: the value moves, and
+ *                    a sleeper on it wakes, to find it early and sleep on)
  * The bell's own sleep handshake (SLEEPING, the CAS and the exchange) is
  * the wait layer's, proved by handshake.pml; here a bump moves the value
  * and wakes whoever sleeps on it, and futex_wait's check and sleep are one
@@ -25,7 +26,7 @@
  * member is left asleep (spin's "invalid end state").
  *
  * Deliberately broken variants, each of which the check must catch:
- *   -DBUG_NO_RING             the pass never rings a bell
+ *   -DBUG_NO_RING             the pass rings only ahead, not the next turn
  *   -DBUG_UNCOUNTED           the sleeper registers in the ring without
  *                             counting itself among the sleepers
  *   -DBUG_BELL_AFTER_CHECK    the sleeper reads its bell after checking the
@@ -49,6 +50,21 @@ inline register() {
     sleepers++;
 #endif
     ring[s % RING] = me + 1
+}
+
+/* ring_for_turn(chunk t) */
+inline ring_for(t) {
+    if
+    :: sleepers > 0 ->
+       p = ring[(t) % RING];
+       if
+       :: p != 0 && asleep_for[p - 1] == t ->
+          atomic { bell[p - 1] = bell[p - 1] + 1; asleep[p - 1] = false }
+       :: else -> skip
+       fi
+    :: else -> skip
+    fi;
+    p = 0
 }
 
 proctype member(byte me) {
@@ -92,17 +108,9 @@ proctype member(byte me) {
        /* pass_turn */
        turn = s + 1;
 #ifndef BUG_NO_RING
-       if
-       :: sleepers > 0 ->
-          p = ring[(s + 1) % RING];
-          if
-          :: p != 0 && asleep_for[p - 1] == s + 1 ->
-             atomic { bell[p - 1] = bell[p - 1] + 1; asleep[p - 1] = false }
-          :: else -> skip
-          fi
-       :: else -> skip
-       fi;
+       ring_for(s + 1);
 #endif
+       ring_for(s + 2);                /* ahead */
        p = 0; b = 0;
        s = s + MEMBERS
     od

@@ -77,13 +77,13 @@ void muster_omp_mutex_set_team_size_query(unsigned (*query)(void))
     atomic_store_explicit(&team_size_query, query, memory_order_relaxed);
 }
 
-/* True when the caller's innermost team has more threads than the process
- * has CPUs (the sleeper limit is one fewer than the CPUs). */
-static bool team_outnumbers_cpus(const muster_mutex_plan *p)
+/* The caller's innermost team size; 1 outside any team, or without the
+ * runtime above. */
+static unsigned caller_team_size(void)
 {
     /* relaxed: see muster_omp_mutex_set_team_size_query. */
     unsigned (*query)(void) = atomic_load_explicit(&team_size_query, memory_order_relaxed);
-    return query != NULL && query() > p->sleeper_limit + 1u;
+    return query != NULL ? query() : 1u;
 }
 
 /* ---- the waiters' nodes ---- */
@@ -213,18 +213,45 @@ __attribute__((constructor)) static void register_fork_handler(void)
     pthread_atfork(NULL, NULL, in_forked_child);
 }
 
-/* Polls a contended locker spins before it sleeps: the plain budget, or
- * the longer oversubscribed one while fewer threads sleep on mutexes than
- * the process has spare CPUs.  A crowded process still spins the plain
- * budget (docs/tuning.md, MUSTER_MUTEX_SPIN_NS). */
-uint64_t muster_omp_mutex_contended_polls(void)
+/* How a contended locker waits, decided once per contended lock (one look
+ * at the team size, which costs a call and a thread-local lookup). */
+typedef struct contention {
+    uint64_t polls; /* before sleeping: the plain budget, or the longer
+                     * oversubscribed one while fewer threads sleep on
+                     * mutexes than the process has spare CPUs (a crowded
+                     * process still spins the plain budget: docs/tuning.md,
+                     * MUSTER_MUTEX_SPIN_NS); 0 on one CPU or passive */
+    bool queue;     /* queue (see contention_now), else wait on the word */
+} contention;
+
+/* Whether a contender queues: only while the threads fit the CPUs.  Once
+ * they do not (its team outnumbers them, or as many threads sleep on
+ * mutexes as there are spare CPUs), or on one CPU or under the passive
+ * policy (no spinning), it waits on the word as a futex mutex's waiter
+ * does (lock_on_word): a queue hands the lock in order, so each hand-off
+ * to a waiter that is not running costs a wake-up while the lock waits,
+ * where a waiter on the word lets whoever runs take it (sparselu's
+ * dependence table at 8 threads on 2 CPUs: 1.4x slower queued).  Nor in
+ * a team of two: one waits at most, and a queue of one buys nothing
+ * (docs/tuning.md, "The runtime mutex"). */
+static contention contention_now(void)
 {
     const muster_mutex_plan *p = spin_plan();
     if (p->spin_polls == 0)
-        return 0;
+        return (contention){0, false};
     /* relaxed: a heuristic; a stale value costs a shorter or a longer spin. */
     bool crowded = atomic_load_explicit(&sleepers, memory_order_relaxed) >= p->sleeper_limit;
-    return !crowded && team_outnumbers_cpus(p) ? p->oversubscribed_polls : p->spin_polls;
+    unsigned team = caller_team_size();
+    bool outnumbered = team > p->sleeper_limit + 1u;
+    return (contention){
+        .polls = !crowded && outnumbered ? p->oversubscribed_polls : p->spin_polls,
+        .queue = !crowded && !outnumbered && team != 2u,
+    };
+}
+
+uint64_t muster_omp_mutex_contended_polls(void)
+{
+    return contention_now().polls;
 }
 
 static void sleep_on(_Atomic uint32_t *word, uint32_t expected)
@@ -236,25 +263,6 @@ static void sleep_on(_Atomic uint32_t *word, uint32_t expected)
      * spurious wake-ups return too, and every caller checks again. */
     muster_futex_wait(word, expected, 0);
     atomic_fetch_sub_explicit(&sleepers, 1, memory_order_relaxed);
-}
-
-/* Whether a contender queues: only while the threads fit the CPUs.  Once
- * they do not (its team outnumbers them, or as many threads sleep on
- * mutexes as there are spare CPUs), or on one CPU or under the passive
- * policy (no spinning), it waits on the word as a futex mutex's waiter
- * does (lock_on_word): a queue hands the lock in order, so each hand-off
- * to a waiter that is not running costs a wake-up while the lock waits,
- * where a waiter on the word lets whoever runs take it (sparselu's
- * dependence table at 8 threads on 2 CPUs: 1.4x slower queued; 
- * docs/tuning.md, "The runtime mutex"). */
-static bool queue_pays(void)
-{
-    const muster_mutex_plan *p = spin_plan();
-    if (p->spin_polls == 0)
-        return false;
-    /* relaxed: a heuristic, as in muster_omp_mutex_contended_polls. */
-    bool crowded = atomic_load_explicit(&sleepers, memory_order_relaxed) >= p->sleeper_limit;
-    return !crowded && !team_outnumbers_cpus(p);
 }
 
 /* A queued waiter behind the head: spins on its own node until its
@@ -281,10 +289,11 @@ static void wait_to_be_head(queue_node *node)
 }
 
 /* Sleeps on the word, announced by SLEEPERS, until it is seen unlocked;
- * returns that word.  A thread that slept here takes the lock with
- * SLEEPERS set again (other sleepers may remain: the unlock that woke it
- * cleared the bit). */
-static uint32_t sleep_until_unlocked(muster_omp_mutex *mutex, uint32_t word)
+ * returns that word, and sets *slept if it slept (a queue's head counts
+ * its first sleep in the statistics).  A thread that slept here takes the
+ * lock with SLEEPERS set again (other sleepers may remain: the unlock that
+ * woke it cleared the bit). */
+static uint32_t sleep_until_unlocked(muster_omp_mutex *mutex, uint32_t word, bool *slept, bool head)
 {
     while (word & MUSTER_OMP_MUTEX_LOCKED) {
         uint32_t asleep = word | MUSTER_OMP_MUTEX_SLEEPERS;
@@ -293,6 +302,9 @@ static uint32_t sleep_until_unlocked(muster_omp_mutex *mutex, uint32_t word)
          * futex_wait sees the change; the CAS that takes the lock acquires. */
         if (word == asleep ||
             atomic_compare_exchange_weak_explicit(mutex, &word, asleep, memory_order_relaxed, memory_order_relaxed)) {
+            if (head && !*slept) /* relaxed: statistics */
+                atomic_fetch_add_explicit(&head_sleep_count, 1, memory_order_relaxed);
+            *slept = true;
             sleep_on(mutex, asleep);
             word = atomic_load_explicit(mutex, memory_order_relaxed);
         }
@@ -302,19 +314,15 @@ static uint32_t sleep_until_unlocked(muster_omp_mutex *mutex, uint32_t word)
 
 /* The head's wait for the word: spin, then sleep on it.  Returns the word
  * seen unlocked; *slept tells whether it slept. */
-static uint32_t wait_for_unlocked(muster_omp_mutex *mutex, uint32_t word, bool *slept)
+static uint32_t wait_for_unlocked(muster_omp_mutex *mutex, uint32_t word, uint64_t polls, bool *slept)
 {
-    uint64_t polls = muster_omp_mutex_contended_polls();
     /* relaxed (every load here): the CAS that takes the lock acquires. */
     for (uint64_t i = 0; i < polls && (word & MUSTER_OMP_MUTEX_LOCKED); i++) {
         muster_cpu_relax();
         word = atomic_load_explicit(mutex, memory_order_relaxed);
     }
-    if (word & MUSTER_OMP_MUTEX_LOCKED) {
-        atomic_fetch_add_explicit(&head_sleep_count, 1, memory_order_relaxed); /* relaxed: statistics */
-        *slept = true;
-        word = sleep_until_unlocked(mutex, word);
-    }
+    if (word & MUSTER_OMP_MUTEX_LOCKED)
+        word = sleep_until_unlocked(mutex, word, slept, true);
     return word;
 }
 
@@ -354,13 +362,13 @@ static uint32_t taken_word(uint32_t word, bool empties_queue, bool slept)
  * the queue; else it keeps the tail and passes the head's place on.
  * SLEEPERS stays as it is (threads waiting on the word may sleep), and is
  * set if the head slept. */
-static void take_as_head(muster_omp_mutex *mutex, queue_node *node, uint32_t id)
+static void take_as_head(muster_omp_mutex *mutex, queue_node *node, uint32_t id, uint64_t polls)
 {
     /* relaxed: wait_for_unlocked's loads are hints; the CAS acquires. */
     uint32_t word = atomic_load_explicit(mutex, memory_order_relaxed);
     bool slept = false, alone;
     do {
-        word = wait_for_unlocked(mutex, word, &slept);
+        word = wait_for_unlocked(mutex, word, polls, &slept);
         alone = (word >> MUSTER_OMP_MUTEX_TAIL_SHIFT) == id;
         /* acquire: the critical section sees the previous holder's writes. */
     } while (!atomic_compare_exchange_weak_explicit(mutex, &word, taken_word(word, alone, slept), memory_order_acquire,
@@ -369,17 +377,17 @@ static void take_as_head(muster_omp_mutex *mutex, queue_node *node, uint32_t id)
         promote_successor(node);
 }
 
-/* The wait of a contender that does not queue (queue_pays): the futex
+/* The wait of a contender that does not queue (contention_now): the futex
  * mutex's (Drepper's "mutex 3", with SLEEPERS for its CONTENDED state):
  * spin on the word, taking it when free, until the budget is spent or
  * SLEEPERS says others sleep (it is busy for a while: queue behind them);
  * then sleep on it. */
-static void lock_on_word(muster_omp_mutex *mutex)
+static void lock_on_word(muster_omp_mutex *mutex, uint64_t polls)
 {
-    uint64_t polls = muster_omp_mutex_contended_polls();
-    /* relaxed (the loads): the CASes acquire. */
-    uint32_t word = atomic_load_explicit(mutex, memory_order_relaxed);
-    bool slept = false;
+    /* Held, as the failed fast path just saw: the first poll comes after a
+     * relax, not at once (see docs/tuning.md, "The runtime mutex"). */
+    uint32_t word = MUSTER_OMP_MUTEX_LOCKED;
+    bool polled = false, slept = false;
     for (uint64_t i = 0;;) {
         if (!(word & MUSTER_OMP_MUTEX_LOCKED)) {
             /* acquire: as in trylock. */
@@ -388,14 +396,14 @@ static void lock_on_word(muster_omp_mutex *mutex)
                 return;
             continue;
         }
-        if (!slept && i < polls && !(word & MUSTER_OMP_MUTEX_SLEEPERS)) {
+        if (!polled && i < polls && !(word & MUSTER_OMP_MUTEX_SLEEPERS)) {
             i++;
             muster_cpu_relax();
             word = atomic_load_explicit(mutex, memory_order_relaxed);
             continue;
         }
-        slept = true;
-        word = sleep_until_unlocked(mutex, word);
+        polled = true;
+        word = sleep_until_unlocked(mutex, word, &slept, false);
     }
 }
 
@@ -449,18 +457,16 @@ static bool queue_or_take(muster_omp_mutex *mutex, uint32_t word, uint32_t id, u
     }
 }
 
-void muster_omp_mutex_lock_slow(muster_omp_mutex *mutex)
+/* The queue's way (mutex.h), out of line: the word's way, all that two
+ * threads trading a lock use, stays a short call. */
+__attribute__((noinline)) static void lock_queued(muster_omp_mutex *mutex, contention how)
 {
-    if (!queue_pays()) {
-        lock_on_word(mutex);
-        return;
-    }
     uint32_t word = spin_while_nobody_queues(mutex);
     if (!(word & MUSTER_OMP_MUTEX_LOCKED))
         return; /* taken */
     uint32_t id = own_id();
     if (id == 0) { /* no node: out of memory */
-        lock_on_word(mutex);
+        lock_on_word(mutex, how.polls);
         return;
     }
     queue_node *node = node_at(id);
@@ -477,7 +483,16 @@ void muster_omp_mutex_lock_slow(muster_omp_mutex *mutex)
         atomic_store_explicit(&node_at(predecessor)->next, id, memory_order_release);
         wait_to_be_head(node);
     }
-    take_as_head(mutex, node, id);
+    take_as_head(mutex, node, id, how.polls);
+}
+
+void muster_omp_mutex_lock_slow(muster_omp_mutex *mutex)
+{
+    contention how = contention_now();
+    if (how.queue)
+        lock_queued(mutex, how);
+    else
+        lock_on_word(mutex, how.polls);
 }
 
 void muster_omp_mutex_unlock_slow(muster_omp_mutex *mutex, uint32_t word)

@@ -22,9 +22,10 @@
  * The queue pays only while the threads fit the CPUs: in order, each
  * hand-off to a waiter that is not running would cost a wake-up while the
  * lock waits.  So once they do not (the locker's team outnumbers the CPUs,
- * or sleepers crowd them), and on one CPU or under the passive policy, a
- * contender waits on the word instead, as a futex mutex's waiter does:
- * spin, then sleep announced by SLEEPERS; whoever runs takes the lock.
+ * or sleepers crowd them), on one CPU or under the passive policy, and in
+ * a team of two (one waits at most), a contender waits on the word
+ * instead, as a futex mutex's waiter does: spin, then sleep announced by
+ * SLEEPERS; whoever runs takes the lock.
  * Nothing here calls sched_yield in a loop, but for the one wait that can
  * be for a preempted thread: a new head waits for its successor to link
  * itself (two instructions after its swap).

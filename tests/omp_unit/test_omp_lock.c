@@ -310,6 +310,21 @@ static void start_waiters(wake_one_run *run, wake_one_waiter_arg *args, pthread_
     }
 }
 
+/* Under `plan`, holds run's mutex and starts waiters 1..n behind it, then
+ * gives them 20 ms to settle; returns the counts from before the waiters. */
+static muster_omp_mutex_counts hold_with_sleepers(const muster_mutex_plan *plan, wake_one_run *run,
+                                                  wake_one_waiter_arg *args, pthread_t *tids, int n)
+{
+    muster_omp_mutex_use_plan(plan);
+    memset(run, 0, sizeof *run);
+    muster_omp_mutex_init(&run->mutex);
+    muster_omp_mutex_lock(&run->mutex);
+    muster_omp_mutex_counts before = muster_omp_mutex_counters();
+    start_waiters(run, args, tids, n);
+    usleep(20000);
+    return before;
+}
+
 /* Threads that fit the CPUs queue.  Four waiters asleep behind a held
  * mutex: one, the queue's head, on the mutex word, the others each on its
  * own node (a release under contention moves one line to one waiter, not
@@ -321,16 +336,10 @@ static void test_queue_wakes_one(void)
 {
     enum { WAITERS = 4 };
     muster_mutex_plan plan = roomy_plan();
-    muster_omp_mutex_use_plan(&plan);
     wake_one_run run;
-    memset(&run, 0, sizeof run);
-    muster_omp_mutex_init(&run.mutex);
-    muster_omp_mutex_lock(&run.mutex);
-    muster_omp_mutex_counts before = muster_omp_mutex_counters();
     pthread_t tids[WAITERS];
     wake_one_waiter_arg args[WAITERS];
-    start_waiters(&run, args, tids, WAITERS);
-    usleep(20000);
+    muster_omp_mutex_counts before = hold_with_sleepers(&plan, &run, args, tids, WAITERS);
     muster_omp_mutex_counts asleep = muster_omp_mutex_counters();
     CHECK(asleep.head_sleeps == before.head_sleeps + 1, "one waiter asleep on the word, not %llu",
           (unsigned long long)(asleep.head_sleeps - before.head_sleeps));
@@ -367,16 +376,10 @@ static void test_crowded_waiters_use_the_word(void)
 {
     enum { WAITERS = 3 };
     muster_mutex_plan plan = crowded_plan();
-    muster_omp_mutex_use_plan(&plan);
     wake_one_run run;
-    memset(&run, 0, sizeof run);
-    muster_omp_mutex_init(&run.mutex);
-    muster_omp_mutex_lock(&run.mutex);
-    muster_omp_mutex_counts before = muster_omp_mutex_counters();
     pthread_t tids[WAITERS];
     wake_one_waiter_arg args[WAITERS];
-    start_waiters(&run, args, tids, WAITERS);
-    usleep(20000);
+    muster_omp_mutex_counts before = hold_with_sleepers(&plan, &run, args, tids, WAITERS);
     muster_omp_mutex_counts asleep = muster_omp_mutex_counters();
     CHECK(asleep.head_sleeps == before.head_sleeps, "nobody queued");
     CHECK(muster_omp_mutex_is_locked(&run.mutex) &&

@@ -4,6 +4,7 @@
 #include "bench_omp.h"
 #include "bench_tasks.h"
 #include "cli.h"
+#include "compare.h"
 #include "model_cli.h"
 #include "topology.h"
 #include "probe.h"
@@ -41,6 +42,7 @@ static int bench_main(int argc, char **argv)
 
 static const cli_command commands[] = {
     {"bench", bench_main, "measure barrier and OpenMP overheads, side by side with other runtimes"},
+    {"compare", compare_main, "run an OpenMP program under libgomp, libomp and muster: time, CPU, same answer"},
     {"model", model_main, "cost model and many-core simulator, on presets or probed machines"},
     {"topology", topology_main, "packages, caches, cores and CPUs this process may use"},
     {"probe", probe_main, "measure core-to-core latency (pinned ping-pong) and write a machine file"},

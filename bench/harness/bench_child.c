@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 /* Appends what fd has to buf; returns 0 at end of file. */
-static int drain(int fd, char *buf, size_t *len)
+static int drain(int fd, char *buf, size_t *len, int *truncated)
 {
     char scratch[4096];
     ssize_t n = read(fd, scratch, sizeof scratch);
@@ -27,6 +27,8 @@ static int drain(int fd, char *buf, size_t *len)
     memcpy(buf + *len, scratch, keep);
     *len += keep;
     buf[*len] = '\0';
+    if (keep < (size_t)n)
+        *truncated = 1;
     return n > 0;
 }
 
@@ -43,9 +45,10 @@ static void collect(int out_fd, int err_fd, bench_child_output *co, uint64_t dea
         uint64_t left_ms = (deadline - now) / 1000000 + 1;
         if (poll(p, 2, left_ms > 1000 ? 1000 : (int)left_ms) <= 0)
             continue; /* EINTR or a second gone: the loop re-checks the deadline */
-        if (p[0].revents && !drain(out_fd, co->out, &co->out_len))
+        int err_truncated = 0; /* a flood on stderr is only ever shown in part */
+        if (p[0].revents && !drain(out_fd, co->out, &co->out_len, &co->out_truncated))
             p[0].fd = -1;
-        if (p[1].revents && !drain(err_fd, co->err, &co->err_len))
+        if (p[1].revents && !drain(err_fd, co->err, &co->err_len, &err_truncated))
             p[1].fd = -1;
     }
 }
@@ -62,6 +65,7 @@ int bench_child_run(void (*start)(const void *ctx), const void *ctx, double time
         return -1;
     }
     fflush(NULL);
+    uint64_t started = epcc_now_ns();
     pid_t pid = fork();
     if (pid == 0) {
         close(out[0]);
@@ -81,8 +85,9 @@ int bench_child_run(void (*start)(const void *ctx), const void *ctx, double time
         return -1;
     if (co->timed_out)
         kill(pid, SIGKILL);
-    while (waitpid(pid, &co->status, 0) < 0 && errno == EINTR)
+    while (wait4(pid, &co->status, 0, &co->usage) < 0 && errno == EINTR)
         ;
+    co->wall_s = (double)(epcc_now_ns() - started) / 1e9;
     return 0;
 }
 

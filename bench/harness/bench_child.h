@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/resource.h>
 
 #include "machine/json.h"
 
@@ -17,7 +18,10 @@
 typedef struct bench_child_output {
     char out[BENCH_CHILD_OUTPUT_MAX], err[BENCH_CHILD_OUTPUT_MAX];
     size_t out_len, err_len;
+    int out_truncated;    /* stdout went on past what out holds (read and dropped) */
     int status, timed_out;
+    double wall_s;        /* from fork to the child's end */
+    struct rusage usage;  /* the child's own (wait4): CPU time, context switches, peak memory */
 } bench_child_output;
 
 /* Forks a child whose stdout and stderr go to co, and which calls

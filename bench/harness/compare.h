@@ -1,0 +1,32 @@
+/* `muster compare`: a user's OpenMP program under libgomp, LLVM libomp and
+ * libmuster-omp, interleaved, side by side: wall time, CPU time, context
+ * switches, peak memory, exit status, and whether the outputs agree. */
+#ifndef MUSTER_BENCH_COMPARE_H
+#define MUSTER_BENCH_COMPARE_H
+
+#include <stddef.h>
+
+/* argv[0] is "compare". */
+int compare_main(int argc, char **argv);
+
+/* Which OpenMP ABI an ELF program needs, from its dynamic section's
+ * DT_NEEDED entries. */
+typedef enum compare_abi {
+    COMPARE_ABI_GOMP,   /* links libgomp: gcc -fopenmp (every runtime runs it) */
+    COMPARE_ABI_KMP,    /* links libomp (or Intel's libiomp5): clang -fopenmp */
+    COMPARE_ABI_NONE,   /* an ELF program that links neither */
+    COMPARE_ABI_ERROR,  /* not an ELF file we can read; why says what */
+} compare_abi;
+compare_abi compare_program_abi(const char *path, char *why, size_t why_len);
+
+/* The output agreement check: outputs[k * nrounds + r] is the output of
+ * round r under runtime k (named names[k]).  A line (by its place) that is
+ * the same in every round of some runtime is compared: it must then be the
+ * same in every run of every runtime; a line that changes from round to
+ * round under every runtime is ignored.  Returns the number of disagreeing
+ * lines (0: they agree), the first described in first_diff, and the counts
+ * of lines compared and ignored. */
+size_t compare_outputs(const char *const *outputs, const char *const *names, size_t nruntimes, size_t nrounds,
+                       size_t *compared, size_t *ignored, char *first_diff, size_t diff_len);
+
+#endif

@@ -186,6 +186,7 @@ static void fold(const struct run_request *rq, const bench_child_output *co, tas
         return;
     }
     c->ms[c->samples] = bench_record_number(&result, "ms");
+    c->cpu_ms[c->samples] = bench_record_number(&result, "cpu_ms");
     c->csw[c->samples] = bench_record_number(&result, "csw");
     c->rss_kb[c->samples] = bench_record_number(&result, "maxrss_kb");
     c->samples++;
@@ -244,16 +245,16 @@ static int alloc_cells(task_bench_run *run)
 {
     size_t n = TASK_WORKLOAD_COUNT * run->ncounts * OMP_RUNTIME_COUNT;
     run->cells = calloc(n, sizeof *run->cells);
-    double *values = calloc(3 * n * run->reps, sizeof *values);
+    double *values = calloc(4 * n * run->reps, sizeof *values);
     if (run->cells == NULL || values == NULL) {
         free(run->cells);
         free(values);
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
-        double *mine = values + 3 * i * run->reps;
+        double *mine = values + 4 * i * run->reps;
         run->cells[i] = (task_cell){.status = CELL_PENDING, .ms = mine, .csw = mine + run->reps,
-                                    .rss_kb = mine + 2 * run->reps};
+                                    .rss_kb = mine + 2 * run->reps, .cpu_ms = mine + 3 * run->reps};
     }
     return 0;
 }

@@ -20,6 +20,7 @@ typedef struct task_cell {
     cell_status status;
     unsigned samples;
     double *ms, *csw, *rss_kb; /* [reps]: wall time, context switches, peak memory */
+    double *cpu_ms;            /* [reps]: CPU time of the process, all threads, during the run */
     char tasks[32], check[64]; /* what the last run reported */
     char message[TASK_MESSAGE_LEN];
 } task_cell;

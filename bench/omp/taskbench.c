@@ -5,7 +5,7 @@
  * and names that runtime in its first line.  One process runs one workload
  * once:
  *   # taskbench runtime=PATH threads=N workload=NAME scale=S params=...
- *   workload=NAME threads=N status=ok ms=T csw=C maxrss_kb=K tasks=X check=Y
+ *   workload=NAME threads=N status=ok ms=T cpu_ms=U csw=C maxrss_kb=K tasks=X check=Y
  *   workload=NAME threads=N status=error message=what went wrong
  * `muster bench tasks` runs it once per sample under each runtime in turn.
  *
@@ -1003,8 +1003,9 @@ static void usage(FILE *out)
 "  --help           this text\n"
 "\n"
 "Output: '# taskbench runtime=PATH ...' then 'workload=NAME threads=N status=ok ms=T\n"
-"csw=C maxrss_kb=K tasks=X check=Y' (csw: context switches of the whole process during\n"
-"the run; maxrss_kb: its peak resident memory; tasks: task constructs encountered); with\n"
+"cpu_ms=U csw=C maxrss_kb=K tasks=X check=Y' (cpu_ms: user + system CPU time of the whole\n"
+"process, all threads, during the run; csw: its context switches during the run;\n"
+"maxrss_kb: its peak resident memory; tasks: task constructs encountered); with\n"
 "--json the same fields as one JSON object per line (what 'muster bench tasks' reads).\n"
 "Exit status 0 when the answer was right, 1 when it was wrong, 2 for a bad command line.\n");
 }
@@ -1040,6 +1041,15 @@ static long switches(void)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     return ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
+/* User + system CPU time of the whole process (every thread), in ms. */
+static double cpu_ms(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
 }
 
 static long peak_kb(void)
@@ -1084,9 +1094,11 @@ int main(int argc, char **argv)
     count_team_tasks(); /* starts the team before the clock does */
     tasks_total = 0;
     long csw0 = switches();
+    double cpu0 = cpu_ms();
     uint64_t t0 = now_ns();
     w->run();
     uint64_t t1 = now_ns();
+    double cpu1 = cpu_ms();
     long csw1 = switches();
     why = w->verify(check, sizeof check);
     if (why) {
@@ -1100,6 +1112,7 @@ int main(int argc, char **argv)
     record_uint(&r, "threads", threads);
     record_string(&r, "status", "ok");
     record_number(&r, "ms", (double)(t1 - t0) / 1e6);
+    record_number(&r, "cpu_ms", cpu1 - cpu0);
     record_uint(&r, "csw", (unsigned long long)(csw1 - csw0));
     record_uint(&r, "maxrss_kb", (unsigned long long)peak_kb());
     record_uint(&r, "tasks", tasks_total);

@@ -162,9 +162,12 @@ static void put_times_row(FILE *out, const task_bench_run *run, size_t w, size_t
 
 static void put_resources(FILE *out, const task_bench_run *run)
 {
-    fprintf(out, "\ncontext switches per run and peak memory (MB), medians\n");
+    fprintf(out, "\nCPU seconds (all threads, during the run), context switches per run and peak memory (MB),"
+                 " medians\n");
     report_put_padded(out, "workload", NAME_W, 0);
     report_put_padded(out, "thr", THREADS_W, 1);
+    put_initials(out, run, "CPU s");
+    fputs("             ", out);
     put_initials(out, run, "csw");
     fputs("              ", out);
     put_initials(out, run, "peak MB");
@@ -172,15 +175,17 @@ static void put_resources(FILE *out, const task_bench_run *run)
     for (size_t w = 0; w < TASK_WORKLOAD_COUNT; w++)
         for (size_t k = 0; w < TASK_WORKLOAD_COUNT && run->workload[w] && k < run->ncounts; k++) {
             char text[16];
-            double csw[OMP_RUNTIME_COUNT], mb[OMP_RUNTIME_COUNT];
+            double cpu[OMP_RUNTIME_COUNT], csw[OMP_RUNTIME_COUNT], mb[OMP_RUNTIME_COUNT];
             for (size_t rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
                 const task_cell *c = task_cell_at(run, w, k, rt);
+                cpu[rt] = c->status == CELL_OK ? stats_of(c->cpu_ms, c).median / 1e3 : NAN;
                 csw[rt] = c->status == CELL_OK ? stats_of(c->csw, c).median : NAN;
                 mb[rt] = c->status == CELL_OK ? stats_of(c->rss_kb, c).median / 1024.0 : NAN;
             }
             report_put_padded(out, k == 0 ? task_workload_names[w] : "", NAME_W, 0);
             snprintf(text, sizeof text, "%u", run->threads[k]);
             report_put_padded(out, text, THREADS_W, 1);
+            put_triple(out, run, cpu, 3, 24);
             put_triple(out, run, csw, 0, 24);
             put_triple(out, run, mb, 1, 0);
             fputc('\n', out);
@@ -237,6 +242,7 @@ static void json_cell(FILE *out, const void *report_run, size_t w, size_t k, siz
     report_json_field(out, "min_ms", ok ? ms.min : NAN);
     report_json_field(out, "speedup", ok ? speedup(run, w, k, rt) : NAN);
     report_json_field(out, "csw_median", ok ? stats_of(c->csw, c).median : NAN);
+    report_json_field(out, "cpu_ms_median", ok ? stats_of(c->cpu_ms, c).median : NAN);
     report_json_field(out, "maxrss_kb_median", ok ? stats_of(c->rss_kb, c).median : NAN);
     if (rt == OMP_RUNTIME_MUSTER)
         report_json_field(out, "ratio_to_best", muster_ratio(run, w, k));

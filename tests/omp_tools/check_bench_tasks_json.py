@@ -18,13 +18,16 @@ def check_cell(key, cell, problems):
     if cell["status"] != "ok" or cell["samples"] != REPS:
         problems.append(f"{key}: {cell}")
         return
-    for field in ("median_ms", "worst_ms", "min_ms", "speedup", "csw_median", "maxrss_kb_median", "tasks"):
+    for field in ("median_ms", "worst_ms", "min_ms", "speedup", "csw_median", "cpu_ms_median", "maxrss_kb_median",
+                  "tasks"):
         if not isinstance(cell[field], (int, float)):
             problems.append(f"{key}: {field} is {cell[field]!r}")
             return
     samples = cell["samples_ms"]
     if len(samples) != REPS or min(samples) != cell["min_ms"] or max(samples) != cell["worst_ms"]:
         problems.append(f"{key}: samples_ms {samples} do not match min/worst")
+    if not cell["cpu_ms_median"] > 0:
+        problems.append(f"{key}: no CPU time ({cell['cpu_ms_median']})")
     if not cell["min_ms"] <= cell["median_ms"] <= cell["worst_ms"]:
         problems.append(f"{key}: median outside [min, worst]")
     check_outliers(key, cell["outliers"], samples, cell["median_ms"], problems)

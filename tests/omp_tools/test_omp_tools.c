@@ -346,7 +346,7 @@ static const tool_case cases[] = {
      {"muster bench tasks: task workloads (taskbench, built by gcc), wall time in ms: median and worst of 2 "
       "rounds, scale 0.01",
       "  libgomp  *libgomp*", "fib *1 * * # *1.0", " *3 * * # *", "uts *1 * * # *1.0", " *3 * * # *", "",
-      "context switches per run and peak memory (MB), medians"},
+      "CPU seconds (all threads, during the run), context switches per run and peak memory (MB), medians"},
      {"note #:*"}},
     /* Every runtime this machine has, with muster's ratio to the better peer. */
     {"bench_tasks_smoke_all_runtimes", SERIAL, {0}, {"@muster", "bench", "tasks", TASK_TINY}, 0,

@@ -164,12 +164,17 @@ bench_progress bench_progress_start(const char *prog, const char *unit, unsigned
 void bench_progress_step(bench_progress *p, const char *what, unsigned threads, const char *runtime)
 {
     uint64_t now = epcc_now_ns();
+    double elapsed = (double)(now - p->start) / 1e9;
+    /* What is left, at the pace so far (the steps begun before this one). */
+    char left[48] = "";
+    if (p->done > 0 && p->total > p->done)
+        snprintf(left, sizeof left, ", ~%.0f s left", elapsed / p->done * (p->total - p->done));
     p->done++;
     if (p->tty) {
-        fprintf(stderr, "\r\033[K[%u/%u] %s @%u on %s ...", p->done, p->total, what, threads, runtime);
+        fprintf(stderr, "\r\033[K[%u/%u] %s @%u on %s ...%s", p->done, p->total, what, threads, runtime,
+                left[0] ? left + 1 : "");
     } else if (now - p->last >= PROGRESS_EVERY_NS) {
-        fprintf(stderr, "%s: %u of %u %s, %.0f s\n", p->prog, p->done, p->total, p->unit,
-                (double)(now - p->start) / 1e9);
+        fprintf(stderr, "%s: %u of %u %s, %.0f s%s\n", p->prog, p->done, p->total, p->unit, elapsed, left);
         p->last = now;
     }
 }

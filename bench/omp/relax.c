@@ -5,8 +5,12 @@
  * boundary), repeated until the change falls under a tolerance or the sweep
  * limit; thousands of short regions, as in many solvers.
  *
- *   relax [--points N] [--sweeps N] [--say-runtime]
+ *   relax [--points N] [--sweeps N] [--serial-us N] [--tail-ms N] [--say-runtime]
  *
+ * --serial-us adds N us of serial computing after each sweep (a solver's
+ * serial step between short regions), --tail-ms N ms after the last one (a
+ * program that ends its parallel part and computes on alone): what the
+ * runtime's waiting threads burn meanwhile shows in the CPU time.
  * Prints the answer (sweeps run, the final change, a checksum of the field),
  * which does not depend on the team size or the runtime, then the time.
  * --say-runtime adds the file that answered omp_get_thread_num: an output
@@ -34,10 +38,23 @@ static long option(int argc, char **argv, const char *name, long fallback, long 
     return fallback;
 }
 
+/* Computes on one thread for about us microseconds (the clock decides). */
+static double serial_work(double us)
+{
+    double until = omp_get_wtime() + us * 1e-6, x = 1.0;
+    while (omp_get_wtime() < until)
+        for (int i = 0; i < 100; i++)
+            x = sqrt(x + 1.0);
+    return x;
+}
+
 int main(int argc, char **argv)
 {
     long n = option(argc, argv, "--points", 20000, 16, 100000000);
     long limit = option(argc, argv, "--sweeps", 3000, 1, 100000000);
+    long serial_us = option(argc, argv, "--serial-us", 0, 0, 10000000);
+    long tail_ms = option(argc, argv, "--tail-ms", 0, 0, 1000000);
+    volatile double sink = 0.0; /* keeps the serial work from being optimised away */
     double *u = calloc((size_t)n, sizeof *u), *v = calloc((size_t)n, sizeof *v);
     if (u == NULL || v == NULL) {
         fprintf(stderr, "relax: out of memory for %ld points\n", n);
@@ -54,11 +71,15 @@ int main(int argc, char **argv)
             change = fmax(change, fabs(v[i] - u[i]));
         }
         v[n - 1] = v[n - 2]; /* an insulated end: the serial part */
+        if (serial_us > 0)
+            sink += serial_work((double)serial_us);
         double *t = u;
         u = v;
         v = t;
         sweep++;
     }
+    if (tail_ms > 0)
+        sink += serial_work(1e3 * (double)tail_ms);
     double checksum = 0.0;
     for (long i = 0; i < n; i++)
         checksum += u[i] * (double)(i % 7 + 1);

@@ -3,7 +3,7 @@
 #
 #   scripts/manycore.sh pack [--bots DIR] [--out DIR] [--build DIR]
 #       on the development machine: packs what build/ (or --build) holds (syncbench and
-#       taskbench built by gcc and by clang, the muster command,
+#       taskbench built by gcc and by clang, relax, the muster command,
 #       libmuster-omp) with the peers' runtimes and the libraries they need
 #       beyond the C library (a lent machine has no Debian packages and no
 #       network) into DIR (default manycore-bundle/, ignored by git; carry it
@@ -103,7 +103,7 @@ pack() {
   mkdir -p "$out/bin" "$out/lib" || die "cannot create $out"
   copy_with_libs "$build/tools/muster" "$out/bin" "$out/lib"
   copy_with_libs "$build/libmuster-omp.so.0.1.0" "$out/lib" "$out/lib"
-  for b in syncbench taskbench syncbench-clang taskbench-clang; do
+  for b in syncbench taskbench syncbench-clang taskbench-clang relax; do
     if [ -e "$build/bench/omp/$b" ]; then
       copy_with_libs "$build/bench/omp/$b" "$out/bin" "$out/lib"
     else
@@ -229,6 +229,27 @@ tasks() {
       2>"$OUTDIR/tasks-clang.err" | tee "$OUTDIR/tasks-clang.txt" | tee -a "$REPORT"
     JSON_PARTS+=("\"tasks_clang_table\": $(json_string "$(cat "$OUTDIR/tasks-clang.txt")")")
   fi
+}
+
+# What waiting costs in CPU at this machine's size: muster compare on the
+# bundled kernel with 10 ms of serial work after each short region, and
+# with a 1 s serial tail (wall and CPU seconds per runtime; the answers
+# checked).
+waiting_cpu() {
+  section "what waiting costs in CPU (muster compare on relax; wall and CPU seconds)"
+  skip_if_late && return
+  [ -x "$B/bin/relax" ] || { say "skipped: no relax in the bundle"; return; }
+  local threads rounds=3 args
+  threads=$(nproc)
+  [ $QUICK = 1 ] && { threads=2; rounds=1; }
+  for args in "--sweeps 100 --serial-us 10000" "--sweeps 500 --tail-ms 1000"; do
+    skip_if_late && return
+    say "-- relax $args"
+    # shellcheck disable=SC2086 # the arguments are meant to split
+    "$B/bin/muster" compare --rounds $rounds --threads "$threads" --figure 'checksum = (\S+)' -- "$B/bin/relax" $args \
+      2>>"$OUTDIR/compare.err" | sed -n '/thread/,$p' | tee -a "$OUTDIR/waiting.txt" | tee -a "$REPORT"
+  done
+  JSON_PARTS+=("\"waiting_cpu_table\": $(json_string "$(cat "$OUTDIR/waiting.txt" 2>/dev/null)")")
 }
 
 # Why a task workload takes what it takes on muster: one run of each at the
@@ -392,6 +413,7 @@ run() {
   machine_facts
   probe
   constructs
+  waiting_cpu
   tasks
   task_stats
   knapsack

@@ -47,7 +47,7 @@ with tempfile.TemporaryDirectory() as tmp:
     bundle = os.path.join(tmp, "bundle")
     rc, out, err = run(SCRIPT, "pack", "--build", build, "--out", bundle)
     expect(rc == 0 and "packed" in out, f"pack: exit {rc}, stdout {out!r}, stderr {err!r}")
-    for f in ["run.sh", "bin/muster", "bin/syncbench", "bin/taskbench", "lib/libmuster-omp.so.0.1.0",
+    for f in ["run.sh", "bin/muster", "bin/syncbench", "bin/taskbench", "bin/relax", "lib/libmuster-omp.so.0.1.0",
               "lib/libgomp.so.1", "lib/libomp.so.5", "lib/libhwloc.so.15"]:
         expect(os.path.exists(os.path.join(bundle, f)), f"the bundle lacks {f}")
     libs = os.listdir(os.path.join(bundle, "lib")) if os.path.isdir(os.path.join(bundle, "lib")) else []
@@ -60,8 +60,8 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out, err = run(os.path.join(bundle, "run.sh"), "--budget", "0", "--out", report, cwd=tmp)
     expect(rc == 0, f"run --budget 0: exit {rc}, stderr {err!r}")
     text = open(os.path.join(report, "report.txt")).read() if os.path.exists(os.path.join(report, "report.txt")) else ""
-    expect(text.count("skipped: the budget of 0 s is spent") == 4,
-           f"report.txt: probe, constructs, tasks and task statistics should each be skipped:\n{text}")
+    expect(text.count("skipped: the budget of 0 s is spent") == 5,
+           f"report.txt: probe, constructs, waiting CPU, tasks and task statistics should each be skipped:\n{text}")
     expect(text.count("not packed (pack --bots DIR)") == 2, f"report.txt: the BOTS sections should say not packed:\n{text}")
     try:
         data = json.load(open(os.path.join(report, "report.json")))

@@ -514,12 +514,12 @@ static size_t check_agreement(FILE *out, const comparison *c, const regex_t *fig
                     double scale = fmax(fabs(ref->figure), fabs(x->figure));
                     if (fabs(ref->figure - x->figure) > o->tolerance * scale) {
                         if (bad++ == 0)
-                            fprintf(out, "output @%u: DISAGREE: the figure is %.17g in round %zu on %s, %.17g first\n",
+                            fprintf(out, "output @%u: DISAGREE: the figure is %.12g in round %zu on %s, %.12g first\n",
                                     threads, x->figure, r + 1, omp_runtime_name(c->order[s]), ref->figure);
                     }
                 }
             if (bad == 0)
-                fprintf(out, "output @%u: the figure agrees: %.17g in every run (tolerance %g)\n", threads,
+                fprintf(out, "output @%u: the figure agrees: %.12g in every run (tolerance %g)\n", threads,
                         ref ? ref->figure : NAN, o->tolerance);
             total += bad;
             continue;

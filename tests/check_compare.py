@@ -6,7 +6,10 @@ figure pulled out with --figure is compared; bad command lines, a program
 that is not an OpenMP binary, a script, a missing program and runs that do
 not finish each get a clear message and their exit status.
 
-usage: check_compare.py MUSTER RELAX"""
+With "plot" (a Python with matplotlib is there): --plot draws a PNG and an
+SVG, and refuses another kind of file.
+
+usage: check_compare.py MUSTER RELAX [plot|noplot]"""
 import json
 import os
 import subprocess
@@ -14,6 +17,7 @@ import sys
 import tempfile
 
 muster, relax = sys.argv[1], sys.argv[2]
+can_plot = len(sys.argv) > 3 and sys.argv[3] == "plot"
 failures = 0
 
 
@@ -53,6 +57,19 @@ with tempfile.TemporaryDirectory() as tmp:
             expect(run["voluntary_csw"] >= 0 and run["involuntary_csw"] >= 0, f"switches {run}")
         expect(cell["median_wall_s"] <= cell["worst_wall_s"], "median <= worst")
 
+    # The plot, from the same kind of run.
+    if can_plot:
+        def temporaries():
+            return {f for f in os.listdir("/tmp") if f.startswith("muster-compare-")}
+        before = temporaries()
+        for name, magic in (("c.png", b"\x89PNG"), ("c.svg", b"<?xml")):
+            picture = os.path.join(tmp, name)
+            rc, out, err = compare("--rounds", "2", "--threads", "1,2", "--plot", picture, "--", relax, *SHORT)
+            expect(rc == 0 and f"plot: {picture}" in out, f"--plot {name}: exit {rc}\n{out}{err}")
+            expect(os.path.exists(picture) and open(picture, "rb").read(5).startswith(magic),
+                   f"{name} is a {name[-3:]} file")
+        expect(temporaries() <= before, "the temporary JSON behind --plot is removed")
+
     # A program whose output names its runtime must be caught.
     rc, out, err = compare("--rounds", "2", "--threads", "2", "--", relax, *SHORT, "--say-runtime")
     expect(rc == 1, f"a runtime-dependent output makes the exit status 1, not {rc}")
@@ -81,6 +98,7 @@ with tempfile.TemporaryDirectory() as tmp:
         (("--threads", "0", "--", relax), 2, "--threads"),
         (("--runtimes", "gnu", "--", relax), 2, "gnu"),
         (("--colour", "--", relax), 2, "--colour"),
+        (("--plot", "out.gif", "--", relax), 2, "ending in .png or .svg"),
         (("--", "/bin/true"), 1, "links no OpenMP runtime"),
         (("--", script), 1, "not an ELF program"),
         (("--", os.path.join(tmp, "nothing")), 1, "no such program"),

@@ -8,6 +8,7 @@
 #include "model_cli.h"
 #include "topology.h"
 #include "probe.h"
+#include "report_python.h"
 #include "run.h"
 
 #include <stdio.h>
@@ -60,8 +61,15 @@ static void usage(FILE *out)
             MUSTER_VERSION);
 }
 
+/* `muster compare --plot` draws with the Python reports, as probe --png does. */
+static int plot_comparison(const char *json_path, const char *out_path)
+{
+    return report_python_run("muster compare", "compare", json_path, out_path);
+}
+
 int main(int argc, char **argv)
 {
+    compare_set_plotter(plot_comparison);
     if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
         printf("muster %s\n", MUSTER_VERSION);
         return CLI_OK;

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -221,7 +222,7 @@ struct options {
     omp_bench_choice choice; /* threads, runtimes (compilers unused) */
     unsigned long rounds;
     double timeout_s, tolerance;
-    const char *figure, *json;
+    const char *figure, *json, *plot;
     int ignore_output;
     char **program; /* argv of the program, NULL-terminated */
 };
@@ -255,6 +256,9 @@ static void usage(FILE *out)
             "  --tolerance X      relative difference --figure allows (default 1e-9)\n"
             "  --ignore-output    do not compare outputs\n"
             "  --json FILE        also write every run's figures as JSON to FILE\n"
+            "  --plot FILE        also draw wall time (median, range of the rounds) and CPU time per\n"
+            "                     runtime, against threads when several: FILE.png or FILE.svg\n"
+            "                     (Python 3 with matplotlib)\n"
             "  --help             this text\n\n"
             "Files: libmuster-omp.so is $MUSTER_OMP_LIBRARY, else the build tree's, else installed\n"
             "beside muster; libomp is $MUSTER_LIBOMP, else /usr/lib/*-linux-gnu/libomp.so.5 or\n"
@@ -284,6 +288,27 @@ static int set_json(const char *value, void *opts)
     return 0;
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n > k && strcasecmp(s + n - k, suffix) == 0;
+}
+
+static int set_plot(const char *value, void *opts)
+{
+    if (!ends_with(value, ".png") && !ends_with(value, ".svg"))
+        return cli_usage_error(PROG, "--plot '%s': give a file name ending in .png or .svg", value);
+    ((struct options *)opts)->plot = value;
+    return 0;
+}
+
+static compare_plotter plotter;
+
+void compare_set_plotter(compare_plotter p)
+{
+    plotter = p;
+}
+
 #define NUMBER(name, kind, field, lo, hi) {name, kind, offsetof(struct options, field), lo, hi, NULL}
 static const cli_option option_table[] = {
     {"--threads", CLI_VALUE_CUSTOM, 0, 0, 0, omp_bench_set_threads},
@@ -293,6 +318,7 @@ static const cli_option option_table[] = {
     NUMBER("--tolerance", CLI_VALUE_DOUBLE, tolerance, 0, 1e300),
     {"--figure", CLI_VALUE_CUSTOM, 0, 0, 0, set_figure},
     {"--json", CLI_VALUE_CUSTOM, 0, 0, 0, set_json},
+    {"--plot", CLI_VALUE_CUSTOM, 0, 0, 0, set_plot},
     {"--ignore-output", CLI_FLAG, offsetof(struct options, ignore_output), 0, 0, NULL},
 };
 #undef NUMBER
@@ -316,6 +342,8 @@ static int parse_options(int argc, char **argv, struct options *o)
         return cli_usage_error(PROG, "no program to run: give it after --, as in 'muster compare -- ./prog'");
     if (o->figure != NULL && o->ignore_output)
         return cli_usage_error(PROG, "--figure and --ignore-output contradict each other: give one");
+    if (o->plot != NULL && plotter == NULL)
+        return cli_usage_error(PROG, "--plot needs the muster command's Python reports, which this build lacks");
     o->program = argv + split + 1;
     return -1;
 }
@@ -603,6 +631,49 @@ static void write_json(FILE *f, const comparison *c, size_t disagreements, int f
             o->ignore_output ? "false" : "true", disagreements, failed);
 }
 
+static int save_json(const char *path, const comparison *c, size_t disagreements, int failed)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        fprintf(stderr, "%s: cannot write %s: %s\n", PROG, path, strerror(errno));
+        return -1;
+    }
+    write_json(f, c, disagreements, failed);
+    if (fclose(f) != 0) {
+        fprintf(stderr, "%s: cannot write %s: %s\n", PROG, path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* --plot: the JSON (--json's file, else a temporary one) drawn by the plotter. */
+static int draw_plot(const comparison *c, size_t disagreements, int failed)
+{
+    const struct options *o = c->o;
+    char tmp[64] = "";
+    const char *json = o->json;
+    if (json == NULL) {
+        snprintf(tmp, sizeof tmp, "/tmp/muster-compare-XXXXXX");
+        int fd = mkstemp(tmp);
+        if (fd < 0) {
+            fprintf(stderr, "%s: --plot: cannot make a temporary file: %s\n", PROG, strerror(errno));
+            return -1;
+        }
+        close(fd);
+        json = tmp;
+        if (save_json(json, c, disagreements, failed) != 0) {
+            unlink(tmp);
+            return -1;
+        }
+    }
+    int rc = plotter(json, o->plot);
+    if (tmp[0])
+        unlink(tmp);
+    if (rc == 0)
+        printf("plot: %s\n", o->plot);
+    return rc == 0 ? 0 : -1;
+}
+
 /* ---- the command ---- */
 
 /* Which runtimes can run a program of this ABI, in the table's order. */
@@ -711,16 +782,10 @@ int compare_main(int argc, char **argv)
     for (size_t t = 0; t < o.choice.nthreads; t++)
         print_cell_table(stdout, &c, t);
     size_t disagreements = check_agreement(stdout, &c, figure);
-    if (o.json != NULL) {
-        FILE *f = fopen(o.json, "w");
-        if (f == NULL) {
-            fprintf(stderr, "%s: cannot write %s: %s\n", PROG, o.json, strerror(errno));
-            failed++;
-        } else {
-            write_json(f, &c, disagreements, failed);
-            fclose(f);
-        }
-    }
+    if (o.json != NULL && save_json(o.json, &c, disagreements, failed) != 0)
+        failed++;
+    if (o.plot != NULL && draw_plot(&c, disagreements, failed) != 0)
+        failed++;
     for (size_t j = 0; j < nruns; j++)
         free(c.runs[j].out);
     free(c.runs);

@@ -9,6 +9,12 @@
 /* argv[0] is "compare". */
 int compare_main(int argc, char **argv);
 
+/* What draws --plot FILE (.png or .svg) from a `muster compare --json` file:
+ * 0, or non-zero after a message.  The muster command installs its Python
+ * reports' (python/muster_report); without one --plot is refused. */
+typedef int (*compare_plotter)(const char *json_path, const char *out_path);
+void compare_set_plotter(compare_plotter plotter);
+
 /* Which OpenMP ABI an ELF program needs, from its dynamic section's
  * DT_NEEDED entries. */
 typedef enum compare_abi {

@@ -3,6 +3,8 @@
     python3 -m muster_report heatmap MACHINE.json OUT.png   core-to-core latency matrix
     python3 -m muster_report scaling SCALING.json OUT.png   per-barrier time against threads
     python3 -m muster_report ompmedians BENCH.json          median table of muster bench omp --json
+    python3 -m muster_report compare COMPARE.json OUT.png   wall and CPU time of muster compare --json
+                                                            (OUT.svg: an SVG)
 
 Inputs are checked before anything is drawn: a bad one gives one line,
 "muster_report: PATH: field: problem", exit status 1, and no output file (a
@@ -23,7 +25,7 @@ matplotlib.use("Agg")  # no display: figures are only ever written to files
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402  (after use())
 
-__all__ = ["ReportError", "load_json", "write_png"]
+__all__ = ["ReportError", "load_json", "write_png", "write_figure"]
 
 DPI = 100
 
@@ -119,9 +121,16 @@ def type_name(value):
 
 
 def write_png(figure, out_path):
+    """Renders figure with Agg into out_path as a PNG (see write_figure)."""
+    write_figure(figure, out_path, "png")
+
+
+def write_figure(figure, out_path, fmt=None):
     """Renders figure with Agg into out_path, atomically: a temporary file in
     the same directory (so the rename stays on one file system) becomes
-    out_path only once it is complete."""
+    out_path only once it is complete.  The format: fmt, else SVG for a
+    name ending in .svg and PNG for any other."""
+    fmt = fmt or ("svg" if out_path.lower().endswith(".svg") else "png")
     directory = os.path.dirname(os.path.abspath(out_path))
     FigureCanvasAgg(figure)
     fd, tmp = None, None
@@ -130,7 +139,7 @@ def write_png(figure, out_path):
                                    suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
             fd = None
-            figure.savefig(f, format="png", dpi=DPI)
+            figure.savefig(f, format=fmt, dpi=DPI)
         # mkstemp makes the file 0600; give it the mode a plain open() would.
         umask = os.umask(0)
         os.umask(umask)

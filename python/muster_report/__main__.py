@@ -1,4 +1,4 @@
-"""python3 -m muster_report {heatmap,scaling} IN.json OUT.png [options]
+"""python3 -m muster_report {heatmap,scaling,compare} IN.json OUT.png [options]
 python3 -m muster_report ompmedians BENCH.json
 
 Exit status: 0 written; 1 a bad input or an unwritable output (one line on
@@ -42,6 +42,11 @@ def _parser():
         description="One line per series of a muster-scaling/1 file: time per barrier against "
                     "threads (log2 axis from 64 threads; µs when times exceed 10000 ns).")
     scale.add_argument("--log", action="store_true", help="logarithmic time axis")
+    _figure_command(
+        commands, "compare", "muster compare --json", help="wall and CPU time per runtime",
+        description="Wall time (median, with the range of the rounds) and CPU time (median) per runtime "
+                    "from the JSON of `muster compare --json`, against threads when it has several team "
+                    "sizes; OUT ending in .svg is written as SVG, anything else as PNG.")
     medians = commands.add_parser(
         "ompmedians", help="median table of a muster bench omp --json run",
         description="Prints, per team size, each construct's median overhead on libgomp, libomp and "
@@ -57,6 +62,9 @@ def main(argv=None):
         if args.command == "heatmap":
             from . import heatmap
             heatmap.run(args.input, args.output, title=args.title, field=args.field)
+        elif args.command == "compare":
+            from . import compare
+            compare.run(args.input, args.output, title=args.title)
         elif args.command == "ompmedians":
             from . import ompmedians
             ompmedians.run(args.input)

@@ -10,7 +10,7 @@ import sys
 import matplotlib.image
 import pytest
 
-from muster_report import DPI, heatmap, scaling
+from muster_report import DPI, compare, heatmap, scaling
 from muster_report.__main__ import main
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -325,3 +325,51 @@ def test_ompmedians_bad_input_names_the_field(tmp_path, capsys, mutate, field):
     assert main(["ompmedians", write_json(tmp_path / "bench.json", doc)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f": {field}: " in err
+
+
+# ---- muster compare's plot ----
+
+def compare_doc(threads=(1, 2)):
+    runtimes = ["libgomp", "libomp", "muster"]
+    return {
+        "program": "/x/relax", "args": [], "abi": "libgomp", "rounds": 2,
+        "runtimes": [{"name": n, "library": ""} for n in runtimes],
+        "cells": [{"threads": t, "runtime": n, "median_wall_s": 0.1 * t + k, "worst_wall_s": 0.2 * t + k,
+                   "over_5x_median": 0, "median_cpu_s": 0.05 * t + k,
+                   "runs": [{"wall_s": 0.1 * t + k}, {"wall_s": 0.2 * t + k}]}
+                  for t in threads for k, n in enumerate(runtimes)],
+        "outputs_compared": True, "disagreements": 0, "failed_runs": 0,
+    }
+
+
+@pytest.mark.parametrize("threads", [(1, 2, 4), (2,)])
+def test_compare_writes_png_and_svg(tmp_path, threads):
+    source = write_json(tmp_path / "c.json", compare_doc(threads))
+    assert main(["compare", source, str(tmp_path / "c.png")]) == 0
+    check_png(tmp_path / "c.png", compare.FIGSIZE)
+    assert main(["compare", source, str(tmp_path / "c.svg")]) == 0
+    assert (tmp_path / "c.svg").read_bytes().startswith(b"<?xml")
+
+
+def test_compare_figure_contents(tmp_path):
+    data = compare.load(write_json(tmp_path / "c.json", compare_doc((1, 2, 4))))
+    assert data.threads == [1, 2, 4] and data.runtimes == ["libgomp", "libomp", "muster"]
+    assert data.low["muster"] == [2.1, 2.2, 2.4] and data.high["muster"] == [2.2, 2.4, 2.8]
+    wall, cpu = compare.figure(data).axes
+    assert len(cpu.get_lines()) == 3 and list(cpu.get_lines()[2].get_ydata()) == [2.05, 2.1, 2.2]
+    assert "wall" in wall.get_ylabel() and "CPU" in cpu.get_ylabel()
+
+
+@pytest.mark.parametrize("mutate, field", [
+    (lambda d: d.pop("cells"), "cells"),
+    (lambda d: d["cells"][0].update(runtime="gnu"), "cells[0].runtime"),
+    (lambda d: d["cells"][1].update(median_cpu_s=-1), "cells[1].median_cpu_s"),
+    (lambda d: d["cells"].pop(), "cells"),
+])
+def test_compare_bad_input_names_the_field(tmp_path, capsys, mutate, field):
+    doc = compare_doc()
+    mutate(doc)
+    out = tmp_path / "c.png"
+    assert main(["compare", write_json(tmp_path / "c.json", doc), str(out)]) == 1
+    assert f": {field}: " in capsys.readouterr().err
+    assert not out.exists()

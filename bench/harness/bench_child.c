@@ -153,6 +153,7 @@ bool bench_check_answer(const char *output, const char *library, char *answered,
 }
 
 #define PROGRESS_EVERY_NS (15 * UINT64_C(1000000000)) /* when stderr is not a terminal */
+#define ESTIMATE_FROM_S 5.0 /* a shorter run is not worth a line */
 
 bench_progress bench_progress_start(const char *prog, const char *unit, unsigned total)
 {
@@ -169,6 +170,14 @@ void bench_progress_step(bench_progress *p, const char *what, unsigned threads, 
     char left[48] = "";
     if (p->done > 0 && p->total > p->done)
         snprintf(left, sizeof left, ", ~%.0f s left", elapsed / p->done * (p->total - p->done));
+    unsigned warmed_up = p->total / 20 > 2 ? p->total / 20 : 2;
+    if (!p->estimated && p->done >= warmed_up && p->done < p->total) {
+        double whole = elapsed / p->done * p->total;
+        p->estimated = true;
+        if (whole >= ESTIMATE_FROM_S)
+            fprintf(stderr, "%s%s: %u %s, about %.0f s in all (at the pace of the first %u)\n",
+                    p->tty ? "\r\033[K" : "", p->prog, p->total, p->unit, whole, p->done);
+    }
     p->done++;
     if (p->tty) {
         fprintf(stderr, "\r\033[K[%u/%u] %s @%u on %s ...%s", p->done, p->total, what, threads, runtime,

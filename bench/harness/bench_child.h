@@ -54,11 +54,13 @@ bool bench_check_answer(const char *output, const char *library, char *answered,
                         size_t why_len);
 
 /* Progress of a long run on stderr: on a terminal one line rewritten per
- * child ("[3/40] BARRIER @2 on muster ..."), else a line every 15 s;
- * bench_progress_end clears the terminal's line. */
+ * child ("[3/40] BARRIER @2 on muster ... ~12 s left"), else a line every
+ * 15 s; once the first twentieth of the children (at least two) are done,
+ * one line with the whole run's expected length, when it is more than a
+ * few seconds; bench_progress_end clears the terminal's line. */
 typedef struct bench_progress {
     const char *prog, *unit; /* "muster bench omp", "samples" */
-    bool tty;
+    bool tty, estimated;
     unsigned done, total;
     uint64_t start, last;
 } bench_progress;

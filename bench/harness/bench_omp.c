@@ -208,10 +208,12 @@ static void add_sample(omp_cell *c, const json_value *result)
 {
     double inner = bench_record_number(result, "inner");
     double csw = bench_record_number(result, "csw_per_op");
+    double cpu = bench_record_number(result, "cpu_us_per_op");
     if (c->inner == 0 && inner >= 1)
         c->inner = (uint64_t)inner;
     c->us[c->samples++] = bench_record_number(result, "mean_us");
     c->csw_sum += isnan(csw) ? 0 : csw;
+    c->cpu_sum += isnan(cpu) ? 0 : cpu;
     c->status = CELL_OK;
 }
 

@@ -17,7 +17,7 @@
  * in its first line and prints one line per construct:
  *   # syncbench runtime=PATH threads=N delay_iters=I delay_ns=D target_ms=T
  *   construct=BARRIER threads=2 status=ok inner=... samples=... executions=...
- *     mean_us=... median_us=... sd_us=... min_us=... max_us=... csw_per_op=...
+ *     mean_us=... median_us=... sd_us=... min_us=... max_us=... csw_per_op=... cpu_us_per_op=...
  *   construct=CRITICAL threads=2 status=error message=what went wrong
  * `muster bench omp` runs it once per sample under each runtime in turn. */
 #include "cli.h"
@@ -940,6 +940,14 @@ typedef struct options {
 /* --json: every line a JSON object (record.h). */
 static bool output_json;
 
+/* User + system CPU time of the whole process (every thread), in us. */
+static double process_cpu_us(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 + (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
 static uint64_t context_switches(void)
 {
     struct rusage ru;
@@ -1054,7 +1062,7 @@ static void print_error(const construct *c, unsigned threads, verdict why)
 }
 
 static void print_result(const construct *c, unsigned threads, uint64_t inner, const double *us,
-                         size_t n, uint64_t executions, uint64_t csw)
+                         size_t n, uint64_t executions, uint64_t csw, double cpu_us)
 {
     sample_stats s = sample_stats_of(us, n);
     record r = record_begin(stdout, output_json, NULL);
@@ -1070,6 +1078,7 @@ static void print_result(const construct *c, unsigned threads, uint64_t inner, c
     record_number(&r, "min_us", s.min);
     record_number(&r, "max_us", s.max);
     record_number(&r, "csw_per_op", (double)csw / (double)(executions ? executions : 1));
+    record_number(&r, "cpu_us_per_op", cpu_us / (double)(executions ? executions : 1));
     record_end(&r); /* line by line: a driver that kills a later construct keeps this one */
 }
 
@@ -1077,10 +1086,12 @@ static void print_result(const construct *c, unsigned threads, uint64_t inner, c
  * as many executions as the test loop managed.  Returns the overhead per
  * execution in us; adds the executions and context switches to the totals. */
 static double take_sample(const construct *c, loop_args *a, uint64_t budget_ns, uint64_t *executions,
-                          uint64_t *csw, verdict *why)
+                          uint64_t *csw, double *cpu_us, verdict *why)
 {
     uint64_t inner = a->inner, csw0 = context_switches();
+    double cpu0 = process_cpu_us();
     uint64_t test_ns = time_test(c, a, budget_ns, why);
+    *cpu_us += process_cpu_us() - cpu0;
     *csw += context_switches() - csw0;
     if (*why)
         return NAN;
@@ -1110,14 +1121,15 @@ static int measure(const construct *c, const options *o)
         time_test(c, &a, budget_ns, &why); /* every thread of the runtime started and warm */
     double us[MAX_SAMPLES];
     uint64_t csw = 0, executions = 0;
+    double cpu_us = 0.0;
     a.inner = inner;
     for (size_t k = 0; why == NULL && k < o->samples; k++)
-        us[k] = take_sample(c, &a, budget_ns, &executions, &csw, &why);
+        us[k] = take_sample(c, &a, budget_ns, &executions, &csw, &cpu_us, &why);
     if (why) {
         print_error(c, o->threads, why);
         return 1;
     }
-    print_result(c, o->threads, inner, us, o->samples, executions, csw);
+    print_result(c, o->threads, inner, us, o->samples, executions, csw, cpu_us);
     return 0;
 }
 

@@ -45,6 +45,8 @@ static int name_width(const omp_bench_run *run)
 static sample_stats cell_stats(const omp_cell *c) { return sample_stats_of(c->us, c->samples); }
 
 static double cell_csw(const omp_cell *c) { return c->samples ? c->csw_sum / c->samples : NAN; }
+static double cell_cpu(const omp_cell *c) { return c->samples ? c->cpu_sum / c->samples : NAN; }
+#define CSW_W 16 /* the csw column's width: "0.00/0.00/0.00" */
 
 /* Error and dnf cells are numbered in reading order and explained under
  * the table. */
@@ -95,10 +97,10 @@ static int has_ratio(const omp_bench_run *run)
     return run->runtime[OMP_RUNTIME_MUSTER] && (run->runtime[OMP_RUNTIME_LIBGOMP] || run->runtime[OMP_RUNTIME_LIBOMP]);
 }
 
-/* "csw g/o/m" for the runtimes run: their initials. */
-static void csw_head(const omp_bench_run *run, char *buf, size_t len)
+/* "csw g/o/m" (or "CPU µs g/o/m") for the runtimes run: their initials. */
+static void csw_head(const omp_bench_run *run, const char *what, char *buf, size_t len)
 {
-    size_t used = (size_t)snprintf(buf, len, "csw ");
+    size_t used = (size_t)snprintf(buf, len, "%s ", what);
     for (int rt = 0, first = 1; rt < OMP_RUNTIME_COUNT && used + 3 < len; rt++)
         if (run->runtime[rt]) {
             if (!first)
@@ -125,30 +127,44 @@ static void put_block_header(FILE *out, const omp_bench_run *run, size_t k)
         }
     fputc('\n', out);
     omp_report_put_stats_heads(out, run->runtime, name_width(run), has_ratio(run));
-    csw_head(run, head, sizeof head);
-    fprintf(out, "  %s\n", head);
+    char cpu_head[32];
+    csw_head(run, "csw", head, sizeof head);
+    csw_head(run, "CPU µs", cpu_head, sizeof cpu_head);
+    fprintf(out, "  %-*s  %s\n", CSW_W, head, cpu_head);
+}
+
+/* One figure per runtime run, "a/b/c" ("-" for a cell without one),
+ * padded to width. */
+static void put_triple(FILE *out, const omp_bench_run *run, size_t c, size_t k, double (*figure)(const omp_cell *),
+                       int width)
+{
+    char text[96] = "", one[32];
+    size_t used = 0;
+    for (int rt = 0, first = 1; rt < OMP_RUNTIME_COUNT; rt++)
+        if (run->runtime[rt]) {
+            const omp_cell *x = omp_cell_at(run, c, k, (size_t)rt);
+            if (x->status == CELL_OK)
+                report_format_csw(one, sizeof one, figure(x));
+            else
+                snprintf(one, sizeof one, "-");
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s%s", first ? "" : "/", one);
+            first = 0;
+        }
+    fprintf(out, "%-*s", width, text);
 }
 
 static void put_row(FILE *out, const omp_bench_run *run, size_t c, size_t k)
 {
-    char text[32];
     report_put_padded(out, omp_construct_labels[c], name_width(run), 0);
     for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
         if (run->runtime[rt])
             put_time(out, run, omp_cell_at(run, c, k, (size_t)rt));
     if (has_ratio(run))
         report_put_ratio(out, muster_ratio(run, c, k), RATIO_W);
-    fputs(" ", out);
-    for (int rt = 0, first = 1; rt < OMP_RUNTIME_COUNT; rt++)
-        if (run->runtime[rt]) {
-            const omp_cell *x = omp_cell_at(run, c, k, (size_t)rt);
-            if (x->status == CELL_OK)
-                report_format_csw(text, sizeof text, cell_csw(x));
-            else
-                snprintf(text, sizeof text, "-");
-            fprintf(out, "%s%s", first ? " " : "/", text);
-            first = 0;
-        }
+    fputs("  ", out);
+    put_triple(out, run, c, k, cell_csw, CSW_W);
+    fputs("  ", out);
+    put_triple(out, run, c, k, cell_cpu, 0);
     fputc('\n', out);
 }
 
@@ -165,7 +181,8 @@ static void put_title(FILE *out, const omp_bench_run *run)
     fprintf(out, "a round is one process per runtime; >5×: rounds above 5× the median, marked ! (a bad "
                  "mode\nthe median hides); ÷ best: muster's median ÷ the better median of libgomp and "
                  "libomp (below 1×\nmuster is faster); csw: context switches per construct, all "
-                 "threads (g/o/m: libgomp/libomp/muster)\n");
+                 "threads (g/o/m: libgomp/libomp/muster);\nCPU µs: CPU time per construct, all threads, the "
+                 "delay inside it too\n");
 }
 
 /* text in lines of at most TABLE_COLUMNS, broken at blanks; the lines
@@ -261,6 +278,7 @@ static void json_cell(FILE *out, const void *report_run, size_t c, size_t k, siz
     report_json_field(out, "max_us", ok ? s.max : NAN);
     report_json_field(out, "worst_us", ok ? s.max : NAN);
     report_json_field(out, "csw_per_op", ok ? cell_csw(x) : NAN);
+    report_json_field(out, "cpu_us_per_op", ok ? cell_cpu(x) : NAN);
     fprintf(out, ", \"outliers\": %zu", ok ? s.outliers : 0);
     report_json_samples(out, "samples_us", x->us, ok ? x->samples : 0);
     if (rt == OMP_RUNTIME_MUSTER)

@@ -24,6 +24,7 @@ typedef struct omp_cell {
     unsigned samples;
     double *us;       /* [reps] overhead per construct, one per round */
     double csw_sum;   /* context switches per construct, summed over samples */
+    double cpu_sum;   /* CPU us per construct (every thread, the delay too), summed over samples */
     uint64_t inner;   /* calibrated in the first round, reused after */
     char message[OMP_MESSAGE_LEN];
 } omp_cell;

@@ -24,7 +24,7 @@ def main():
     for key, cell in cells.items():
         if cell["status"] != "ok" or cell["samples"] != 2 or cell["inner"] < 1:
             problems.append(f"{key}: {cell}")
-        for field in ("mean_us", "median_us", "sd_us", "min_us", "max_us", "worst_us", "csw_per_op"):
+        for field in ("mean_us", "median_us", "sd_us", "min_us", "max_us", "worst_us", "csw_per_op", "cpu_us_per_op"):
             if not isinstance(cell[field], (int, float)):
                 problems.append(f"{key}: {field} is {cell[field]!r}")
         if not cell["min_us"] <= cell["median_us"] <= cell["max_us"] == cell["worst_us"]:

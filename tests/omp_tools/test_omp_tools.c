@@ -296,7 +296,7 @@ static const tool_case cases[] = {
     /* median, worst, rounds above 5x the median; no cell an error. */
     {"bench_smoke_libgomp", SERIAL, {0}, {"@muster", "bench", "omp", TINY, "--runtimes", "libgomp"}, 0,
      {"*overhead per OpenMP construct*median and worst of 2 rounds", "*delay * µs; test loop 0.2 ms*",
-      "  libgomp  *libgomp*", "2 threads *libgomp µs", " *median *worst *>5× *csw g", "PARALLEL FOR * * # *",
+      "  libgomp  *libgomp*", "2 threads *libgomp µs", " *median *worst *>5× *csw g *CPU µs g", "PARALLEL FOR * * # *",
       "BARRIER * * # *"},
      {"note #:*"}},
     /* Missing runtimes are named and left out; the rest still runs. */
@@ -306,7 +306,7 @@ static const tool_case cases[] = {
      {"*libomp.so.5 not found (looked at MUSTER_LIBOMP=/nonexistent/libomp.so.5); install libomp-dev or set "
       "MUSTER_LIBOMP: left out",
       "*libmuster-omp.so not found (looked at MUSTER_OMP_LIBRARY=/nonexistent/lib.so); build it*: left out",
-      "  libomp   libomp.so.5 not found*", "2 threads *libgomp µs", " *median *worst *>5× *csw g",
+      "  libomp   libomp.so.5 not found*", "2 threads *libgomp µs", " *median *worst *>5× *csw g *CPU µs g",
       "PARALLEL FOR * * # *", "BARRIER * * # *"}},
     /* Every runtime this machine has, with muster's column and the ratio. */
     {"bench_smoke_all_runtimes", SERIAL, {0}, {"@muster", "bench", "omp", TINY}, 0,
@@ -318,7 +318,7 @@ static const tool_case cases[] = {
       "barrier,parallel-for", "--compilers", "clang"},
      0,
      {"*EPCC syncbench, built by clang)*", "  libgomp  cannot run a clang-built program*", "  libomp   *libomp.so.5",
-      "  muster   *libmuster-omp*", "2 threads *libomp µs *muster µs", "*÷ best *csw o/m", "PARALLEL FOR * * # *",
+      "  muster   *libmuster-omp*", "2 threads *libomp µs *muster µs", "*÷ best *csw o/m *CPU µs o/m", "PARALLEL FOR * * # *",
       "BARRIER * * # *"},
      .requires = "whoami_clang"},
     /* By default both programs run, gcc's table first. */

@@ -123,32 +123,40 @@ compare_abi compare_program_abi(const char *path, char *why, size_t why_len)
 
 /* ---- the outputs' agreement ---- */
 
-/* Line i of text (without its newline) into buf; false past the last line. */
-static bool nth_line(const char *text, size_t i, const char **start, size_t *len)
+/* One output split into its lines (without their newlines), once. */
+typedef struct lines {
+    const char **start;
+    size_t *len;
+    size_t n;
+} lines;
+
+static bool split_lines(const char *text, lines *l)
 {
-    const char *p = text;
-    for (size_t k = 0; k < i; k++) {
-        p = strchr(p, '\n');
-        if (p == NULL || p[1] == '\0')
-            return false;
-        p++;
-    }
-    if (*p == '\0')
+    size_t cap = 1;
+    for (const char *p = text; *p; p++)
+        cap += *p == '\n';
+    l->start = malloc(cap * sizeof *l->start);
+    l->len = malloc(cap * sizeof *l->len);
+    l->n = 0;
+    if (l->start == NULL || l->len == NULL)
         return false;
-    const char *end = strchr(p, '\n');
-    *start = p;
-    *len = end ? (size_t)(end - p) : strlen(p);
+    for (const char *p = text; *p;) {
+        const char *end = strchr(p, '\n');
+        l->start[l->n] = p;
+        l->len[l->n++] = end ? (size_t)(end - p) : strlen(p);
+        p = end ? end + 1 : p + strlen(p);
+    }
     return true;
 }
 
-static size_t line_count(const char *text)
+/* Line i of an output: false past its last line. */
+static bool nth_line(const lines *l, size_t i, const char **start, size_t *len)
 {
-    size_t n = 0;
-    const char *s;
-    size_t l;
-    while (nth_line(text, n, &s, &l))
-        n++;
-    return n;
+    if (i >= l->n)
+        return false;
+    *start = l->start[i];
+    *len = l->len[i];
+    return true;
 }
 
 static bool same_line(const char *a, size_t alen, bool ahas, const char *b, size_t blen, bool bhas)
@@ -157,32 +165,28 @@ static bool same_line(const char *a, size_t alen, bool ahas, const char *b, size
 }
 
 /* Whether line i is the same in all nrounds outputs of runtime k. */
-static bool stable_in(const char *const *outputs, size_t k, size_t nrounds, size_t i, const char **line,
-                      size_t *len, bool *has)
+static bool stable_in(const lines *outputs, size_t k, size_t nrounds, size_t i, const char **line, size_t *len,
+                      bool *has)
 {
-    *has = nth_line(outputs[k * nrounds], i, line, len);
+    *has = nth_line(&outputs[k * nrounds], i, line, len);
     for (size_t r = 1; r < nrounds; r++) {
         const char *s;
         size_t l;
-        bool h = nth_line(outputs[k * nrounds + r], i, &s, &l);
+        bool h = nth_line(&outputs[k * nrounds + r], i, &s, &l);
         if (!same_line(*line, *len, *has, s, l, h))
             return false;
     }
     return true;
 }
 
-size_t compare_outputs(const char *const *outputs, const char *const *names, size_t nruntimes, size_t nrounds,
-                       size_t *compared, size_t *ignored, char *first_diff, size_t diff_len)
+/* compare_outputs on outputs already split. */
+static size_t compare_lines(const lines *outputs, const char *const *names, size_t nruntimes, size_t nrounds,
+                            size_t *compared, size_t *ignored, char *first_diff, size_t diff_len)
 {
-    size_t lines = 0, differ = 0;
-    *compared = *ignored = 0;
-    if (diff_len > 0)
-        first_diff[0] = '\0';
-    for (size_t j = 0; j < nruntimes * nrounds; j++) {
-        size_t n = line_count(outputs[j]);
-        lines = n > lines ? n : lines;
-    }
-    for (size_t i = 0; i < lines; i++) {
+    size_t most = 0, differ = 0;
+    for (size_t j = 0; j < nruntimes * nrounds; j++)
+        most = outputs[j].n > most ? outputs[j].n : most;
+    for (size_t i = 0; i < most; i++) {
         /* The reference: the line of the first runtime in which it never varies. */
         const char *ref = NULL;
         size_t ref_len = 0, ref_k = 0;
@@ -201,7 +205,7 @@ size_t compare_outputs(const char *const *outputs, const char *const *names, siz
         for (size_t j = 0; j < nruntimes * nrounds && agrees; j++) {
             const char *s;
             size_t l;
-            bool h = nth_line(outputs[j], i, &s, &l);
+            bool h = nth_line(&outputs[j], i, &s, &l);
             if (!same_line(ref, ref_len, ref_has, s, l, h)) {
                 agrees = false;
                 if (differ == 0 && diff_len > 0)
@@ -213,6 +217,31 @@ size_t compare_outputs(const char *const *outputs, const char *const *names, siz
         if (!agrees)
             differ++;
     }
+    return differ;
+}
+
+size_t compare_outputs(const char *const *outputs, const char *const *names, size_t nruntimes, size_t nrounds,
+                       size_t *compared, size_t *ignored, char *first_diff, size_t diff_len)
+{
+    *compared = *ignored = 0;
+    if (diff_len > 0)
+        first_diff[0] = '\0';
+    size_t n = nruntimes * nrounds, differ;
+    lines *split = calloc(n, sizeof *split);
+    bool ok = split != NULL;
+    for (size_t j = 0; ok && j < n; j++)
+        ok = split_lines(outputs[j], &split[j]);
+    if (ok) {
+        differ = compare_lines(split, names, nruntimes, nrounds, compared, ignored, first_diff, diff_len);
+    } else {
+        differ = 1;
+        snprintf(first_diff, diff_len, "out of memory comparing the outputs");
+    }
+    for (size_t j = 0; split != NULL && j < n; j++) {
+        free(split[j].start);
+        free(split[j].len);
+    }
+    free(split);
     return differ;
 }
 

@@ -214,6 +214,12 @@ static void wait_for_turn(muster_omp_thread *self, muster_ws_member *m)
     muster_ws_slot *slot = m->slot;
     uint32_t target = (uint32_t)m->seq & MUSTER_FLAG_VALUE_MASK;
     const muster_waiter *waiter = muster_ws_waiter(self);
+    /* acquire: as muster_wait_reach's fast path, taken here before the
+     * waiter's copy below. */
+    if (muster_flag_reached(atomic_load_explicit(&slot->ordered_turn, memory_order_acquire), target)) {
+        m->turn_reached = true;
+        return;
+    }
     if (slot->turn_ring == NULL || !muster_ws_may_sleep(self)) {
         muster_wait_reach(&slot->ordered_turn, target, waiter);
     } else {
@@ -228,14 +234,22 @@ static void wait_for_turn(muster_omp_thread *self, muster_ws_member *m)
 /* Rings the doorbell of the member asleep for chunk seq's turn, if any. */
 static void ring_for_turn(muster_ws_slot *slot, uint64_t seq)
 {
-    /* seq_cst, after the turn's seq_cst exchange: see sleep_for_turn. */
-    if (atomic_load(&slot->turn_sleepers) == 0)
-        return;
     muster_ws_member *sleeper = atomic_load(&slot->turn_ring[seq & (slot->turn_ring_size - 1u)]);
     /* relaxed: the entry's seq_cst load ordered it; a stale member shows
      * another number. */
     if (sleeper != NULL && atomic_load_explicit(&sleeper->turn_asleep_for, memory_order_relaxed) == seq)
         muster_flag_bump(&sleeper->turn_bell);
+}
+
+/* After the turn passed to chunk seq: the bells of seq and of seq + 1
+ * (ahead: awake by its turn), when anybody sleeps for a turn. */
+static void ring_for_turns(muster_ws_slot *slot, uint64_t seq)
+{
+    /* seq_cst, after the turn's seq_cst exchange: see sleep_for_turn. */
+    if (atomic_load(&slot->turn_sleepers) == 0)
+        return;
+    ring_for_turn(slot, seq);
+    ring_for_turn(slot, seq + 1u);
 }
 
 /* A chunk passes the turn on when its thread is done with it, whether or not
@@ -247,8 +261,7 @@ static void pass_turn(muster_omp_thread *self, muster_ws_member *m)
     uint32_t next = muster_episode_next((uint32_t)m->seq & MUSTER_FLAG_VALUE_MASK);
     if (muster_ws_may_sleep(self) && m->slot->turn_ring != NULL) {
         muster_flag_publish_seq_cst(&m->slot->ordered_turn, next); /* see sleep_for_turn */
-        ring_for_turn(m->slot, m->seq + 1u);
-        ring_for_turn(m->slot, m->seq + 2u); /* ahead: awake by its turn */
+        ring_for_turns(m->slot, m->seq + 1u);
     } else {
         muster_flag_publish(&m->slot->ordered_turn, next, muster_ws_may_sleep(self));
     }

@@ -18,9 +18,11 @@
 #       the constructs (`muster bench omp`, gcc build) at 4, 8, 16 and 2x the
 #       CPUs, the task workloads (`muster bench tasks`) at 1, 4, 8, 16 (gcc)
 #       and 8, 16 (clang), one run of each with muster's per-member task
-#       statistics at 16, the BOTS knapsack at 1, 2, 8 and 16 threads and
+#       statistics at 16, the BOTS knapsack at 16, 8, 2 and 1 threads and
 #       the packed BOTS programs at 16, each interleaved over the runtimes,
-#       with the worst run beside the median and CPU time beside wall time.
+#       with the worst run beside the median and CPU time beside wall time;
+#       and 2 and 4 copies of relax started together against one after the
+#       other (co-running load).
 #       Writes DIR/report.txt and DIR/report.json (DIR: $OUT, else
 #       ./manycore-report).  Sections are skipped, with a line saying so,
 #       once --budget seconds (default 450) have passed.  --quick: one round
@@ -252,6 +254,51 @@ waiting_cpu() {
   JSON_PARTS+=("\"waiting_cpu_table\": $(json_string "$(cat "$OUTDIR/waiting.txt" 2>/dev/null)")")
 }
 
+# Load muster does not own (issue #31 item 5): N copies of relax started
+# together, each with a thread per CPU, against the same N one after the
+# other, per runtime.  A runtime whose waiters compete with the other
+# process for the CPUs takes many times longer together.
+co_running() {
+  section "co-running processes (relax, each with every CPU's thread; muster-nowatch: MUSTER_LOAD_WATCH=0): wall seconds one after the other / together, and together's CPU seconds"
+  skip_if_late && return
+  [ -x "$B/bin/relax" ] || { say "skipped: no relax in the bundle"; return; }
+  local threads n rt sweeps=10000 limit=15 counts="2 4"
+  threads=$(nproc)
+  [ $QUICK = 1 ] && { sweeps=2000; counts=2; }
+  say "$(printf '%-10s %3s %3s %10s %10s %8s %9s' runtime n thr sequential together ratio cpu_s)"
+  for n in $counts; do
+    for rt in libgomp libomp muster muster-nowatch; do
+      skip_if_late && return
+      local preload="" i t0 t1 t2 ok=1 times watch=1
+      case $rt in
+        libomp) preload="$B/lib/libomp.so.5" ;;
+        muster) preload="$B/lib/libmuster-omp.so.0.1.0" ;;
+        muster-nowatch) preload="$B/lib/libmuster-omp.so.0.1.0" watch=0 ;; # the load watch off
+      esac
+      t0=$(date +%s.%N)
+      for ((i = 0; i < n; i++)); do
+        env OMP_NUM_THREADS="$threads" MUSTER_LOAD_WATCH=$watch ${preload:+LD_PRELOAD=$preload} timeout $limit "$B/bin/relax" --sweeps $sweeps >/dev/null 2>&1 || ok=0
+      done
+      t1=$(date +%s.%N)
+      times=$(
+        TIMEFORMAT='%U %S'
+        { time {
+          for ((i = 0; i < n; i++)); do
+            env OMP_NUM_THREADS="$threads" MUSTER_LOAD_WATCH=$watch ${preload:+LD_PRELOAD=$preload} timeout $limit "$B/bin/relax" --sweeps $sweeps >/dev/null 2>&1 &
+          done
+          wait
+        }; } 2>&1
+      )
+      t2=$(date +%s.%N)
+      local line
+      line=$(awk -v a="$t0" -v b="$t1" -v c="$t2" -v cpu="$times" -v rt="$rt" -v n="$n" -v th="$threads" -v ok=$ok \
+        'BEGIN {split(cpu, u, " "); printf "%-10s %3d %3d %10.3f %10.3f %7.2fx %9.2f%s", rt, n, th, b - a, c - b, (c - b) / (b - a), u[1] + u[2], ok ? "" : " (a run failed or timed out)"}')
+      say "$line"
+      JSON_RUNS+=("{\"program\": \"co-running relax x$n\", \"runtime\": \"$rt\", \"threads\": $threads, \"sequential_s\": $(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}'), \"together_s\": $(awk -v b="$t1" -v c="$t2" 'BEGIN {printf "%.3f", c - b}')}")
+    done
+  done
+}
+
 # Why a task workload takes what it takes on muster: one run of each at the
 # largest team with MUSTER_OMP_TASK_STATS=1 (per member: tasks run, steals,
 # steal rounds that found nothing, deepest deque, idle time).
@@ -355,7 +402,7 @@ knapsack() {
   [ -d "$B/bots/knapsack" ] || { say "not packed (pack --bots DIR)"; return; }
   skip_if_late && return
   say "$(printf '%-34s %3s %26s %26s %26s' program thr libgomp libomp muster)"
-  local threads_list="1 2 8 16" rounds=3
+  local threads_list="16 8 2 1" rounds=3
   [ $QUICK = 1 ] && { threads_list="2 3"; rounds=1; }
   local input="$B/bots/inputs/knapsack/knapsack-036.input" prog t
   for t in $threads_list; do
@@ -414,6 +461,7 @@ run() {
   probe
   constructs
   waiting_cpu
+  co_running
   tasks
   task_stats
   knapsack

@@ -347,6 +347,10 @@ void muster_omp_workshares_free(muster_omp_workshares *ws);
 
 /* One warning line on stderr: "libmuster-omp: VAR='value' problem; using instead". */
 void muster_omp_warn_env(const char *variable, const char *value, const char *problem, const char *instead);
+/* A statistics switch of the environment (MUSTER_OMP_TASK_STATS,
+ * MUSTER_OMP_WAIT_STATS): true for 1; false for 0 or unset, and for
+ * anything else, with the warning line. */
+bool muster_omp_env_statistics(const char *variable);
 /* A runtime error the program cannot go on from: one line on stderr
  * ("libmuster-omp: ..."), then abort. */
 _Noreturn void muster_omp_fatal(const char *format, ...) __attribute__((format(printf, 1, 2)));

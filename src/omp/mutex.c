@@ -14,6 +14,7 @@
 
 #include "omp/mutex.h"
 #include "platform/platform.h"
+#include "wait/load.h"
 #include "wait/policy.h"
 #include "wait/wait.h"
 
@@ -241,6 +242,9 @@ static contention contention_now(void)
         return (contention){0, false};
     /* relaxed: a heuristic; a stale value costs a shorter or a longer spin. */
     bool crowded = atomic_load_explicit(&sleepers, memory_order_relaxed) >= p->sleeper_limit;
+    /* Other processes want the CPUs (wait/load.h): a queued hand-off to a
+     * waiter that is not running waits for a wake-up, as when crowded. */
+    crowded = crowded || (p->watch_load && muster_load_contended());
     unsigned team = caller_team_size();
     bool outnumbered = team > p->sleeper_limit + 1u;
     return (contention){

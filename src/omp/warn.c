@@ -18,6 +18,17 @@ void muster_omp_warn_env(const char *variable, const char *value, const char *pr
     fputs(line, stderr);
 }
 
+bool muster_omp_env_statistics(const char *variable)
+{
+    const char *want = getenv(variable);
+    if (want == NULL || strcmp(want, "0") == 0)
+        return false;
+    if (strcmp(want, "1") == 0)
+        return true;
+    muster_omp_warn_env(variable, want, "is not 0 or 1", "0 (no statistics)");
+    return false;
+}
+
 _Noreturn void muster_omp_fatal(const char *format, ...)
 {
     char line[1024];

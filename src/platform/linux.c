@@ -6,6 +6,7 @@
 #include <linux/futex.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -47,6 +48,14 @@ int muster_futex_wake_tagged(_Atomic uint32_t *word, int count, uint32_t bits)
 void muster_cpu_yield(void)
 {
     sched_yield();
+}
+
+uint64_t muster_thread_preemptions(void)
+{
+    struct rusage usage;
+    if (getrusage(RUSAGE_THREAD, &usage) != 0)
+        return 0;
+    return (uint64_t)usage.ru_nivcsw;
 }
 
 int muster_current_cpu(void)

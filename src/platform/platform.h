@@ -42,6 +42,12 @@ static inline void muster_cpu_relax(void)
  * layer's bounded oversubscribed phase calls it. */
 void muster_cpu_yield(void);
 
+/* How many times the calling thread lost its CPU while it could still run
+ * (the kernel's involuntary context switches; a sched_yield that handed the
+ * CPU to another thread counts as one).  One system call; the load watch
+ * (wait/load.h) calls it around its probing yields only. */
+uint64_t muster_thread_preemptions(void);
+
 /* The CPU the calling thread runs on now (sched_getcpu: no system call
  * where glibc reads it from rseq), or -1 when unknown. */
 int muster_current_cpu(void);

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "error.h"
 #include "names.h"
@@ -30,7 +31,7 @@ int muster_wait_policy_parse(const char *name, muster_wait_policy *out)
 
 /* ---- the process's settings ---- */
 
-static muster_wait_settings settings = {.policy = MUSTER_WAIT_DEFAULT};
+static muster_wait_settings settings = {.policy = MUSTER_WAIT_DEFAULT, .load_watch = true};
 static pthread_once_t settings_once = PTHREAD_ONCE_INIT;
 
 /* OMP_WAIT_POLICY knows only active and passive (the OpenMP spec's). */
@@ -70,6 +71,19 @@ static void read_spin_ns(void)
     muster_warn_env("MUSTER_SPIN_NS", value, problem, "the default spin budget");
 }
 
+/* MUSTER_LOAD_WATCH=0 turns the load watch off (wait/load.h): for a
+ * machine the program has to itself, where the probes would only cost. */
+static void read_load_watch(void)
+{
+    const char *value = getenv("MUSTER_LOAD_WATCH");
+    if (value == NULL)
+        return;
+    if (strcmp(value, "0") == 0 || strcmp(value, "1") == 0)
+        settings.load_watch = value[0] == '1';
+    else
+        muster_warn_env("MUSTER_LOAD_WATCH", value, "is not 0 or 1", "1 (watch the load)");
+}
+
 static void read_settings(void)
 {
     /* A set MUSTER_WAIT_POLICY decides, even when it is garbage (then
@@ -79,6 +93,7 @@ static void read_settings(void)
     else
         read_policy_variable("OMP_WAIT_POLICY", true);
     read_spin_ns();
+    read_load_watch();
 }
 
 const muster_wait_settings *muster_wait_settings_get(void)
@@ -128,6 +143,7 @@ muster_waiter muster_team_waiter(unsigned participants, muster_wait_policy polic
         }
     }
     w.spin_iterations = muster_spin_iterations(spin_ns);
+    w.watch_load = w.adaptive && policy == MUSTER_WAIT_HYBRID && env->load_watch;
     if (resolved_spin_ns != NULL)
         *resolved_spin_ns = spin_ns;
     return w;
@@ -191,6 +207,8 @@ muster_mutex_plan muster_mutex_plan_from(muster_wait_policy policy, unsigned ava
         .oversubscribed_polls = spins ? muster_spin_iterations(longer_ns) : 0,
         .barge_polls = spins ? muster_spin_iterations(MUSTER_MUTEX_BARGE_NS) : 0,
         .sleeper_limit = available > 0 ? available - 1 : 0,
+        /* active: spin as asked */
+        .watch_load = spins && policy != MUSTER_WAIT_ACTIVE && muster_wait_settings_get()->load_watch,
     };
 }
 
@@ -202,6 +220,7 @@ muster_mutex_plan muster_mutex_plan_for(muster_wait_policy policy)
 muster_task_wait_plan muster_task_wait_plan_for(unsigned size, const muster_waiter *waiter)
 {
     unsigned cpus = muster_cpus_available();
+    bool watch = waiter->watch_load && waiter->policy == MUSTER_WAIT_HYBRID; /* as wait.c's watches_load */
     uint64_t polls = waiter->policy == MUSTER_WAIT_PASSIVE ? 0
                      : waiter->spin_iterations > 0         ? waiter->spin_iterations
                                                            : MUSTER_TASK_IDLE_POLLS_OVERSUBSCRIBED;
@@ -210,5 +229,7 @@ muster_task_wait_plan muster_task_wait_plan_for(unsigned size, const muster_wait
         .idle_polls = polls,
         .nap_ns = MUSTER_TASK_NAP_NS,
         .spare_members = cpus > 0 && size > cpus ? size - cpus : 0,
+        .probe_polls = watch ? muster_spin_iterations(MUSTER_LOAD_PROBE_NS) : 0,
+        .contended_polls = watch ? muster_spin_iterations(MUSTER_SPIN_NS_CONTENDED) : 0,
     };
 }

@@ -59,6 +59,25 @@
  * long. */
 #define MUSTER_SHARE_NS_OVERSUBSCRIBED 50000
 
+/* The load watch (wait/load.h): a waiter spinning the default budget
+ * probes with a yield every MUSTER_LOAD_PROBE_NS, a probe that handed the
+ * CPU to another thread for at least MUSTER_LOAD_GAP_NS is evidence, and
+ * two pieces within MUSTER_LOAD_HOLD_NS make the process contended until
+ * MUSTER_LOAD_HOLD_NS after the last.  A probe costs about a microsecond
+ * where nobody else wants the CPU (1% of the spin at this interval); the
+ * gap is far above an idle yield and far below another thread's time
+ * slice; the hold is long against the evidence a contended waiter renews
+ * at each wait and short against a program's phases (see docs/tuning.md,
+ * MUSTER_LOAD_*). */
+#define MUSTER_LOAD_PROBE_NS 100000
+#define MUSTER_LOAD_GAP_NS 20000
+#define MUSTER_LOAD_HOLD_NS 20000000u
+/* The spin of a default-budget waiter while the process is contended:
+ * about what a futex sleep and its wake-up cost, as under a short quota,
+ * since the CPU is wanted elsewhere (see docs/tuning.md,
+ * MUSTER_SPIN_NS_CONTENDED). */
+#define MUSTER_SPIN_NS_CONTENDED 10000
+
 /* How long a waiter with a census polls before it looks at the census
  * again: a CPU-mate cannot arrive while we hold the CPU, unless it migrated
  * here.  Short against MUSTER_SPIN_NS_DEFAULT, long against what a look
@@ -96,14 +115,15 @@
 
 /* ---- the process's settings ---- */
 
-/* MUSTER_WAIT_POLICY, else OMP_WAIT_POLICY (active or passive only), and
- * MUSTER_SPIN_NS: read once per process; garbage gets one warning line
+/* MUSTER_WAIT_POLICY, else OMP_WAIT_POLICY (active or passive only),
+ * MUSTER_SPIN_NS and MUSTER_LOAD_WATCH: read once per process; garbage gets one warning line
  * naming the variable, the value and what is used instead. */
 typedef struct muster_wait_settings {
     muster_wait_policy policy; /* DEFAULT: neither variable set it */
     bool policy_from_omp;      /* OMP_WAIT_POLICY set it: a hint, see muster_omp_team_policy */
     bool has_spin_ns;
     int64_t spin_ns;
+    bool load_watch; /* MUSTER_LOAD_WATCH (default 1): wait/load.h */
 } muster_wait_settings;
 
 const muster_wait_settings *muster_wait_settings_get(void);
@@ -160,6 +180,7 @@ muster_wait_policy muster_omp_team_policy(unsigned size);
 typedef struct muster_mutex_plan {
     uint64_t spin_polls, oversubscribed_polls, barge_polls;
     unsigned sleeper_limit;
+    bool watch_load; /* contended (wait/load.h): wait on the word, plain budget */
 } muster_mutex_plan;
 muster_mutex_plan muster_mutex_plan_for(muster_wait_policy policy);
 /* The same for a process that may use `available` CPUs at once (its mask
@@ -175,6 +196,10 @@ typedef struct muster_task_wait_plan {
     bool never_sleep;
     uint64_t idle_polls, nap_ns;
     unsigned spare_members;
+    /* The load watch (wait/load.h), for the default budget: a probe every
+     * probe_polls looks, and contended_polls looks once contended (0, 0:
+     * no watch). */
+    uint64_t probe_polls, contended_polls;
 } muster_task_wait_plan;
 muster_task_wait_plan muster_task_wait_plan_for(unsigned size, const muster_waiter *waiter);
 

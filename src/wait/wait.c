@@ -6,6 +6,7 @@
 
 #include "platform/platform.h"
 #include "wait/census.h"
+#include "wait/load.h"
 #include "wait/policy.h"
 
 /* relaxed: statistics only; they order nothing. */
@@ -118,6 +119,52 @@ static int spin_guarded(muster_flag *flag, uint32_t target, const muster_waiter 
             return MUSTER_E_TIMEDOUT;
         if (polls != UINT64_MAX)
             polls -= step;
+    }
+    return 0;
+}
+
+/* Whether a waiter watches the load (wait/load.h): muster_team_waiter
+ * asks it of the default budget of a team that fits the CPUs; an explicit
+ * budget, or ACTIVE, is taken at its word. */
+static bool watches_load(const muster_waiter *waiter)
+{
+    return waiter->watch_load && waiter->policy == MUSTER_WAIT_HYBRID;
+}
+
+/* A probing yield (wait/load.h), then a look at the flag: 1 reached, 0
+ * still waiting, or an error. */
+static int probe_load(muster_flag *flag, uint32_t target)
+{
+    muster_load_probe();
+    /* acquire: as in spin(). */
+    return check_value(atomic_load_explicit(flag, memory_order_acquire), target);
+}
+
+/* The spin phase of a waiter that watches the load: the plain or guarded
+ * spin in slices of MUSTER_LOAD_PROBE_NS, a probe after each but the last;
+ * stops early (0) once the process is contended.  Returns 1 reached, 0
+ * still waiting, or an error. */
+static int spin_watching(muster_flag *flag, uint32_t target, const muster_waiter *waiter, uint64_t polls)
+{
+    uint64_t slice = muster_spin_iterations(MUSTER_LOAD_PROBE_NS);
+    bool guarded = waiter->census != NULL && waiter->share_ns == 0;
+    while (polls > 0) {
+        uint64_t step = polls < slice ? polls : slice;
+        int state = guarded ? spin_guarded(flag, target, waiter, step) : spin(flag, target, waiter, step);
+        if (state != 0)
+            return state;
+        polls -= step;
+        if (polls == 0)
+            break;
+        /* Beside a team-mate the guard's yields hand the CPU over already,
+         * and a switch to a team-mate is no sign of anyone else's load. */
+        if (guarded && shares_cpu_with_mate(waiter))
+            continue;
+        state = probe_load(flag, target);
+        if (state != 0)
+            return state;
+        if (muster_load_contended())
+            break;
     }
     return 0;
 }
@@ -238,6 +285,25 @@ static int working_step(muster_flag *flag, uint32_t target, const muster_waiter 
     return spin(flag, target, waiter, step);
 }
 
+/* The polls a working wait spends before it sleeps: the plain wait's
+ * budget (spin, then the oversubscribed yields or CPU sharing), or the
+ * short contended spin (wait/load.h). */
+static uint64_t working_budget(const muster_waiter *waiter, bool contended)
+{
+    if (waiter->policy == MUSTER_WAIT_ACTIVE)
+        return UINT64_MAX;
+    if (waiter->policy == MUSTER_WAIT_PASSIVE)
+        return 0;
+    if (contended)
+        return muster_spin_iterations(MUSTER_SPIN_NS_CONTENDED);
+    uint64_t budget = spin_budget(waiter);
+    if (waiter->policy == MUSTER_WAIT_HYBRID && waiter->census != NULL && waiter->share_ns > 0)
+        budget += muster_spin_iterations((int64_t)waiter->share_ns);
+    else if (waiter->policy == MUSTER_WAIT_HYBRID && waiter->census == NULL)
+        budget += (uint64_t)waiter->yields * muster_spin_iterations(MUSTER_CENSUS_CHUNK_NS);
+    return budget;
+}
+
 /* A wait with work to do (muster_wait_work): between chunks of its budget
  * it does the work; once the budget is spent it sleeps, counted in the
  * work's sleepers, after one more look for work.  The budget is the plain
@@ -247,15 +313,11 @@ static int wait_working(muster_flag *flag, uint32_t target, const muster_waiter 
 {
     const muster_wait_work *work = waiter->work;
     uint64_t chunk = muster_spin_iterations(MUSTER_CENSUS_CHUNK_NS);
-    uint64_t budget = spin_budget(waiter);
-    if (waiter->policy == MUSTER_WAIT_HYBRID && waiter->census != NULL && waiter->share_ns > 0)
-        budget += muster_spin_iterations((int64_t)waiter->share_ns);
-    else if (waiter->policy == MUSTER_WAIT_HYBRID && waiter->census == NULL)
-        budget += (uint64_t)waiter->yields * chunk;
-    if (waiter->policy == MUSTER_WAIT_ACTIVE)
-        budget = UINT64_MAX;
-    else if (waiter->policy == MUSTER_WAIT_PASSIVE)
-        budget = 0;
+    /* The load watch (wait/load.h): probes while spinning the budget, and
+     * once contended a short budget, one probe before the first sleep. */
+    bool watch = watches_load(waiter), contended = watch && muster_load_contended(), probed = false;
+    uint64_t probe_every = muster_spin_iterations(MUSTER_LOAD_PROBE_NS), since_probe = 0;
+    uint64_t budget = working_budget(waiter, contended);
     uint64_t slept_at = 0; /* when the sleeps since the last piece of work began */
     for (uint64_t left = budget;;) {
         /* acquire: as in spin(). */
@@ -272,10 +334,23 @@ static int wait_working(muster_flag *flag, uint32_t target, const muster_waiter 
             state = working_step(flag, target, waiter, step);
             if (left != UINT64_MAX)
                 left -= step;
+            if (state == 0 && watch && !contended && (since_probe += step) >= probe_every && left > 0 &&
+                !(waiter->census != NULL && waiter->share_ns == 0 && shares_cpu_with_mate(waiter))) {
+                since_probe = 0;
+                state = probe_load(flag, target);
+                if (state == 0 && muster_load_contended()) {
+                    contended = true;
+                    budget = working_budget(waiter, true);
+                    left = 0;
+                }
+            }
+        } else if (contended && !probed) {
+            probed = true;
+            state = probe_load(flag, target);
         } else {
             atomic_fetch_add(work->sleepers, 1); /* seq_cst: see muster_wait_work */
             bool found = work->run(work->arg);
-            if (!found && slept_at == 0 && waiter->adaptive)
+            if (!found && slept_at == 0 && waiter->adaptive && !contended)
                 slept_at = muster_now_ns();
             state = found ? 0 : sleep_once(flag, target, waiter, work->nap_ns);
             atomic_fetch_sub(work->sleepers, 1);
@@ -290,24 +365,52 @@ static int wait_working(muster_flag *flag, uint32_t target, const muster_waiter 
     }
 }
 
+/* The spin phase of a plain wait: 1 reached, 0 still waiting, or an
+ * error.  A waiter that watches the load spins its budget with probes, or
+ * only MUSTER_SPIN_NS_CONTENDED while the process is contended
+ * (*contended says which). */
+static int spin_phase(muster_flag *flag, uint32_t target, const muster_waiter *waiter, bool *contended)
+{
+    if (waiter->policy == MUSTER_WAIT_PASSIVE)
+        return 0;
+    bool guarded = waiter->census != NULL && waiter->share_ns == 0;
+    if (waiter->policy == MUSTER_WAIT_ACTIVE)
+        return guarded ? spin_guarded(flag, target, waiter, UINT64_MAX) : spin(flag, target, waiter, UINT64_MAX);
+    if (!watches_load(waiter))
+        return guarded ? spin_guarded(flag, target, waiter, spin_budget(waiter))
+                       : spin(flag, target, waiter, spin_budget(waiter));
+    *contended = muster_load_contended();
+    if (!*contended) {
+        int state = spin_watching(flag, target, waiter, spin_budget(waiter));
+        *contended = muster_load_contended();
+        return state;
+    }
+    uint64_t polls = muster_spin_iterations(MUSTER_SPIN_NS_CONTENDED);
+    int state = guarded ? spin_guarded(flag, target, waiter, polls) : spin(flag, target, waiter, polls);
+    /* One probe before sleeping: it hands the CPU to whoever wants it and
+     * renews (or lets lapse) the evidence. */
+    return state != 0 ? state : probe_load(flag, target);
+}
+
 int muster_wait_slow(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
 {
     if (waiter->work != NULL)
         return wait_working(flag, target, waiter);
     int state = check_value(atomic_load_explicit(flag, memory_order_acquire), target);
-    if (state == 0 && waiter->policy != MUSTER_WAIT_PASSIVE) {
-        uint64_t polls = waiter->policy == MUSTER_WAIT_ACTIVE ? UINT64_MAX : spin_budget(waiter);
-        bool guarded = waiter->census != NULL && waiter->share_ns == 0;
-        state = guarded ? spin_guarded(flag, target, waiter, polls) : spin(flag, target, waiter, polls);
-    }
+    bool contended = false;
+    if (state == 0)
+        state = spin_phase(flag, target, waiter, &contended);
     if (state == 0 && waiter->policy == MUSTER_WAIT_HYBRID)
         state = waiter->census != NULL ? share_cpu(flag, target, waiter) : yield_cpu(flag, target, waiter);
     if (state == 0 && waiter->stop_before_sleep)
         return MUSTER_WAIT_WOULD_SLEEP;
     if (state == 0) {
-        uint64_t slept_at = waiter->adaptive ? muster_now_ns() : 0;
+        /* A contended wait says nothing about the budget: the thread it
+         * waited for was queued behind another process's. */
+        bool adapts = waiter->adaptive && !contended;
+        uint64_t slept_at = adapts ? muster_now_ns() : 0;
         state = sleep_until(flag, target, waiter);
-        if (state == 1 && waiter->adaptive)
+        if (state == 1 && adapts)
             adapt_budget(waiter, muster_now_ns() - slept_at);
     }
     return state == 1 ? 0 : state;

@@ -56,6 +56,7 @@ typedef struct muster_waiter {
     muster_wait_policy policy; /* ACTIVE, PASSIVE or HYBRID, never DEFAULT */
     uint64_t spin_iterations;  /* HYBRID: spin this many polls before sleeping */
     bool adaptive;             /* the default budget: each thread scales it by its sleeps (policy.h) */
+    bool watch_load;           /* HYBRID: probe the load and spin little while contended (wait/load.h) */
     unsigned yields;           /* HYBRID: then give the CPU away this many times */
     /* With a census and share_ns 0: the co-location guard while spinning
      * (ACTIVE and HYBRID).  With share_ns > 0 (HYBRID, oversubscribed):

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "omp/mutex.h"
+#include "wait/load.h"
 #include "wait/policy.h"
 #include "stress_common.h"
 #include "platform/cpus.h"
@@ -372,10 +373,9 @@ static void test_queue_wakes_one(void)
 /* Threads that crowd the CPUs do not queue: they wait on the word, and
  * each unlock wakes one of them, which takes the mutex announcing the
  * others still asleep. */
-static void test_crowded_waiters_use_the_word(void)
+static void check_waiters_use_the_word(muster_mutex_plan plan)
 {
     enum { WAITERS = 3 };
-    muster_mutex_plan plan = crowded_plan();
     wake_one_run run;
     pthread_t tids[WAITERS];
     wake_one_waiter_arg args[WAITERS];
@@ -402,6 +402,35 @@ static void test_crowded_waiters_use_the_word(void)
     CHECK(atomic_load(&run.acquired) == WAITERS);
     CHECK(!muster_omp_mutex_is_locked(&run.mutex));
     muster_omp_mutex_use_plan(NULL);
+}
+
+/* Keeps the process contended (wait/load.h) until told to stop. */
+static void *keep_contended(void *arg)
+{
+    _Atomic bool *stop = arg;
+    while (!atomic_load(stop)) {
+        uint64_t now = test_now_ns();
+        muster_load_note_evidence(now);
+        muster_load_note_evidence(now + 1);
+        usleep(2000);
+    }
+    return NULL;
+}
+
+static void test_crowded_waiters_use_the_word(void)
+{
+    check_waiters_use_the_word(crowded_plan());
+    /* Roomy, but other processes want the CPUs: a queued hand-off would
+     * wait for a waiter that is not running, so they wait on the word. */
+    muster_mutex_plan watching = roomy_plan();
+    watching.watch_load = true;
+    _Atomic bool stop = false;
+    pthread_t keeper;
+    CHECK(pthread_create(&keeper, NULL, keep_contended, &stop) == 0, "keeper thread");
+    check_waiters_use_the_word(watching);
+    atomic_store(&stop, true);
+    pthread_join(keeper, NULL);
+    muster_load_reset();
 }
 
 /* ---- nested holds and thread churn ---- */

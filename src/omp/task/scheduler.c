@@ -10,6 +10,7 @@
 #include "omp/internal.h"
 #include "omp/waiter.h"
 #include "barrier/runtime.h" /* muster_barrier_nudge */
+#include "wait/load.h"
 
 /* MUSTER_OMP_TASK_STATS=1 turns the counters on.  Off, they cost one
  * predictable branch: a shared counter bumped per task would be a contended
@@ -26,13 +27,7 @@ static inline void count(_Atomic uint64_t *counter)
 
 __attribute__((constructor)) static void read_task_stats_setting(void)
 {
-    const char *want = getenv("MUSTER_OMP_TASK_STATS");
-    if (want == NULL || strcmp(want, "0") == 0)
-        return;
-    if (strcmp(want, "1") == 0)
-        muster_omp_task_stats_enabled = true;
-    else
-        muster_omp_warn_env("MUSTER_OMP_TASK_STATS", want, "is not 0 or 1", "0 (no statistics)");
+    muster_omp_task_stats_enabled = muster_omp_env_statistics("MUSTER_OMP_TASK_STATS");
 }
 
 /* The same per member id, to see where a team's time goes (who ran the
@@ -149,6 +144,8 @@ muster_omp_team_tasks *muster_omp_team_tasks_create(unsigned size)
     muster_task_wait_plan plan = muster_task_wait_plan_for(size, &w);
     tt->never_sleep = plan.never_sleep;
     tt->idle_polls = plan.idle_polls;
+    tt->probe_polls = plan.probe_polls;
+    tt->contended_polls = plan.contended_polls;
     tt->nap_ns = plan.nap_ns;
     tt->unbound_spare = plan.spare_members;
     atomic_init(&tt->spare_members, plan.spare_members);
@@ -447,14 +444,22 @@ void muster_omp_tasks_idle(muster_omp_team_tasks *tt, muster_omp_idle *idle, boo
                            void *arg, uint32_t tag)
 {
     uint64_t start = muster_omp_task_stats_enabled ? muster_now_ns() : 0;
-    if (tt->never_sleep || idle->polls < tt->idle_polls) {
+    /* The load watch (wait/load.h): while other processes want the CPUs,
+     * a short look, one probe, then sleep; otherwise a probe now and then. */
+    bool contended = tt->probe_polls != 0 && muster_load_contended();
+    uint64_t limit = contended && tt->contended_polls < tt->idle_polls ? tt->contended_polls : tt->idle_polls;
+    if (tt->never_sleep || idle->polls < limit) {
         idle->polls += 16;
         for (int k = 0; k < 16; k++)
             muster_cpu_relax();
+        if (!contended && tt->probe_polls != 0 && idle->polls % tt->probe_polls < 16 && idle->polls < limit)
+            muster_load_probe();
         if (start != 0)
             COUNT_MEMBER(muster_omp_self()->id, idle_ns, muster_now_ns() - start);
         return;
     }
+    if (contended)
+        muster_load_probe();
     idle->polls = 0;
     /* acquire: nothing to publish; pairs with the waker's RMW only to read
      * the word the futex compares. */

@@ -62,6 +62,8 @@ typedef struct muster_omp_team_tasks {
     _Atomic uint64_t foreign_finished;
     _Alignas(MUSTER_CACHE_LINE) unsigned size;
     uint64_t idle_polls;       /* looks for work before sleeping (muster_task_wait_plan) */
+    uint64_t probe_polls;      /* the load watch: looks between probes (0: none) */
+    uint64_t contended_polls;  /* ... and looks before sleeping once contended */
     uint64_t nap_ns;           /* the longest an idle member sleeps unwoken (the plan's) */
     /* The deferral settings (defer.h), copied once per team. */
     int64_t queue_ahead;       /* MUSTER_OMP_QUEUE_AHEAD */

@@ -1,0 +1,330 @@
+/* The load watch (wait/load.h): its evidence rule, a probe beside a busy
+ * thread on the same CPU, a contended wait that sleeps without learning a
+ * longer budget, and barriers whose waiters change mode mid-flight. */
+#include <stdatomic.h>
+
+#include "stress_common.h"
+#include "platform/cpus.h"
+#include "platform/platform.h"
+#include "wait/load.h"
+#include "wait/policy.h"
+#include "wait/wait.h"
+
+/* ---- the rule: two pieces of evidence within the hold time ---- */
+
+static void test_evidence_rule(void)
+{
+    const uint64_t hold = MUSTER_LOAD_HOLD_NS;
+    muster_load_reset();
+    uint64_t now = muster_now_ns(), spells = muster_load_counters().contended_spells;
+    CHECK(!muster_load_contended(), "contended with no evidence");
+
+    muster_load_note_evidence(now);
+    CHECK(!muster_load_contended(), "one piece of evidence made the process contended");
+    muster_load_note_evidence(now + 1000);
+    CHECK(muster_load_contended(), "two pieces 1 us apart did not make it contended");
+    CHECK(muster_load_counters().contended_spells == spells + 1, "the spell was not counted");
+    muster_load_note_evidence(now + 2000);
+    CHECK(muster_load_counters().contended_spells == spells + 1, "a third piece counted a second spell");
+
+    /* Two pieces further apart than the hold: each is a lone switch. */
+    muster_load_reset();
+    muster_load_note_evidence(now - hold - 1000000);
+    muster_load_note_evidence(now);
+    CHECK(!muster_load_contended(), "pieces %llu ns apart made the process contended",
+          (unsigned long long)(hold + 1000000));
+
+    /* A spell ends the hold time after its last piece. */
+    muster_load_reset();
+    muster_load_note_evidence(now - hold - 2000000);
+    muster_load_note_evidence(now - hold - 1000000);
+    CHECK(!muster_load_contended(), "still contended %llu ns after the last evidence",
+          (unsigned long long)(hold + 1000000));
+    muster_load_reset();
+}
+
+/* ---- a probe beside a busy thread ---- */
+
+typedef struct busy_thread {
+    int cpu;
+    _Atomic bool stop, running;
+} busy_thread;
+
+static void pin_self_to(int cpu)
+{
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+}
+
+static void *busy_main(void *arg)
+{
+    busy_thread *b = arg;
+    pin_self_to(b->cpu);
+    atomic_store(&b->running, true);
+    while (!atomic_load(&b->stop))
+        for (volatile int i = 0; i < 1000; i++)
+            ;
+    return NULL;
+}
+
+/* Pins the calling thread to the first CPU of its mask and starts a busy
+ * thread there; false (the test skipped, with a line saying why) where the
+ * system does not report the current CPU. */
+static bool start_busy_beside_me(busy_thread *b, pthread_t *thread, cpu_set_t *saved)
+{
+    int cpu;
+    CHECK(muster_affinity_cpus(&cpu, 1) >= 1, "the affinity mask");
+    pthread_getaffinity_np(pthread_self(), sizeof *saved, saved);
+    pin_self_to(cpu);
+    if (muster_current_cpu() != cpu) {
+        pthread_setaffinity_np(pthread_self(), sizeof *saved, saved);
+        printf("skipped: this system does not report the current CPU\n");
+        return false;
+    }
+    *b = (busy_thread){.cpu = cpu};
+    CHECK(pthread_create(thread, NULL, busy_main, b) == 0, "busy thread");
+    while (!atomic_load(&b->running))
+        sched_yield();
+    return true;
+}
+
+static void stop_busy(busy_thread *b, pthread_t thread, const cpu_set_t *saved)
+{
+    atomic_store(&b->stop, true);
+    pthread_join(thread, NULL);
+    pthread_setaffinity_np(pthread_self(), sizeof *saved, saved);
+}
+
+static void test_probe_sees_busy_thread(void)
+{
+    busy_thread busy;
+    pthread_t thread;
+    cpu_set_t saved;
+    if (!start_busy_beside_me(&busy, &thread, &saved))
+        return;
+    muster_load_reset();
+    muster_load_counts before = muster_load_counters();
+    int probes = 0, found = 0;
+    /* A probe hands the CPU to the busy thread until its time slice ends:
+     * most probes find it, a few may come back first. */
+    for (; probes < 200 && !muster_load_contended(); probes++)
+        found += muster_load_probe();
+    stop_busy(&busy, thread, &saved);
+    muster_load_counts after = muster_load_counters();
+    CHECK(muster_load_contended(), "%d probes beside a busy thread found it %d times and left the process "
+          "uncontended", probes, found);
+    CHECK(after.probes - before.probes == (uint64_t)probes && after.evidence - before.evidence >= 2,
+          "counters: %llu probes, %llu evidence", (unsigned long long)(after.probes - before.probes),
+          (unsigned long long)(after.evidence - before.evidence));
+    muster_load_reset();
+}
+
+/* ---- waits ---- */
+
+typedef struct one_wait {
+    muster_flag flag;
+    muster_waiter waiter;
+    bool contend_first;        /* note two pieces of evidence right before the wait */
+    unsigned doublings;        /* the waiting thread's adaptive doublings after it */
+    uint64_t probes;           /* probes the wait made */
+} one_wait;
+
+static void *one_wait_main(void *arg)
+{
+    one_wait *w = arg;
+    if (w->contend_first) {
+        uint64_t now = muster_now_ns();
+        muster_load_note_evidence(now);
+        muster_load_note_evidence(now + 1);
+    }
+    uint64_t probes = muster_load_counters().probes;
+    CHECK(muster_wait_reach(&w->flag, 1, &w->waiter) == 0, "the wait");
+    w->probes = muster_load_counters().probes - probes;
+    w->doublings = muster_wait_spin_doublings();
+    return NULL;
+}
+
+/* One wait on a fresh thread, released 200 us after it announces its
+ * sleep: a sleep that short quadruples an adaptive budget. */
+static void run_one_wait(one_wait *w)
+{
+    pthread_t thread;
+    atomic_store(&w->flag, 0);
+    CHECK(pthread_create(&thread, NULL, one_wait_main, w) == 0, "waiting thread");
+    for (int i = 0; i < 250000 && !(atomic_load(&w->flag) & MUSTER_FLAG_SLEEPING); i++)
+        usleep(20);
+    CHECK(atomic_load(&w->flag) & MUSTER_FLAG_SLEEPING, "the waiter never slept");
+    usleep(200);
+    muster_flag_publish(&w->flag, 1, true);
+    pthread_join(thread, NULL);
+}
+
+/* A contended waiter spins briefly, probes once and sleeps, and a short
+ * sleep teaches it nothing: the thread it waited for was queued behind
+ * someone else's.  The same wait uncontended learns a longer budget. */
+static void check_contended_wait(const muster_wait_work *work)
+{
+    one_wait w = {.waiter = muster_team_waiter(1, MUSTER_WAIT_HYBRID, -1, NULL)};
+    w.waiter.work = work;
+    CHECK(w.waiter.adaptive && w.waiter.watch_load, "the default budget watches the load");
+
+    bool learnt = false;
+    for (int attempt = 0; attempt < 5 && !learnt; attempt++) {
+        muster_load_reset();
+        w.waiter.watch_load = false; /* a busy machine must not stop the control */
+        run_one_wait(&w);
+        learnt = w.doublings == 2;
+    }
+    CHECK(learnt, "the uncontended control did not learn (%u doublings)", w.doublings);
+
+    w.waiter.watch_load = true;
+    w.contend_first = true;
+    muster_load_reset();
+    uint64_t sleeps = muster_wait_counters().sleeps;
+    run_one_wait(&w);
+    CHECK(w.doublings == 0, "a contended %s wait learnt %u doublings", work ? "working" : "plain", w.doublings);
+    CHECK(w.probes >= 1, "a contended %s wait slept without a probe", work ? "working" : "plain");
+    CHECK(muster_wait_counters().sleeps > sleeps, "the contended wait never slept");
+
+    /* Watching off: the same evidence changes nothing. */
+    w.waiter.watch_load = false;
+    muster_load_reset();
+    run_one_wait(&w);
+    CHECK(w.probes == 0, "a wait that does not watch made %llu probes", (unsigned long long)w.probes);
+    muster_load_reset();
+}
+
+static bool no_work(void *arg)
+{
+    (void)arg;
+    return false;
+}
+
+static void test_contended_waits(void)
+{
+    check_contended_wait(NULL);
+    _Atomic uint32_t sleepers = 0;
+    muster_wait_work work = {.run = no_work, .sleepers = &sleepers};
+    check_contended_wait(&work);
+}
+
+/* Waiters spinning the default budget beside a busy thread on their CPU
+ * find it with their probes (a 200 us budget makes one probe a wait), and
+ * once contended they sleep after the short spin. */
+static void test_waiter_finds_busy_thread(void)
+{
+    busy_thread busy;
+    pthread_t thread;
+    cpu_set_t saved;
+    if (!start_busy_beside_me(&busy, &thread, &saved))
+        return;
+    muster_load_reset();
+    muster_load_counts before = muster_load_counters();
+    muster_waiter waiter = muster_team_waiter(1, MUSTER_WAIT_HYBRID, -1, NULL);
+    int waits = 0;
+    muster_flag flag = 0;
+    for (; waits < 50 && !muster_load_contended(); waits++) {
+        waiter.deadline_ns = muster_now_ns() + 2000000u; /* nobody publishes: each ends in a timeout */
+        CHECK(muster_wait_reach(&flag, 1, &waiter) == MUSTER_E_TIMEDOUT, "wait %d", waits);
+    }
+    bool contended = muster_load_contended();
+    muster_load_counts found = muster_load_counters();
+    /* Now a contended wait: a short spin, a probe, then the sleep. */
+    uint64_t sleeps = muster_wait_counters().sleeps;
+    atomic_store(&flag, 0);
+    waiter.deadline_ns = muster_now_ns() + 2000000u;
+    CHECK(muster_wait_reach(&flag, 1, &waiter) == MUSTER_E_TIMEDOUT, "the contended wait");
+    stop_busy(&busy, thread, &saved);
+    CHECK(contended, "%d waits beside a busy thread made %llu probes, found %llu switches, and never called it "
+          "contention", waits, (unsigned long long)(found.probes - before.probes),
+          (unsigned long long)(found.evidence - before.evidence));
+    CHECK(found.contended_spells > before.contended_spells, "the spell was not counted");
+    CHECK(muster_wait_counters().sleeps > sleeps && (atomic_load(&flag) & MUSTER_FLAG_SLEEPING),
+          "the contended waiter never slept");
+    muster_load_reset();
+}
+
+/* ---- barriers whose waiters change mode mid-flight ---- */
+
+enum { MAX_EPISODES = 4000 };
+
+typedef struct flipping_team {
+    muster_barrier *barrier;
+    unsigned size, episodes;
+    _Atomic unsigned arrived[MAX_EPISODES];
+    _Atomic bool done;
+} flipping_team;
+
+static void *flipping_member(void *arg)
+{
+    team_member *m = arg;
+    flipping_team *t = m->shared;
+    unsigned seed = 0x2545f491u * (m->id + 1);
+    for (unsigned e = 0; e < t->episodes; e++) {
+        random_delay(&seed);
+        if (next_random(&seed) % 64 == 0)
+            usleep(300); /* a late arrival: the others spin past a probe */
+        atomic_fetch_add(&t->arrived[e], 1);
+        int rc = muster_barrier_wait(t->barrier, m->id);
+        CHECK(rc == MUSTER_OK || rc == MUSTER_BARRIER_SERIAL, "episode %u: %d", e, rc);
+        unsigned seen = atomic_load(&t->arrived[e]);
+        CHECK(seen == t->size, "member %u left episode %u with %u of %u arrived", m->id, e, seen, t->size);
+    }
+    return NULL;
+}
+
+/* Makes the process contended and not, at random, while the team runs. */
+static void *flipper(void *arg)
+{
+    flipping_team *t = arg;
+    unsigned seed = 0x9e3779b9u;
+    while (!atomic_load(&t->done)) {
+        if (next_random(&seed) % 2) {
+            uint64_t now = muster_now_ns();
+            muster_load_note_evidence(now);
+            muster_load_note_evidence(now + 1);
+        } else {
+            muster_load_reset();
+        }
+        usleep(next_random(&seed) % 500);
+    }
+    return NULL;
+}
+
+static void test_barriers_under_flipping_load(void)
+{
+    static const unsigned sizes[] = {3, 5, 7};
+    for (unsigned k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        flipping_team *t = calloc(1, sizeof *t);
+        CHECK(t != NULL, "out of memory");
+        t->size = sizes[k];
+        t->episodes = scaled(MAX_EPISODES / 2);
+        if (t->episodes > MAX_EPISODES)
+            t->episodes = MAX_EPISODES;
+        muster_barrier_attr attr;
+        muster_barrier_attr_init(&attr); /* default algorithm and policy: the watching waiters */
+        CHECK(muster_barrier_create(&t->barrier, t->size, &attr) == MUSTER_OK, "create");
+        pthread_t flip;
+        CHECK(pthread_create(&flip, NULL, flipper, t) == 0, "flipper");
+        test_threads team = test_threads_start(t->size, flipping_member, t);
+        test_threads_join(&team);
+        atomic_store(&t->done, true);
+        pthread_join(flip, NULL);
+        muster_barrier_destroy(t->barrier);
+        free(t);
+    }
+    muster_load_reset();
+}
+
+int main(void)
+{
+    test_evidence_rule();
+    test_probe_sees_busy_thread();
+    test_contended_waits();
+    test_waiter_finds_busy_thread();
+    test_barriers_under_flipping_load();
+    printf("test_wait_load: ok\n");
+    return 0;
+}

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+int cli_parsing_only;
+
 static int wants_help(const char *arg)
 {
     return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0 || strcmp(arg, "help") == 0;

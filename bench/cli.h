@@ -9,6 +9,12 @@
 /* Exit statuses: 0 done, 1 the work failed, 2 the command line was wrong. */
 enum { CLI_OK = 0, CLI_FAILED = 1, CLI_USAGE = 2 };
 
+/* Set by the command-line fuzzer (fuzz/fuzz_cli.c): a command that would
+ * measure, run a program or simulate returns CLI_OK once its options have
+ * parsed; what only reads and prints (topology, model presets and cost)
+ * runs whole. */
+extern int cli_parsing_only;
+
 typedef struct cli_command {
     const char *name;
     int (*run)(int argc, char **argv); /* argv[0] is the command's own name */

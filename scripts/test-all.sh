@@ -4,16 +4,19 @@
 #   build-tsan     ThreadSanitizer               (MUSTER_SANITIZE=thread)
 #   build-asan     AddressSanitizer + UBSan      (MUSTER_SANITIZE=address,undefined)
 #   build-aarch64  AArch64 cross build, tests run under qemu-user
+#   build-fuzz     clang's libFuzzer with ASan+UBSan (MUSTER_FUZZ=ON): each fuzz
+#                  target over its seed corpus, then MUSTER_FUZZ_SECONDS of fuzzing
 # Build directories are kept, so a re-run is incremental.  Every build is
 # tested even when an earlier one fails; the exit status is non-zero if any
 # configure, build or test step failed.
 #
-# usage: scripts/test-all.sh [plain] [tsan] [asan] [aarch64]      (default: all four)
+# usage: scripts/test-all.sh [plain] [tsan] [asan] [aarch64] [fuzz]      (default: all five)
 # environment:
 #   JOBS                  parallel build and test jobs (default: nproc)
 #   MUSTER_TSAN_SCALE     MUSTER_TEST_SCALE for the TSan build
 #   MUSTER_ASAN_SCALE     MUSTER_TEST_SCALE for the ASan build
 #   MUSTER_AARCH64_SCALE  MUSTER_TEST_SCALE for the AArch64 build (emulated: slow)
+#   MUSTER_FUZZ_SECONDS   seconds each fuzz target fuzzes after its corpus (default 20)
 #   CTEST_ARGS            extra ctest arguments, e.g. "-R test_env"
 set -uo pipefail
 
@@ -30,7 +33,7 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1 print_stacktrace=1}"
 
 configs=("$@")
 if [ "${#configs[@]}" -eq 0 ]; then
-  configs=(plain tsan asan aarch64)
+  configs=(plain tsan asan aarch64 fuzz)
 fi
 
 summaries=()
@@ -50,7 +53,7 @@ run_config() {
     summaries+=("$name: configure failed")
     return
   fi
-  if ! cmake --build "$dir" -j "$jobs"; then
+  if ! cmake --build "$dir" -j "$jobs" ${build_target:+--target "$build_target"}; then
     echo "$name: build FAILED"
     failed+=("$name (build)")
     summaries+=("$name: build failed")
@@ -69,6 +72,7 @@ run_config() {
   fi
 }
 
+build_target="" # all, but for the fuzz build: its targets only
 for config in "${configs[@]}"; do
   case "$config" in
     plain) run_config plain build "${MUSTER_TEST_SCALE:-1}" -DMUSTER_SANITIZE= ;;
@@ -76,8 +80,11 @@ for config in "${configs[@]}"; do
     asan) run_config asan build-asan "${MUSTER_ASAN_SCALE:-0.5}" -DMUSTER_SANITIZE=address,undefined ;;
     aarch64) run_config aarch64 build-aarch64 "${MUSTER_AARCH64_SCALE:-0.1}" -DMUSTER_SANITIZE= \
                -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake ;;
+    fuzz) build_target=fuzzers CC=clang-14 CXX=clang++-14 run_config fuzz build-fuzz 1 -DMUSTER_SANITIZE= \
+            -DMUSTER_FUZZ=ON -DMUSTER_FUZZ_SECONDS="${MUSTER_FUZZ_SECONDS:-20}"
+          build_target="" ;;
     *)
-      echo "test-all: unknown configuration '$config' (plain, tsan, asan, aarch64)" >&2
+      echo "test-all: unknown configuration '$config' (plain, tsan, asan, aarch64, fuzz)" >&2
       exit 2
       ;;
   esac

@@ -437,6 +437,8 @@ static int simulate_main(int argc, char **argv)
     sim_options o = {.padding = MUSTER_PAD_DEFAULT};
     if (parse_simulate(argc, argv, &o) != 0)
         return CLI_USAGE;
+    if (cli_parsing_only)
+        return CLI_OK;
     muster_machine m;
     int rc = model_load_machine(PROG_SIM, &o.machine, &m);
     if (rc != CLI_OK)

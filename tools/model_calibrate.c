@@ -125,6 +125,8 @@ int model_calibrate_main(int argc, char **argv)
     }
     if (choice.file == NULL || choice.preset != NULL)
         return cli_usage_error(PROG, "needs --machine FILE: this machine's probe ('muster probe --output FILE')");
+    if (cli_parsing_only)
+        return CLI_OK;
     muster_machine m;
     int rc = model_load_machine(PROG, &choice, &m);
     if (rc != CLI_OK)

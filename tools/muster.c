@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "compare.h"
 #include "model_cli.h"
+#include "muster_main.h"
 #include "topology.h"
 #include "probe.h"
 #include "report_python.h"
@@ -67,7 +68,7 @@ static int plot_comparison(const char *json_path, const char *out_path)
     return report_python_run("muster compare", "compare", json_path, out_path);
 }
 
-int main(int argc, char **argv)
+int muster_main(int argc, char **argv)
 {
     compare_set_plotter(plot_comparison);
     if (argc >= 2 && strcmp(argv[1], "--version") == 0) {

@@ -527,7 +527,7 @@ int probe_main(int argc, char **argv)
     struct options o;
     int rc = parse_options(argc, argv, &mask, &o);
     if (rc < 0)
-        rc = run(&o);
+        rc = cli_parsing_only ? CLI_OK : run(&o);
     free(o.cpus);
     free(mask.cpu);
     return rc;

@@ -145,8 +145,8 @@ int run_main(int argc, char **argv)
 {
     struct run_options o;
     int rc = parse_options(argc, argv, &o);
-    if (rc >= 0)
-        return rc;
+    if (rc >= 0 || cli_parsing_only)
+        return rc >= 0 ? rc : CLI_OK;
     omp_found lib;
     if (omp_find_runtime(OMP_RUNTIME_MUSTER, &lib) != 0) {
         fprintf(stderr, "%s: libmuster-omp.so not found (looked at %s); build it with "

@@ -432,5 +432,5 @@ int bench_barrier_main(int argc, char **argv)
     int rc = parse_options(argc, argv, &o, mask.count);
     if (rc >= 0)
         return rc;
-    return run_benchmark(&o, &mask);
+    return cli_parsing_only ? CLI_OK : run_benchmark(&o, &mask);
 }

@@ -375,8 +375,8 @@ int bench_omp_main(int argc, char **argv)
 {
     struct options o;
     int rc = parse_options(argc, argv, &o);
-    if (rc >= 0)
-        return rc;
+    if (rc >= 0 || cli_parsing_only)
+        return rc >= 0 ? rc : CLI_OK;
     static omp_found found[OMP_COMPILER_COUNT];
     static const char *const program[OMP_COMPILER_COUNT] = {"syncbench", "syncbench-clang"};
     static const char *const hint[OMP_COMPILER_COUNT] = {

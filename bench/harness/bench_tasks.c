@@ -311,8 +311,8 @@ int bench_tasks_main(int argc, char **argv)
     unsigned cpus = read_cpus(cpu);
     struct options o;
     int rc = parse_options(argc, argv, &o, cpus ? cpus : 1);
-    if (rc >= 0)
-        return rc;
+    if (rc >= 0 || cli_parsing_only)
+        return rc >= 0 ? rc : CLI_OK;
     static omp_found found[OMP_COMPILER_COUNT];
     static const char *const program[OMP_COMPILER_COUNT] = {"taskbench", "taskbench-clang"};
     static const char *const hint[OMP_COMPILER_COUNT] = {

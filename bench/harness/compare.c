@@ -753,8 +753,8 @@ int compare_main(int argc, char **argv)
 {
     struct options o;
     int rc = parse_options(argc, argv, &o);
-    if (rc >= 0)
-        return rc;
+    if (rc >= 0 || cli_parsing_only)
+        return rc >= 0 ? rc : CLI_OK;
     char path[4096], why[512];
     if (resolve_program(o.program, path, sizeof path) != 0) {
         fprintf(stderr, "%s: %s: no such program (or not executable)\n", PROG, path);

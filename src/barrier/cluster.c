@@ -79,6 +79,13 @@ static void find_cluster_size(void)
         from_topology();
 }
 
+void muster_cluster_reread(void)
+{
+    cluster_size = 0;
+    cluster_source[0] = '\0';
+    find_cluster_size();
+}
+
 unsigned muster_default_cluster_size(const char **source)
 {
     pthread_once(&cluster_once, find_cluster_size);

@@ -30,6 +30,12 @@ static void read_algorithm(void)
     muster_warn_env("MUSTER_BARRIER", value, problem, "auto");
 }
 
+void muster_env_reread(void)
+{
+    config = (muster_env_config){0};
+    read_algorithm();
+}
+
 const muster_env_config *muster_env(void)
 {
     pthread_once(&config_once, read_algorithm);

@@ -20,6 +20,10 @@ typedef struct muster_env_config {
 } muster_env_config;
 
 const muster_env_config *muster_env(void);
+/* Reads MUSTER_BARRIER again, and the cluster size's sources
+ * (MUSTER_CLUSTER_SIZE, MUSTER_MACHINE): for the fuzzing harness only. */
+void muster_env_reread(void);
+void muster_cluster_reread(void);
 
 /* Waits that do work meanwhile (wait.h, muster_wait_work), for thread pools
  * whose members run queued tasks while they wait at a barrier: the same as

@@ -113,6 +113,9 @@ int muster_machine_assign_layers(muster_machine *m);
 /* Reads a machine file.  0, or -1 with "PATH: field: problem" in err; m is
  * left empty (nothing half-made) on failure. */
 int muster_machine_load(const char *path, muster_machine *m, char *err, size_t err_len);
+/* The same from the file's text (size bytes, no terminator needed): 0, or
+ * -1 with "field: problem" in err and m left empty. */
+int muster_machine_parse(const char *text, size_t size, muster_machine *m, char *err, size_t err_len);
 
 /* Writes m as a muster-machine/1 JSON object (with layers, cluster_size and
  * the probe matrices when present).  In muster_model, not libmuster.  topology_json, when not NULL, is a JSON

@@ -461,24 +461,31 @@ static int read_whole_file(const char *path, char **text, size_t *size, char *er
     return 0;
 }
 
+int muster_machine_parse(const char *text, size_t size, muster_machine *m, char *err, size_t err_len)
+{
+    json_value root = {.type = JSON_NULL};
+    memset(m, 0, sizeof *m);
+    int rc = muster_json_parse(text, size, &root, err, err_len);
+    if (rc == 0)
+        rc = machine_from_json(&root, m, err, err_len);
+    muster_json_free(&root);
+    if (rc != 0)
+        muster_machine_free(m);
+    return rc;
+}
+
 int muster_machine_load(const char *path, muster_machine *m, char *err, size_t err_len)
 {
     char msg[512] = "";
     char *text = NULL;
     size_t size = 0;
-    json_value root = {.type = JSON_NULL};
     memset(m, 0, sizeof *m);
     int rc = read_whole_file(path, &text, &size, msg, sizeof msg);
     if (rc == 0) {
-        rc = muster_json_parse(text, size, &root, msg, sizeof msg);
+        rc = muster_machine_parse(text, size, m, msg, sizeof msg);
         free(text);
     }
-    if (rc == 0)
-        rc = machine_from_json(&root, m, msg, sizeof msg);
-    muster_json_free(&root);
-    if (rc != 0) {
-        muster_machine_free(m);
+    if (rc != 0)
         muster_say(err, err_len, "%s: %s", path, msg);
-    }
     return rc;
 }

@@ -518,6 +518,17 @@ void muster_omp_env_set_display(muster_omp_env_display_fn display)
     atomic_store_explicit(&display_hook, display, memory_order_release);
 }
 
+void muster_omp_env_reread(void)
+{
+    muster_omp_places_forget();
+    if (extras.affinity_format != NULL && strcmp(extras.affinity_format, DEFAULT_AFFINITY_FORMAT) != 0)
+        free((char *)extras.affinity_format);
+    globals = (muster_omp_globals){0};
+    extras = (muster_omp_env_extras){0};
+    muster_omp_cancellation = false;
+    read_environment();
+}
+
 const muster_omp_globals *muster_omp_globals_get(void)
 {
     pthread_once(&globals_once, read_environment);

@@ -56,6 +56,10 @@ typedef struct muster_omp_env_extras {
 } muster_omp_env_extras;
 
 const muster_omp_env_extras *muster_omp_env_extras_get(void);
+/* Reads the environment again, as at load, freeing what the last reading
+ * made: for the fuzzing harness (fuzz/fuzz_env.c) only, with no other
+ * thread of the runtime running. */
+void muster_omp_env_reread(void);
 
 /* What runs once the environment is read, inside its initialisation:
  * the start-up OMP_DISPLAY_ENV block, which display.c (above this file)
@@ -118,6 +122,8 @@ const muster_omp_places *muster_omp_places_get(void);
 /* The same without initialising the globals first: for env.c's display
  * during that initialisation (pthread_once must not be re-entered). */
 const muster_omp_places *muster_omp_places_peek(void);
+/* Frees the process's place list (muster_omp_env_reread). */
+void muster_omp_places_forget(void);
 
 /* The arithmetic of OpenMP 5.1 §2.6.2: places for a team of `size`
  * threads forked by a primary at place `primary_place` (an index into the

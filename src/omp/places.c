@@ -550,6 +550,11 @@ bool muster_omp_places_setup(const char *omp_places, bool wanted, bool binding)
     return from_env;
 }
 
+void muster_omp_places_forget(void)
+{
+    muster_omp_places_free(&process_places);
+}
+
 const muster_omp_places *muster_omp_places_peek(void)
 {
     return &process_places;

@@ -96,6 +96,12 @@ static void read_settings(void)
     read_load_watch();
 }
 
+void muster_wait_settings_reread(void)
+{
+    settings = (muster_wait_settings){.policy = MUSTER_WAIT_DEFAULT, .load_watch = true};
+    read_settings();
+}
+
 const muster_wait_settings *muster_wait_settings_get(void)
 {
     pthread_once(&settings_once, read_settings);

@@ -127,6 +127,9 @@ typedef struct muster_wait_settings {
 } muster_wait_settings;
 
 const muster_wait_settings *muster_wait_settings_get(void);
+/* Reads them again: for the fuzzing harness only (fuzz/fuzz_env.c), with
+ * no other thread reading them. */
+void muster_wait_settings_reread(void);
 
 /* ---- the decisions ---- */
 

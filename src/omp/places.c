@@ -18,6 +18,10 @@
 
 #define MAX_CPU_ID 65535  /* as libgomp: larger ids in OMP_PLACES are an error */
 #define MAX_PLACES 65536u
+/* CPUs listed over all places, counting repeats: far above any machine's
+ * (65 536 places of 16), far below what would take seconds and gigabytes
+ * to build ({0:43334}:8484 lists 367 million; fuzz/corpus/places). */
+#define MAX_LISTED 1048576ul
 #define MAX_ALLOWED 1024u /* muster_affinity_cpus sees CPU_SETSIZE CPUs */
 
 /* ---- building a place list ---- */
@@ -30,6 +34,7 @@ typedef struct cpu_set_list {
 typedef struct place_builder {
     cpu_set_list *places;
     unsigned count, capacity;
+    unsigned long listed; /* CPUs in all places so far, for MAX_LISTED */
 } place_builder;
 
 /* The array, moved or not, with room for one more item: it doubles when
@@ -228,6 +233,8 @@ static bool parse_resource(cursor *c, cpu_set_list *include, cpu_set_list *exclu
         return false;
     if (negated && len != 1)
         return fail(c, "excludes an interval (only single CPUs can be excluded with !)");
+    if ((negated ? exclude : include)->count + (unsigned long)len > MAX_LISTED)
+        return fail(c, "lists more than 1048576 CPUs in one place");
     for (long i = 0; i < len; i++) {
         long cpu = first + i * stride;
         if (cpu < 0 || cpu > MAX_CPU_ID)
@@ -314,6 +321,10 @@ static bool parse_explicit(cursor *c, place_builder *b)
             ok = fail(c, "excludes a place interval (only single places can be excluded with !)");
         if (ok && !negated && b->count + (unsigned long)len > MAX_PLACES)
             ok = fail(c, "has more than 65536 places");
+        if (ok && !negated && b->listed + (unsigned long)place.count * (unsigned long)len > MAX_LISTED)
+            ok = fail(c, "lists more than 1048576 CPUs over all its places");
+        if (ok && !negated)
+            b->listed += (unsigned long)place.count * (unsigned long)len;
         if (ok)
             ok = negated ? remove_place(c, b, &place) : add_place_interval(c, b, &place, len, stride);
         free(place.cpus);

@@ -73,6 +73,14 @@ static void test_explicit_lists(void)
                                "!{0}:2", "{0}::2", "{-1}", "{0}{1}", "{0};{1}"};
     for (size_t i = 0; i < sizeof malformed / sizeof malformed[0]; i++)
         expect_error(malformed[i]);
+    /* Found by fuzz_places: 367 million CPUs listed took seconds and
+     * gigabytes before being refused; now refused at once, with the why. */
+    const char *huge = parse16("{4:43334}:8484", NULL);
+    CHECK(strstr(huge, "error: ") == huge && strstr(huge, "1048576 CPUs"), "huge list: %s", huge);
+    huge = parse16("{0:65536,0:65536,0:65536,0:65536,0:65536,0:65536,0:65536,0:65536,0:65536,0:65536,0:65536,"
+                   "0:65536,0:65536,0:65536,0:65536,0:65536,0:65536}", NULL);
+    CHECK(strstr(huge, "error: ") == huge && strstr(huge, "1048576 CPUs in one place"), "huge place: %s", huge);
+    expect_places("{0:16}:4096:16", "{0:16}", 4095); /* 65 536 CPUs listed: within the bound */
 }
 
 /* The flat view (no topology): each allowed CPU a thread and a core; all of

@@ -9,7 +9,14 @@
  * whose threads do not exist there, and the first region of more than one
  * thread hangs.  So when the runtime answering is libgomp (found with
  * dladdr, not from the environment) the children use teams of one; on any
- * other runtime, muster included, they use the full team size. */
+ * other runtime, muster included, they use teams one and two threads
+ * bigger than the parent's (a pool that must grow in the child).
+ *
+ * And from inside a region: a member forks a child that execs a shell
+ * (the one thing a child of a multithreaded process may do at once), every
+ * member runs posix_spawn and waits for its child, one runs system();
+ * each child's exit status must come back.  libgomp passes these too. */
+#include <spawn.h>
 #include <sys/wait.h>
 
 #include "corpus.h"
@@ -64,6 +71,8 @@ static pid_t spawn(int round, int grandchild)
         if (corpus_is_runtime(corpus_object_of(dlsym(RTLD_DEFAULT, "GOMP_parallel")), "libgomp")) {
             teams_of_one = 1;
             omp_set_num_threads(1);
+        } else {
+            omp_set_num_threads(omp_get_max_threads() + 1 + round % 2);
         }
         for (int r = 0; r < 3; r++)
             work(round * 10 + r);
@@ -80,6 +89,58 @@ static pid_t spawn(int round, int grandchild)
         exit(0); /* a normal exit, atexit handlers and runtime destructors included */
     }
     return pid;
+}
+
+/* The exit status of pid, waited for. */
+static int exit_status_of(pid_t pid)
+{
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            FAIL("waitpid: %s", strerror(errno));
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1000 + WTERMSIG(status);
+}
+
+extern char **environ;
+
+/* fork, posix_spawn and system() from inside a region: every child's exit
+ * status comes back, and the team goes on. */
+static void spawn_inside_regions(void)
+{
+    int T = corpus_threads(), wrong = 0, members = 0;
+#pragma omp parallel reduction(+ : wrong, members)
+    {
+        int id = omp_get_thread_num();
+        members++;
+        if (id == 0) {
+            fflush(stdout);
+            pid_t pid = fork();
+            if (pid < 0)
+                FAIL("fork inside a region: %s", strerror(errno));
+            if (pid == 0) {
+                execl("/bin/sh", "sh", "-c", "exit 7", (char *)NULL);
+                _exit(99);
+            }
+            wrong += exit_status_of(pid) != 7;
+        }
+#pragma omp barrier
+        char code[16];
+        snprintf(code, sizeof code, "exit %d", 10 + id % 50);
+        char *args[] = {"sh", "-c", code, NULL};
+        pid_t pid;
+        int rc = posix_spawn(&pid, "/bin/sh", NULL, NULL, args, environ);
+        if (rc != 0)
+            FAIL("posix_spawn inside a region: %s", strerror(rc));
+        wrong += exit_status_of(pid) != 10 + id % 50;
+#pragma omp barrier
+#pragma omp single
+        {
+            int status = system("exit 3");
+            wrong += !(WIFEXITED(status) && WEXITSTATUS(status) == 3);
+        }
+    }
+    CHECK_EQ(members, T, "the team that spawned");
+    CHECK_EQ(wrong, 0, "children whose exit status did not come back");
 }
 
 static void reap(pid_t pid, const char *what)
@@ -116,6 +177,9 @@ int main(void)
     pid_t c = spawn(7, 0);
     reap(c, "the child forked after nested regions");
     work(8);
-    corpus_summary("children=4 rounds_per_child=3 ok");
+    for (int r = 0; r < 3; r++)
+        spawn_inside_regions();
+    work(9);
+    corpus_summary("children=4 rounds_per_child=3 spawned_inside_regions=3 ok");
     return 0;
 }

@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config clang-14 libclang-rt-14-dev libck-dev libhwloc-dev libomp-dev python3 spin
-          python3-matplotlib python3-numpy python3-pytest
+          python3-matplotlib python3-numpy python3-pytest openmpi-bin libopenmpi-dev
           gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
 
 missing=()

@@ -231,10 +231,12 @@ static void test_waiter_finds_busy_thread(void)
     }
     bool contended = muster_load_contended();
     muster_load_counts found = muster_load_counters();
-    /* Now a contended wait: a short spin, a probe, then the sleep. */
+    /* Now a contended wait: a short spin, a probe, then the sleep (the
+     * probe may be away for a while on a busy machine: a deadline well
+     * beyond it). */
     uint64_t sleeps = muster_wait_counters().sleeps;
     atomic_store(&flag, 0);
-    waiter.deadline_ns = muster_now_ns() + 2000000u;
+    waiter.deadline_ns = muster_now_ns() + 200000000u;
     CHECK(muster_wait_reach(&flag, 1, &waiter) == MUSTER_E_TIMEDOUT, "the contended wait");
     stop_busy(&busy, thread, &saved);
     CHECK(contended, "%d waits beside a busy thread made %llu probes, found %llu switches, and never called it "

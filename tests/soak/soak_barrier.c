@@ -47,7 +47,7 @@
 
 enum kind { PLAIN, SPLIT, PHASES, TIMEOUT, ABORT, KINDS };
 static const char *const kind_names[KINDS] = {"plain", "split", "phases", "timeout", "abort"};
-enum { MAX_TEAM = 64, MAX_EPISODES = 20000 };
+enum { MAX_TEAM = 64, MAX_EPISODES = 250000 };
 
 static uint64_t now_ns(void)
 {
@@ -347,7 +347,15 @@ static void choose(trial *t, unsigned *seed, unsigned max_team)
     unsigned d = next_random(seed) % 10;
     t->delays = d < 4 ? NO_DELAY : d < 7 ? SPIN_DELAY : MIXED_DELAY;
     /* Many episodes where they are cheap, fewer where members sleep. */
-    t->episodes = t->delays == MIXED_DELAY ? 50 + next_random(seed) % 1000 : 1000 + next_random(seed) % (MAX_EPISODES - 1000);
+    /* Many episodes where they are cheap (no delays, the team within the
+     * CPUs: the fastest episodes, where a wake-up races the next arrival),
+     * fewer where members are late or share CPUs. */
+    if (t->delays == MIXED_DELAY)
+        t->episodes = 50 + next_random(seed) % 1000;
+    else if (t->delays == NO_DELAY && t->size <= cpus())
+        t->episodes = 20000 + next_random(seed) % (MAX_EPISODES - 20000);
+    else
+        t->episodes = 1000 + next_random(seed) % 19000;
     t->seed = next_random(seed);
     t->late_member = next_random(seed) % t->size;
     t->late_episode = next_random(seed) % 20;

@@ -11,8 +11,9 @@
  * dependences and a taskgroup, a taskloop, cancellation of a loop and of a
  * taskgroup (when OMP_CANCELLATION is on), nested regions two and three
  * levels deep under a random max-active-levels, sections with single,
- * master and barriers.  Meanwhile a signal storm (unless --no-signals)
- * interrupts one of the team's threads with SIGUSR1 every ~100 us.
+ * master and barriers, runs of hundreds of short regions.  Meanwhile a
+ * signal storm (unless --no-signals) interrupts one of the team's threads
+ * with SIGUSR1 every ~100 us.
  *
  * Each step checks its answer against the serial one; a watchdog that sees
  * no step finish for 60 s names the step, prints every OpenMP thread's
@@ -41,9 +42,9 @@
 #include <time.h>
 #include <unistd.h>
 
-enum step { REDUCE, MUTUAL, ORDERED, DEPEND, TASKLOOP, CANCEL, NESTED, SECTIONS, STEPS };
-static const char *const step_names[STEPS] = {"reduce", "mutual", "ordered", "depend",
-                                              "taskloop", "cancel", "nested", "sections"};
+enum step { REDUCE, MUTUAL, ORDERED, DEPEND, TASKLOOP, CANCEL, NESTED, SECTIONS, REGIONS, STEPS };
+static const char *const step_names[STEPS] = {"reduce", "mutual", "ordered", "depend", "taskloop",
+                                              "cancel", "nested", "sections", "regions"};
 
 static _Atomic uint64_t regions, steps_done, step_count[STEPS], step_ns[STEPS], wrong, signals_sent;
 static _Atomic int current_step = -1;
@@ -349,6 +350,30 @@ static void step_sections(int team, unsigned *seed)
     EXPECT("sections", "masters", masters, rounds);
 }
 
+/* Many short regions in a row, as solvers make them: each member counts
+ * itself, a barrier, each checks the count. */
+static void step_regions(int team, unsigned *seed)
+{
+    int count = 100 + (int)(next_random(seed) % 400), wrong_counts = 0, sizes = 0;
+    for (int r = 0; r < count; r++) {
+        int members = 0;
+#pragma omp parallel num_threads(team) reduction(+ : wrong_counts, sizes)
+        {
+            begin_region();
+#pragma omp atomic
+            members++;
+#pragma omp barrier
+            int seen;
+#pragma omp atomic read
+            seen = members;
+            wrong_counts += seen != omp_get_num_threads();
+            sizes += omp_get_thread_num() == 0 ? omp_get_num_threads() : 0;
+        }
+    }
+    EXPECT("regions", "members counted before the barrier", wrong_counts, 0);
+    EXPECT("regions", "team sizes", sizes, count * team);
+}
+
 /* ---- the storm, the watchdog ---- */
 
 static void on_storm(int signo)
@@ -474,6 +499,7 @@ int main(int argc, char **argv)
         case CANCEL: step_cancel(team, &seed); break;
         case NESTED: step_nested(team, &seed); break;
         case SECTIONS: step_sections(team, &seed); break;
+        case REGIONS: step_regions(team, &seed); break;
         default: break;
         }
         atomic_fetch_add(&step_count[s], 1);

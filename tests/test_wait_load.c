@@ -16,15 +16,18 @@ static void test_evidence_rule(void)
 {
     const uint64_t hold = MUSTER_LOAD_HOLD_NS;
     muster_load_reset();
-    uint64_t now = muster_now_ns(), spells = muster_load_counters().contended_spells;
+    /* Evidence "seen" a second ahead keeps the spell on for a second of
+     * real time, however long a loaded machine keeps this thread off its
+     * CPU between the note and the look. */
+    uint64_t now = muster_now_ns(), ahead = now + 1000000000u, spells = muster_load_counters().contended_spells;
     CHECK(!muster_load_contended(), "contended with no evidence");
 
-    muster_load_note_evidence(now);
+    muster_load_note_evidence(ahead);
     CHECK(!muster_load_contended(), "one piece of evidence made the process contended");
-    muster_load_note_evidence(now + 1000);
+    muster_load_note_evidence(ahead + 1000);
     CHECK(muster_load_contended(), "two pieces 1 us apart did not make it contended");
     CHECK(muster_load_counters().contended_spells == spells + 1, "the spell was not counted");
-    muster_load_note_evidence(now + 2000);
+    muster_load_note_evidence(ahead + 2000);
     CHECK(muster_load_counters().contended_spells == spells + 1, "a third piece counted a second spell");
 
     /* Two pieces further apart than the hold: each is a lone switch. */
@@ -134,10 +137,10 @@ typedef struct one_wait {
 static void *one_wait_main(void *arg)
 {
     one_wait *w = arg;
-    if (w->contend_first) {
-        uint64_t now = muster_now_ns();
-        muster_load_note_evidence(now);
-        muster_load_note_evidence(now + 1);
+    if (w->contend_first) { /* a second ahead: contended however late the wait starts */
+        uint64_t ahead = muster_now_ns() + 1000000000u;
+        muster_load_note_evidence(ahead);
+        muster_load_note_evidence(ahead + 1);
     }
     uint64_t probes = muster_load_counters().probes;
     CHECK(muster_wait_reach(&w->flag, 1, &w->waiter) == 0, "the wait");

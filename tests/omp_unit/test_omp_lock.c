@@ -409,9 +409,9 @@ static void *keep_contended(void *arg)
 {
     _Atomic bool *stop = arg;
     while (!atomic_load(stop)) {
-        uint64_t now = test_now_ns();
-        muster_load_note_evidence(now);
-        muster_load_note_evidence(now + 1);
+        uint64_t ahead = test_now_ns() + 1000000000u; /* a lapse needs a second off the CPU */
+        muster_load_note_evidence(ahead);
+        muster_load_note_evidence(ahead + 1);
         usleep(2000);
     }
     return NULL;

@@ -17,6 +17,7 @@
  * that differs between runtimes, for the tests of `muster compare`. */
 #include <dlfcn.h>
 #include <math.h>
+#include <stdbool.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,8 +49,40 @@ static double serial_work(double us)
     return x;
 }
 
+/* --help, and words that are not relax's options: a program whose mistyped
+ * option ran the default kernel would measure the wrong thing quietly. */
+static int check_words(int argc, char **argv)
+{
+    static const char *const valued[] = {"--points", "--sweeps", "--serial-us", "--tail-ms"};
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: relax [--points N (20000)] [--sweeps N (3000)] [--serial-us N (0)] [--tail-ms N (0)] "
+                   "[--say-runtime]\n\nJacobi relaxation of a 1-D heat equation: one short parallel loop with a "
+                   "max-reduction a sweep.\n--serial-us: serial work after each sweep; --tail-ms: after the last;\n"
+                   "--say-runtime: print the library that answered omp_get_thread_num.\n");
+            return 0;
+        }
+        if (strcmp(argv[i], "--say-runtime") == 0)
+            continue;
+        bool known = false;
+        for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
+            known |= strcmp(argv[i], valued[k]) == 0;
+        if (known && i + 1 < argc) {
+            i++;
+            continue;
+        }
+        fprintf(stderr, "relax: %s '%s' (try --help)\n", known ? "a value is missing after" : "unknown option",
+                argv[i]);
+        return 2;
+    }
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
+    int words = check_words(argc, argv);
+    if (words >= 0)
+        return words;
     long n = option(argc, argv, "--points", 20000, 16, 100000000);
     long limit = option(argc, argv, "--sweeps", 3000, 1, 100000000);
     long serial_us = option(argc, argv, "--serial-us", 0, 0, 10000000);

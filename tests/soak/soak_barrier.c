@@ -44,26 +44,11 @@
 #include <unistd.h>
 
 #include "muster/barrier.h"
+#include "soak_common.h"
 
 enum kind { PLAIN, SPLIT, PHASES, TIMEOUT, ABORT, KINDS };
 static const char *const kind_names[KINDS] = {"plain", "split", "phases", "timeout", "abort"};
 enum { MAX_TEAM = 64, MAX_EPISODES = 250000 };
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static unsigned next_random(unsigned *s)
-{
-    unsigned x = *s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return *s = x ? x : 0x9e3779b9u;
-}
 
 /* How late members arrive, chosen per trial: not at all (the fastest
  * episodes, where wake-ups race arrivals), after short spins, or after
@@ -308,12 +293,6 @@ static void *member_main(void *arg)
 
 /* ---- choosing a trial ---- */
 
-static unsigned cpus(void)
-{
-    cpu_set_t set;
-    return sched_getaffinity(0, sizeof set, &set) == 0 ? (unsigned)CPU_COUNT(&set) : 1u;
-}
-
 static bool power_of_two(unsigned n)
 {
     return (n & (n - 1)) == 0;
@@ -362,22 +341,6 @@ static void choose(trial *t, unsigned *seed, unsigned max_team)
 }
 
 /* ---- the watchdog and the signal storm ---- */
-
-static void on_storm(int signo)
-{
-    (void)signo;
-}
-
-/* SIGUSR2 on a member: its stack, for the watchdog's report. */
-static void on_dump(int signo)
-{
-    (void)signo;
-    void *frames[48];
-    int n = backtrace(frames, 48);
-    static const char line[] = "---- a member's stack:\n";
-    write(2, line, sizeof line - 1);
-    backtrace_symbols_fd(frames, n, 2);
-}
 
 /* One member every 100 us, in turn: a wait is interrupted every 100 us,
  * each member's every 100 us times the team size. */
@@ -548,18 +511,6 @@ static void run_trial(trial *t)
 
 /* ---- the command line and the loop ---- */
 
-static unsigned long number(const char *option, const char *text, unsigned long min, unsigned long max)
-{
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(text, &end, 10);
-    if (errno != 0 || *end != '\0' || text[0] == '-' || v < min || v > max) {
-        fprintf(stderr, "soak_barrier: %s '%s': a whole number from %lu to %lu\n", option, text, min, max);
-        exit(2);
-    }
-    return v;
-}
-
 int main(int argc, char **argv)
 {
     unsigned long seconds = 30, max_team = MAX_TEAM;
@@ -567,11 +518,11 @@ int main(int argc, char **argv)
     bool signals = true;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc)
-            seconds = number("--seconds", argv[++i], 1, 30L * 24 * 3600);
+            seconds = soak_number("soak_barrier", "--seconds", argv[++i], 1, 30L * 24 * 3600);
         else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
-            seed = (unsigned)number("--seed", argv[++i], 1, 0xffffffffu);
+            seed = (unsigned)soak_number("soak_barrier", "--seed", argv[++i], 1, 0xffffffffu);
         else if (strcmp(argv[i], "--max-team") == 0 && i + 1 < argc)
-            max_team = number("--max-team", argv[++i], 3, MAX_TEAM);
+            max_team = soak_number("soak_barrier", "--max-team", argv[++i], 3, MAX_TEAM);
         else if (strcmp(argv[i], "--no-signals") == 0)
             signals = false;
         else {
@@ -581,11 +532,7 @@ int main(int argc, char **argv)
             return strcmp(argv[i], "--help") == 0 ? 0 : 2;
         }
     }
-    struct sigaction sa = {.sa_handler = on_storm}; /* no SA_RESTART: futex waits see EINTR */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGUSR1, &sa, NULL);
-    sa.sa_handler = on_dump;
-    sigaction(SIGUSR2, &sa, NULL);
+    soak_install_handlers();
     atomic_store(&storm_on, signals);
     printf("soak_barrier: %lu s, seed %u, %u CPUs, teams of 2 to %lu, signal storm %s\n", seconds, seed, cpus(),
            max_team, signals ? "a member every 100 us" : "off");

@@ -42,6 +42,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "soak_common.h"
+
 enum step { REDUCE, MUTUAL, ORDERED, DEPEND, TASKLOOP, CANCEL, NESTED, SECTIONS, REGIONS, STEPS };
 static const char *const step_names[STEPS] = {"reduce", "mutual", "ordered", "depend", "taskloop",
                                               "cancel", "nested", "sections", "regions"};
@@ -79,28 +81,6 @@ static void signal_thread(unsigned k, int signo)
 }
 
 /* ---- helpers ---- */
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static unsigned next_random(unsigned *s)
-{
-    unsigned x = *s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return *s = x ? x : 0x9e3779b9u;
-}
-
-static unsigned cpus(void)
-{
-    cpu_set_t set;
-    return sched_getaffinity(0, sizeof set, &set) == 0 ? (unsigned)CPU_COUNT(&set) : 1u;
-}
 
 static void report_wrong(const char *step, const char *what, long long got, long long want)
 {
@@ -376,22 +356,6 @@ static void step_regions(int team, unsigned *seed)
 
 /* ---- the storm, the watchdog ---- */
 
-static void on_storm(int signo)
-{
-    (void)signo;
-}
-
-static void on_dump(int signo)
-{
-    (void)signo;
-    void *frames[48];
-    int n = backtrace(frames, 48);
-    static const char line[] = "---- a thread's stack:\n";
-    ssize_t ignored = write(2, line, sizeof line - 1);
-    (void)ignored;
-    backtrace_symbols_fd(frames, n, 2);
-}
-
 static void *storm_main(void *arg)
 {
     (void)arg;
@@ -428,18 +392,6 @@ static void *watchdog_main(void *arg)
     return NULL;
 }
 
-static unsigned long number(const char *option, const char *text, unsigned long min, unsigned long max)
-{
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(text, &end, 10);
-    if (errno != 0 || *end != '\0' || text[0] == '-' || v < min || v > max) {
-        fprintf(stderr, "soak_omp: %s '%s': a whole number from %lu to %lu\n", option, text, min, max);
-        exit(2);
-    }
-    return v;
-}
-
 int main(int argc, char **argv)
 {
     unsigned long seconds = 30;
@@ -447,9 +399,9 @@ int main(int argc, char **argv)
     bool signals = true;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc)
-            seconds = number("--seconds", argv[++i], 1, 30L * 24 * 3600);
+            seconds = soak_number("soak_omp", "--seconds", argv[++i], 1, 30L * 24 * 3600);
         else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
-            seed = (unsigned)number("--seed", argv[++i], 1, 0xffffffffu);
+            seed = (unsigned)soak_number("soak_omp", "--seed", argv[++i], 1, 0xffffffffu);
         else if (strcmp(argv[i], "--no-signals") == 0)
             signals = false;
         else {
@@ -459,11 +411,7 @@ int main(int argc, char **argv)
             return help ? 0 : 2;
         }
     }
-    struct sigaction sa = {.sa_handler = on_storm}; /* no SA_RESTART: futex waits see EINTR */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGUSR1, &sa, NULL);
-    sa.sa_handler = on_dump;
-    sigaction(SIGUSR2, &sa, NULL);
+    soak_install_handlers();
     atomic_store(&storm_on, signals);
     Dl_info info;
     const char *runtime = dladdr((void *)omp_get_thread_num, &info) && info.dli_fname ? info.dli_fname : "?";

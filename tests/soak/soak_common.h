@@ -1,0 +1,85 @@
+/* What the two soaks share: the clock, randomness, the CPU count, the
+ * number options, and the signal handlers of the storm and of the
+ * watchdog's stack dump. */
+#ifndef MUSTER_SOAK_COMMON_H
+#define MUSTER_SOAK_COMMON_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <execinfo.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+static inline uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* xorshift: cheap per-thread randomness. */
+static inline unsigned next_random(unsigned *s)
+{
+    unsigned x = *s;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return *s = x ? x : 0x9e3779b9u;
+}
+
+static inline unsigned cpus(void)
+{
+    cpu_set_t set;
+    return sched_getaffinity(0, sizeof set, &set) == 0 ? (unsigned)CPU_COUNT(&set) : 1u;
+}
+
+/* A whole number option in [min, max], or a message naming it and exit 2. */
+static inline unsigned long soak_number(const char *prog, const char *option, const char *text, unsigned long min,
+                                        unsigned long max)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(text, &end, 10);
+    if (errno != 0 || *end != '\0' || text[0] == '-' || v < min || v > max) {
+        fprintf(stderr, "%s: %s '%s': a whole number from %lu to %lu\n", prog, option, text, min, max);
+        exit(2);
+    }
+    return v;
+}
+
+/* SIGUSR1, the storm's: does nothing but interrupt (no SA_RESTART, so
+ * futex waits return EINTR).  SIGUSR2, the watchdog's: the receiving
+ * thread's stack on stderr. */
+static void soak_on_storm(int signo)
+{
+    (void)signo;
+}
+
+static void soak_on_dump(int signo)
+{
+    (void)signo;
+    void *frames[48];
+    int n = backtrace(frames, 48);
+    static const char line[] = "---- a thread's stack:\n";
+    ssize_t ignored = write(2, line, sizeof line - 1);
+    (void)ignored;
+    backtrace_symbols_fd(frames, n, 2);
+}
+
+static inline void soak_install_handlers(void)
+{
+    struct sigaction sa = {.sa_handler = soak_on_storm};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGUSR1, &sa, NULL);
+    sa.sa_handler = soak_on_dump;
+    sigaction(SIGUSR2, &sa, NULL);
+}
+
+#endif

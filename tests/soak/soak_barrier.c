@@ -488,7 +488,8 @@ static void run_trial(trial *t)
         }
     }
     if (t->kind == ABORT) {
-        usleep(next_random(&t->seed) % 3000);
+        unsigned when = t->seed ^ 0x5bd1e995u; /* not t->seed itself: the members read it as they start */
+        usleep(next_random(&when) % 3000);
         muster_barrier_abort(t->barrier);
         atomic_fetch_add(&aborts_seen, 1);
     }

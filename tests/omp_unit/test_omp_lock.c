@@ -426,6 +426,9 @@ static void test_crowded_waiters_use_the_word(void)
     watching.watch_load = true;
     _Atomic bool stop = false;
     pthread_t keeper;
+    uint64_t ahead = test_now_ns() + 1000000000u; /* contended before any waiter starts, not when the keeper runs */
+    muster_load_note_evidence(ahead);
+    muster_load_note_evidence(ahead + 1);
     CHECK(pthread_create(&keeper, NULL, keep_contended, &stop) == 0, "keeper thread");
     check_waiters_use_the_word(watching);
     atomic_store(&stop, true);

@@ -98,6 +98,8 @@ with tempfile.TemporaryDirectory() as tmp:
         (("--threads", "0", "--", relax), 2, "--threads"),
         (("--runtimes", "gnu", "--", relax), 2, "gnu"),
         (("--colour", "--", relax), 2, "--colour"),
+        # found by fuzz_cli: stacked quantifiers made regcomp take gigabytes
+        (("--figure", "checksum = (\\S+)" + "+" * 40, "--", relax), 2, "a quantifier follows another"),
         (("--plot", "out.gif", "--", relax), 2, "ending in .png or .svg"),
         (("--", "/bin/true"), 1, "links no OpenMP runtime"),
         (("--", script), 1, "not an ELF program"),

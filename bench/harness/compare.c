@@ -298,8 +298,41 @@ static void usage(FILE *out)
             "example: muster compare --threads 2,4 --rounds 3 -- ./my_program input.dat\n");
 }
 
+/* A quantifier right after another ("(\S+)++"), outside brackets and
+ * escapes: glibc's regcomp copies the tree once per quantifier, so a run
+ * of them takes memory exponential in its length (fuzz_cli found 40 "+"
+ * taking gigabytes).  No figure needs one. */
+static bool stacks_quantifiers(const char *re)
+{
+    bool in_brackets = false, after_quantifier = false;
+    for (const char *p = re; *p != '\0'; p++) {
+        bool quantifier = false;
+        if (*p == '\\' && p[1] != '\0')
+            p++;
+        else if (in_brackets)
+            in_brackets = *p != ']';
+        else if (*p == '[')
+            in_brackets = true;
+        else if (*p == '*' || *p == '+' || *p == '?' || *p == '{') {
+            if (after_quantifier)
+                return true;
+            quantifier = true;
+            if (*p == '{')
+                while (p[1] != '\0' && p[1] != '}')
+                    p++;
+        }
+        after_quantifier = quantifier;
+    }
+    return false;
+}
+
 static int set_figure(const char *value, void *opts)
 {
+    if (strlen(value) > 256)
+        return cli_usage_error(PROG, "--figure: a regular expression of at most 256 characters, not %zu",
+                               strlen(value));
+    if (stacks_quantifiers(value))
+        return cli_usage_error(PROG, "--figure '%s': a quantifier follows another (as in '+*'); give one", value);
     regex_t re;
     int rc = regcomp(&re, value, REG_EXTENDED);
     if (rc != 0) {

@@ -123,6 +123,15 @@ static int spin_guarded(muster_flag *flag, uint32_t target, const muster_waiter 
     return 0;
 }
 
+/* `polls` of spinning: guarded by the census against a team-mate on the
+ * CPU where the waiter has a census and does not share CPUs by it, plain
+ * otherwise.  Returns 1 reached, 0 still waiting, or an error. */
+static int spin_for(muster_flag *flag, uint32_t target, const muster_waiter *waiter, uint64_t polls)
+{
+    bool guarded = waiter->census != NULL && waiter->share_ns == 0;
+    return guarded ? spin_guarded(flag, target, waiter, polls) : spin(flag, target, waiter, polls);
+}
+
 /* Whether a waiter watches the load (wait/load.h): muster_team_waiter
  * asks it of the default budget of a team that fits the CPUs; an explicit
  * budget, or ACTIVE, is taken at its word. */
@@ -150,7 +159,7 @@ static int spin_watching(muster_flag *flag, uint32_t target, const muster_waiter
     bool guarded = waiter->census != NULL && waiter->share_ns == 0;
     while (polls > 0) {
         uint64_t step = polls < slice ? polls : slice;
-        int state = guarded ? spin_guarded(flag, target, waiter, step) : spin(flag, target, waiter, step);
+        int state = spin_for(flag, target, waiter, step);
         if (state != 0)
             return state;
         polls -= step;
@@ -373,20 +382,17 @@ static int spin_phase(muster_flag *flag, uint32_t target, const muster_waiter *w
 {
     if (waiter->policy == MUSTER_WAIT_PASSIVE)
         return 0;
-    bool guarded = waiter->census != NULL && waiter->share_ns == 0;
     if (waiter->policy == MUSTER_WAIT_ACTIVE)
-        return guarded ? spin_guarded(flag, target, waiter, UINT64_MAX) : spin(flag, target, waiter, UINT64_MAX);
+        return spin_for(flag, target, waiter, UINT64_MAX);
     if (!watches_load(waiter))
-        return guarded ? spin_guarded(flag, target, waiter, spin_budget(waiter))
-                       : spin(flag, target, waiter, spin_budget(waiter));
+        return spin_for(flag, target, waiter, spin_budget(waiter));
     *contended = muster_load_contended();
     if (!*contended) {
         int state = spin_watching(flag, target, waiter, spin_budget(waiter));
         *contended = muster_load_contended();
         return state;
     }
-    uint64_t polls = muster_spin_iterations(MUSTER_SPIN_NS_CONTENDED);
-    int state = guarded ? spin_guarded(flag, target, waiter, polls) : spin(flag, target, waiter, polls);
+    int state = spin_for(flag, target, waiter, muster_spin_iterations(MUSTER_SPIN_NS_CONTENDED));
     /* One probe before sleeping: it hands the CPU to whoever wants it and
      * renews (or lets lapse) the evidence. */
     return state != 0 ? state : probe_load(flag, target);

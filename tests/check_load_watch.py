@@ -14,8 +14,9 @@ import sys
 
 library, relax = sys.argv[1], sys.argv[2]
 failures = 0
-STATS = re.compile(r"libmuster-omp: waits: sleeps=(\d+) wakes=(\d+) yields=(\d+) load_probes=(\d+) "
-                   r"load_evidence=(\d+) contended_spells=(\d+)")
+STATS = re.compile(r"libmuster-omp: waits: sleeps=(\d+) wakes=(\d+) yields=(\d+) woken=\d+ slow_wakes=\d+ "
+                   r"mean_wake_us=[0-9.]+ load_probes=(\d+) load_evidence=(\d+) contended_spells=(\d+) "
+                   r"costly_yields=\d+ costly_spells=\d+")
 
 
 def expect(cond, what):

@@ -1,6 +1,8 @@
 /* The load watch (wait/load.h): its evidence rule, a probe beside a busy
- * thread on the same CPU, a contended wait that sleeps without learning a
- * longer budget, and barriers whose waiters change mode mid-flight. */
+ * thread on the same CPU, yields beside one that make yields costly, a
+ * contended wait that sleeps without learning a longer budget, an
+ * oversubscribed wait that stops yielding while yields are costly, and
+ * barriers whose waiters change mode mid-flight. */
 #include <stdatomic.h>
 
 #include "stress_common.h"
@@ -124,6 +126,31 @@ static void test_probe_sees_busy_thread(void)
     muster_load_reset();
 }
 
+/* Yields beside a busy thread on the same CPU are away for its slice:
+ * they make yields costly.  Alone, yields come straight back. */
+static void test_costly_yields(void)
+{
+    muster_load_reset();
+    for (int i = 0; i < 2000; i++)
+        muster_load_yield();
+    /* A shared VM's host may stall one yield; two within the hold time,
+     * never seen here, would make this fail. */
+    CHECK(!muster_load_yields_costly(), "2000 yields with nobody else on the CPU made yields costly");
+    busy_thread busy;
+    pthread_t thread;
+    cpu_set_t saved;
+    if (!start_busy_beside_me(&busy, &thread, &saved))
+        return;
+    muster_load_counts before = muster_load_counters();
+    int yields = 0;
+    for (; yields < 200 && !muster_load_yields_costly(); yields++)
+        muster_load_yield();
+    stop_busy(&busy, thread, &saved);
+    CHECK(muster_load_yields_costly(), "%d yields beside a busy thread left yields cheap", yields);
+    CHECK(muster_load_counters().costly_yields - before.costly_yields >= 2, "costly yields not counted");
+    muster_load_reset();
+}
+
 /* ---- waits ---- */
 
 typedef struct one_wait {
@@ -199,6 +226,32 @@ static void check_contended_wait(const muster_wait_work *work)
     muster_load_reset();
 }
 
+/* An oversubscribed waiter (the default's yields before it sleeps) yields
+ * while yields are cheap, and sleeps without a yield while they are
+ * costly: under EEVDF each would hand a busy process its whole slice. */
+static void check_costly_oversubscribed_wait(const muster_wait_work *work)
+{
+    one_wait w = {.waiter = {.policy = MUSTER_WAIT_HYBRID, .yields = MUSTER_YIELDS_OVERSUBSCRIBED}};
+    w.waiter.work = work;
+    muster_load_reset();
+    uint64_t yields = muster_wait_counters().yields;
+    run_one_wait(&w);
+    CHECK(muster_wait_counters().yields - yields >= MUSTER_YIELDS_OVERSUBSCRIBED,
+          "a %s oversubscribed wait slept after %llu yields, expected %d", work ? "working" : "plain",
+          (unsigned long long)(muster_wait_counters().yields - yields), MUSTER_YIELDS_OVERSUBSCRIBED);
+    uint64_t ahead = muster_now_ns() + 1000000000u; /* a second ahead: costly however late the wait */
+    muster_load_note_costly(ahead);
+    muster_load_note_costly(ahead + 1);
+    CHECK(muster_load_yields_costly(), "two pieces did not make yields costly");
+    yields = muster_wait_counters().yields;
+    uint64_t sleeps = muster_wait_counters().sleeps;
+    run_one_wait(&w);
+    CHECK(muster_wait_counters().yields == yields, "a %s oversubscribed wait yielded %llu times while yields "
+          "were costly", work ? "working" : "plain", (unsigned long long)(muster_wait_counters().yields - yields));
+    CHECK(muster_wait_counters().sleeps > sleeps, "it never slept");
+    muster_load_reset();
+}
+
 static bool no_work(void *arg)
 {
     (void)arg;
@@ -211,6 +264,8 @@ static void test_contended_waits(void)
     _Atomic uint32_t sleepers = 0;
     muster_wait_work work = {.run = no_work, .sleepers = &sleepers};
     check_contended_wait(&work);
+    check_costly_oversubscribed_wait(NULL);
+    check_costly_oversubscribed_wait(&work);
 }
 
 /* Waiters spinning the default budget beside a busy thread on their CPU
@@ -327,6 +382,7 @@ int main(void)
 {
     test_evidence_rule();
     test_probe_sees_busy_thread();
+    test_costly_yields();
     test_contended_waits();
     test_waiter_finds_busy_thread();
     test_barriers_under_flipping_load();

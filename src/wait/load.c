@@ -6,35 +6,73 @@
 #include "platform/platform.h"
 #include "wait/policy.h"
 
-/* Process-wide: when the last evidence came, and until when the process is
- * contended (0: not since the last reset).  Written at evidence only, which
- * an idle machine never produces, so waiters read them from their cache. */
-static _Atomic uint64_t last_evidence_ns, contended_until_ns;
+/* One kind of evidence, process-wide: when the last piece came, and until
+ * when it holds (0: not since the last reset).  Written at evidence only,
+ * which an idle machine never produces, so waiters read them from their
+ * cache. */
+typedef struct evidence {
+    _Atomic uint64_t last_ns, until_ns;
+    _Atomic uint64_t pieces, spells; /* statistics */
+} evidence;
+
+/* contended: another thread ran when a probe gave the CPU away.  costly: a
+ * yield was away MUSTER_LOAD_LONG_YIELD_NS or more. */
+static evidence contended, costly;
 
 /* relaxed: statistics only; they order nothing. */
-static _Atomic uint64_t probe_count, evidence_count, spell_count;
+static _Atomic uint64_t probe_count;
 
-bool muster_load_contended(void)
+static bool holds(evidence *e)
 {
     /* relaxed: a scheduling hint; a stale value costs one wait spun or
      * slept the other way, never correctness. */
-    uint64_t until = atomic_load_explicit(&contended_until_ns, memory_order_relaxed);
+    uint64_t until = atomic_load_explicit(&e->until_ns, memory_order_relaxed);
     return until != 0 && muster_now_ns() < until;
+}
+
+/* Two pieces within the hold time make it hold until the hold time after
+ * the last (a lone one may be a kernel thread, or the hypervisor). */
+static void note(evidence *e, uint64_t now_ns)
+{
+    atomic_fetch_add_explicit(&e->pieces, 1, memory_order_relaxed); /* relaxed: a statistic */
+    /* relaxed (all three): a hint, as above; racing writers may lose one
+     * piece of evidence, which the next probe replaces. */
+    uint64_t previous = atomic_exchange_explicit(&e->last_ns, now_ns, memory_order_relaxed);
+    if (previous == 0 || now_ns - previous > MUSTER_LOAD_HOLD_NS)
+        return;
+    uint64_t until = atomic_load_explicit(&e->until_ns, memory_order_relaxed);
+    if (until == 0 || until < now_ns)
+        atomic_fetch_add_explicit(&e->spells, 1, memory_order_relaxed); /* relaxed: a statistic */
+    if (until < now_ns + MUSTER_LOAD_HOLD_NS)
+        atomic_store_explicit(&e->until_ns, now_ns + MUSTER_LOAD_HOLD_NS, memory_order_relaxed);
+}
+
+bool muster_load_contended(void)
+{
+    return holds(&contended);
+}
+
+bool muster_load_yields_costly(void)
+{
+    return holds(&costly);
+}
+
+bool muster_load_renewal_due(void)
+{
+    /* relaxed: a hint, as in holds(). */
+    uint64_t until = atomic_load_explicit(&costly.until_ns, memory_order_relaxed);
+    uint64_t now = muster_now_ns();
+    return until != 0 && now < until && until - now < MUSTER_LOAD_HOLD_NS / 4;
 }
 
 void muster_load_note_evidence(uint64_t now_ns)
 {
-    atomic_fetch_add_explicit(&evidence_count, 1, memory_order_relaxed); /* relaxed: a statistic */
-    /* relaxed (all three): a hint, as above; racing writers may lose one
-     * piece of evidence, which the next probe replaces. */
-    uint64_t previous = atomic_exchange_explicit(&last_evidence_ns, now_ns, memory_order_relaxed);
-    if (previous == 0 || now_ns - previous > MUSTER_LOAD_HOLD_NS)
-        return; /* a lone switch: a kernel thread, say; wait for a second */
-    uint64_t until = atomic_load_explicit(&contended_until_ns, memory_order_relaxed);
-    if (until == 0 || until < now_ns)
-        atomic_fetch_add_explicit(&spell_count, 1, memory_order_relaxed); /* relaxed: a statistic */
-    if (until < now_ns + MUSTER_LOAD_HOLD_NS)
-        atomic_store_explicit(&contended_until_ns, now_ns + MUSTER_LOAD_HOLD_NS, memory_order_relaxed);
+    note(&contended, now_ns);
+}
+
+void muster_load_note_costly(uint64_t now_ns)
+{
+    note(&costly, now_ns);
 }
 
 bool muster_load_probe(void)
@@ -46,21 +84,37 @@ bool muster_load_probe(void)
     uint64_t end = muster_now_ns();
     if (end - start < MUSTER_LOAD_GAP_NS || muster_thread_preemptions() == switches)
         return false; /* nobody else ran: an idle CPU, or an interrupt or the hypervisor */
-    muster_load_note_evidence(end);
+    note(&contended, end);
+    if (end - start >= MUSTER_LOAD_LONG_YIELD_NS)
+        muster_load_note_costly(end);
     return true;
+}
+
+void muster_load_yield(void)
+{
+    uint64_t start = muster_now_ns();
+    muster_cpu_yield();
+    uint64_t end = muster_now_ns();
+    if (end - start >= MUSTER_LOAD_LONG_YIELD_NS && muster_wait_settings_get()->load_watch)
+        muster_load_note_costly(end);
 }
 
 void muster_load_reset(void)
 {
     /* relaxed: tests reset with no waiter running. */
-    atomic_store_explicit(&last_evidence_ns, 0, memory_order_relaxed);
-    atomic_store_explicit(&contended_until_ns, 0, memory_order_relaxed);
+    evidence *kinds[] = {&contended, &costly};
+    for (int k = 0; k < 2; k++) {
+        atomic_store_explicit(&kinds[k]->last_ns, 0, memory_order_relaxed);
+        atomic_store_explicit(&kinds[k]->until_ns, 0, memory_order_relaxed);
+    }
 }
 
 muster_load_counts muster_load_counters(void)
 {
     /* relaxed: statistics. */
     return (muster_load_counts){atomic_load_explicit(&probe_count, memory_order_relaxed),
-                                atomic_load_explicit(&evidence_count, memory_order_relaxed),
-                                atomic_load_explicit(&spell_count, memory_order_relaxed)};
+                                atomic_load_explicit(&contended.pieces, memory_order_relaxed),
+                                atomic_load_explicit(&contended.spells, memory_order_relaxed),
+                                atomic_load_explicit(&costly.pieces, memory_order_relaxed),
+                                atomic_load_explicit(&costly.spells, memory_order_relaxed)};
 }

@@ -16,7 +16,9 @@
  * and was away for a while is evidence; two pieces of evidence within the
  * hold time make the process contended until the hold time after the last.
  * While contended, waiters spin only briefly, probe once more, and sleep
- * (wait.c), so the CPUs go to whoever can use them; an idle machine never
+ * (wait.c), so the CPUs go to whoever can use them.  Yields that were away
+ * long make yields costly (muster_load_yields_costly): then no wait yields,
+ * so none hands its CPU to a busy process for a whole slice; an idle machine never
  * switches in a probe and never sees a difference but the probes' cost
  * (the constants and their measurements: policy.h, docs/tuning.md). */
 #ifndef MUSTER_WAIT_LOAD_H
@@ -28,14 +30,36 @@
 /* True while the process is contended (evidence within the hold time). */
 bool muster_load_contended(void);
 
+/* True while yields are costly: a yield (a probe, or an oversubscribed
+ * team's yield to a team-mate) was away MUSTER_LOAD_LONG_YIELD_NS or more,
+ * twice within the hold time.  Another OpenMP process's waiter gives the
+ * CPU back soon; a busy process keeps it for its slice, and under EEVDF a
+ * yielder's deadline moves back.  While costly, waits do not yield: an
+ * oversubscribed team's waiters sleep instead, and contended waiters sleep
+ * without the probe they otherwise make before each sleep. */
+bool muster_load_yields_costly(void);
+
+/* True while yields are costly with less than a quarter of the hold time
+ * left: then a waiter about to sleep yields once, to renew the evidence or
+ * let it lapse. */
+bool muster_load_renewal_due(void);
+
 /* A probing yield: gives the CPU away once and records evidence when
  * another thread ran meanwhile for at least MUSTER_LOAD_GAP_NS.  Returns
  * true when it found evidence. */
 bool muster_load_probe(void);
 
+/* A yield meant for a team-mate (the oversubscribed waits' and the
+ * co-location guard's): evidence that yields are costly when it was away
+ * MUSTER_LOAD_LONG_YIELD_NS or more (a team-mate runs to its next wait and
+ * gives the CPU back). */
+void muster_load_yield(void);
+
 /* Records one piece of evidence seen at now_ns (the probe's rule; tests
- * call it to check the rule without a second busy thread). */
+ * call it to check the rule without a second busy thread); the second,
+ * that yields are costly. */
 void muster_load_note_evidence(uint64_t now_ns);
+void muster_load_note_costly(uint64_t now_ns);
 
 /* Forgets all evidence (tests). */
 void muster_load_reset(void);
@@ -44,6 +68,7 @@ void muster_load_reset(void);
  * another thread running, and times the process became contended. */
 typedef struct muster_load_counts {
     uint64_t probes, evidence, contended_spells;
+    uint64_t costly_yields, costly_spells; /* yields away long, and spells of them */
 } muster_load_counts;
 muster_load_counts muster_load_counters(void);
 

@@ -77,6 +77,10 @@
  * since the CPU is wanted elsewhere (see docs/tuning.md,
  * MUSTER_SPIN_NS_CONTENDED). */
 #define MUSTER_SPIN_NS_CONTENDED 10000
+/* A yield away this long is evidence too (wait/load.h, muster_load_yield):
+ * far above a team-mate's turn between two barriers of short regions, far
+ * below another process's slice (docs/tuning.md, MUSTER_LOAD_LONG_YIELD_NS). */
+#define MUSTER_LOAD_LONG_YIELD_NS 500000
 
 /* How long a waiter with a census polls before it looks at the census
  * again: a CPU-mate cannot arrive while we hold the CPU, unless it migrated
@@ -84,6 +88,10 @@
  * costs, rseq's CPU number and one or two cached loads (see docs/tuning.md,
  * MUSTER_CENSUS_CHUNK_NS). */
 #define MUSTER_CENSUS_CHUNK_NS 2000
+
+/* A woken waiter that runs this long after the wake call waited for a CPU
+ * held by someone else (a statistic, muster_wait_counters; docs/waiting.md). */
+#define MUSTER_SLOW_WAKE_NS 100000
 
 /* How long a contended locker of libmuster-omp's runtime mutex spins before
  * sleeping.  OpenMP critical sections are short: a futex sleep and wake

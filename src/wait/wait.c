@@ -10,13 +10,42 @@
 #include "wait/policy.h"
 
 /* relaxed: statistics only; they order nothing. */
-static _Atomic uint64_t sleep_count, wake_count, yield_count;
+static _Atomic uint64_t sleep_count, wake_count, yield_count, woken_count, slow_wake_count, wake_delay_total;
+/* When the process last called a futex wake (relaxed: a statistic's input;
+ * a racing waker's stamp makes one delay look shorter). */
+static _Atomic uint64_t last_wake_ns;
 
 muster_wait_counts muster_wait_counters(void)
 {
     return (muster_wait_counts){atomic_load_explicit(&sleep_count, memory_order_relaxed),
                                 atomic_load_explicit(&wake_count, memory_order_relaxed),
-                                atomic_load_explicit(&yield_count, memory_order_relaxed)};
+                                atomic_load_explicit(&yield_count, memory_order_relaxed),
+                                atomic_load_explicit(&woken_count, memory_order_relaxed),
+                                atomic_load_explicit(&slow_wake_count, memory_order_relaxed),
+                                atomic_load_explicit(&wake_delay_total, memory_order_relaxed)};
+}
+
+/* A wake call is about to be made. */
+static void stamp_wake(void)
+{
+    atomic_fetch_add_explicit(&wake_count, 1, memory_order_relaxed); /* relaxed: a statistic */
+    atomic_store_explicit(&last_wake_ns, muster_now_ns(), memory_order_relaxed); /* relaxed: see above */
+}
+
+/* A sleep that began at slept_ns has ended with its flag reached: when a
+ * wake call came after it began, counts how long after that call the
+ * waiter ran. */
+static void note_wake_delay(uint64_t slept_ns)
+{
+    uint64_t woke = atomic_load_explicit(&last_wake_ns, memory_order_relaxed); /* relaxed: a statistic */
+    if (woke < slept_ns)
+        return; /* a timeout, a spurious return, or the flag moved before the sleep */
+    uint64_t delay = muster_now_ns() - woke;
+    /* relaxed (all): statistics. */
+    atomic_fetch_add_explicit(&woken_count, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&wake_delay_total, delay, memory_order_relaxed);
+    if (delay >= MUSTER_SLOW_WAKE_NS)
+        atomic_fetch_add_explicit(&slow_wake_count, 1, memory_order_relaxed);
 }
 
 /* How many times this thread's adaptive spin budgets are doubled
@@ -87,7 +116,7 @@ static int yield_once(muster_flag *flag, uint32_t target)
 {
     /* relaxed: a statistics counter, ordered against nothing. */
     atomic_fetch_add_explicit(&yield_count, 1, memory_order_relaxed);
-    muster_cpu_yield();
+    muster_load_yield();
     /* acquire: as in spin(). */
     return check_value(atomic_load_explicit(flag, memory_order_acquire), target);
 }
@@ -138,6 +167,13 @@ static int spin_for(muster_flag *flag, uint32_t target, const muster_waiter *wai
 static bool watches_load(const muster_waiter *waiter)
 {
     return waiter->watch_load && waiter->policy == MUSTER_WAIT_HYBRID;
+}
+
+/* Whether an oversubscribed waiter's yields (its default budget's) stop
+ * while the process is contended (wait/load.h): unless MUSTER_LOAD_WATCH=0. */
+static bool yields_watched(const muster_waiter *waiter)
+{
+    return waiter->policy == MUSTER_WAIT_HYBRID && waiter->yields > 0 && muster_wait_settings_get()->load_watch;
 }
 
 /* A probing yield (wait/load.h), then a look at the flag: 1 reached, 0
@@ -240,11 +276,14 @@ static int prepare_to_sleep(muster_flag *flag, uint32_t target, const muster_wai
 
 static int sleep_until(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
 {
+    uint64_t slept_ns = muster_now_ns();
     for (;;) {
         uint32_t v;
         int state = prepare_to_sleep(flag, target, waiter, &v);
         if (state == WORD_MOVED)
             continue;
+        if (state == 1)
+            note_wake_delay(slept_ns);
         if (state != 0)
             return state;
         /* EINTR, ETIMEDOUT and spurious returns all loop back to re-check. */
@@ -324,23 +363,30 @@ static int wait_working(muster_flag *flag, uint32_t target, const muster_waiter 
     uint64_t chunk = muster_spin_iterations(MUSTER_CENSUS_CHUNK_NS);
     /* The load watch (wait/load.h): probes while spinning the budget, and
      * once contended a short budget, one probe before the first sleep. */
-    bool watch = watches_load(waiter), contended = watch && muster_load_contended(), probed = false;
+    bool watch = watches_load(waiter), probed = false;
+    bool contended = watch && muster_load_contended();
+    /* While yields are costly: no yields, and the short budget. */
+    bool no_yields = (watch || yields_watched(waiter)) && muster_load_yields_costly();
+    contended = contended || no_yields;
     uint64_t probe_every = muster_spin_iterations(MUSTER_LOAD_PROBE_NS), since_probe = 0;
     uint64_t budget = working_budget(waiter, contended);
     uint64_t slept_at = 0; /* when the sleeps since the last piece of work began */
+    uint64_t last_sleep = 0; /* when the last sleep began (0: none since the last work) */
     for (uint64_t left = budget;;) {
         /* acquire: as in spin(). */
         int state = check_value(atomic_load_explicit(flag, memory_order_acquire), target);
+        if (state == 1 && last_sleep != 0)
+            note_wake_delay(last_sleep);
         if (state != 0)
             return end_working_wait(waiter, state, slept_at);
         if (work->run(work->arg)) {
             left = budget;
-            slept_at = 0;
+            slept_at = last_sleep = 0;
             continue;
         }
         if (left > 0) {
             uint64_t step = left < chunk ? left : chunk;
-            state = working_step(flag, target, waiter, step);
+            state = no_yields ? spin(flag, target, waiter, step) : working_step(flag, target, waiter, step);
             if (left != UINT64_MAX)
                 left -= step;
             if (state == 0 && watch && !contended && (since_probe += step) >= probe_every && left > 0 &&
@@ -353,14 +399,17 @@ static int wait_working(muster_flag *flag, uint32_t target, const muster_waiter 
                     left = 0;
                 }
             }
-        } else if (contended && !probed) {
+        } else if (contended && !probed && (!no_yields || muster_load_renewal_due())) {
+            /* An oversubscribed waiter renews by a yield's length alone: any
+             * yield of its hands the CPU to a team-mate that waits for one. */
             probed = true;
-            state = probe_load(flag, target);
+            state = watch ? probe_load(flag, target) : yield_once(flag, target);
         } else {
             atomic_fetch_add(work->sleepers, 1); /* seq_cst: see muster_wait_work */
             bool found = work->run(work->arg);
             if (!found && slept_at == 0 && waiter->adaptive && !contended)
                 slept_at = muster_now_ns();
+            last_sleep = found ? 0 : muster_now_ns();
             state = found ? 0 : sleep_once(flag, target, waiter, work->nap_ns);
             atomic_fetch_sub(work->sleepers, 1);
             left = found ? budget : 0;
@@ -394,8 +443,10 @@ static int spin_phase(muster_flag *flag, uint32_t target, const muster_waiter *w
     }
     int state = spin_for(flag, target, waiter, muster_spin_iterations(MUSTER_SPIN_NS_CONTENDED));
     /* One probe before sleeping: it hands the CPU to whoever wants it and
-     * renews (or lets lapse) the evidence. */
-    return state != 0 ? state : probe_load(flag, target);
+     * renews (or lets lapse) the evidence; while yields are costly, only
+     * as their hold runs out. */
+    return state != 0 || (muster_load_yields_costly() && !muster_load_renewal_due()) ? state
+                                                                                    : probe_load(flag, target);
 }
 
 int muster_wait_slow(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
@@ -406,7 +457,10 @@ int muster_wait_slow(muster_flag *flag, uint32_t target, const muster_waiter *wa
     bool contended = false;
     if (state == 0)
         state = spin_phase(flag, target, waiter, &contended);
-    if (state == 0 && waiter->policy == MUSTER_WAIT_HYBRID)
+    /* The oversubscribed yields and CPU sharing hand the CPU to a
+     * team-mate; while yields are costly they hand it to another process's
+     * thread for its whole slice (wait/load.h): sleep instead. */
+    if (state == 0 && waiter->policy == MUSTER_WAIT_HYBRID && !(yields_watched(waiter) && muster_load_yields_costly()))
         state = waiter->census != NULL ? share_cpu(flag, target, waiter) : yield_cpu(flag, target, waiter);
     if (state == 0 && waiter->stop_before_sleep)
         return MUSTER_WAIT_WOULD_SLEEP;
@@ -424,7 +478,7 @@ int muster_wait_slow(muster_flag *flag, uint32_t target, const muster_waiter *wa
 
 void muster_flag_wake_sleepers(muster_flag *flag)
 {
-    atomic_fetch_add_explicit(&wake_count, 1, memory_order_relaxed);
+    stamp_wake();
     muster_futex_wake(flag, INT_MAX);
 }
 
@@ -454,7 +508,7 @@ int muster_flag_nudge_some(muster_flag *flag, int count)
      * orders what it published before this look. */
     if (!(atomic_load_explicit(flag, memory_order_relaxed) & MUSTER_FLAG_SLEEPING))
         return 0;
-    atomic_fetch_add_explicit(&wake_count, 1, memory_order_relaxed);
+    stamp_wake();
     return muster_futex_wake(flag, count);
 }
 

@@ -157,6 +157,11 @@ void muster_flag_break(muster_flag *flag);
  * system call). */
 typedef struct muster_wait_counts {
     uint64_t sleeps, wakes, yields;
+    /* Sleeps that ended on a wake call (one made after the sleep began),
+     * those of them that ran MUSTER_SLOW_WAKE_NS or more after the call,
+     * and the sum of those delays: how long a woken waiter waited for a
+     * CPU (a busy process on it keeps it for its slice). */
+    uint64_t woken, slow_wakes, wake_delay_ns;
 } muster_wait_counts;
 muster_wait_counts muster_wait_counters(void);
 

@@ -92,6 +92,15 @@ static void make_private_shim_dir(void);
 #define TASK_ORDER_DEPENDENCES "dependence tasks ready when made: the two ran side by side"
 #define TASK_ORDER_ALL_HOLD TASK_ORDER_BUSY_AND_HUNGRY, TASK_ORDER_DELAYED, TASK_ORDER_DEPENDENCES
 
+/* solo_order_prog's lines on libgomp (a lone thread's tasks queued, run
+ * newest first) and on libomp (run at once, in creation order). */
+#define SOLO_ORDER_LIBGOMP                                                                                             \
+    "loop: 7 6 5 4 3 2 1 0", "recursion: r r1 r11 r111 r110 r10 r101 r100 r0 r01 r011 r010 r00 r001 r000",              \
+        "nested: r r1 r11 r111 r110 r10 r101 r100 r0 r01 r011 r010 r00 r001 r000", "undeferred: b d c c0 c1 a"
+#define SOLO_ORDER_LIBOMP                                                                                              \
+    "loop: 0 1 2 3 4 5 6 7", "recursion: r r0 r00 r000 r001 r01 r010 r011 r1 r10 r100 r101 r11 r110 r111",              \
+        "nested: r r0 r00 r000 r001 r01 r010 r011 r1 r10 r100 r101 r11 r110 r111", "undeferred: a b c c0 c1 d"
+
 static const tool_case cases[] = {
     /* ---- muster run: the command line ---- */
     {"run_help", CLI, {0}, {"@muster", "run", "--help"}, 0,
@@ -399,6 +408,17 @@ static const tool_case cases[] = {
      {RUN_WHOAMI, "--threads", "3", "--", "@search_order"}, 0,
      {"libmuster-omp: MUSTER_OMP_HELP_FIRST_DEPTH='-3' is not a whole number in [0, 64]; using 24", SEARCH_PRUNED},
      {0}, 1, "libmuster-omp: MUSTER_OMP_HELP_FIRST_DEPTH="},
+    /* A team of one keeps the order of the runtime the program was built
+     * for (solo_order_prog.c): libgomp's, newest first, for a gcc build
+     * (before: muster ran them at once, and the BOTS knapsack took 4.7 s
+     * against libgomp's 0.02); libomp's, at once in creation order, for a
+     * clang build.  Each on its own runtime first: the lines are theirs. */
+    {"solo_order_libgomp", PROGRAMS, {0}, {"@solo_order"}, 0, {SOLO_ORDER_LIBGOMP}},
+    {"solo_order_gcc", PROGRAMS, {0}, {RUN_WHOAMI, "--", "@solo_order"}, 0, {SOLO_ORDER_LIBGOMP}},
+    {"solo_order_gcc_at_4", PROGRAMS, {0}, {RUN_WHOAMI, "--threads", "4", "--", "@solo_order"}, 0,
+     {SOLO_ORDER_LIBGOMP}},
+    {"solo_order_libomp", PROGRAMS, {0}, {"@solo_order_clang"}, 0, {SOLO_ORDER_LIBOMP}},
+    {"solo_order_clang", PROGRAMS, {0}, {RUN_WHOAMI, "--", "@solo_order_clang"}, 0, {SOLO_ORDER_LIBOMP}},
     {"task_order_2", SERIAL, {0}, {RUN_WHOAMI, "--threads", "2", "--", "@task_order"}, 0,
      {TASK_ORDER_ALL_HOLD}},
     {"task_order_3", SERIAL, {0}, {RUN_WHOAMI, "--threads", "3", "--", "@task_order"}, 0,

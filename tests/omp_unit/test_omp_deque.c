@@ -57,6 +57,38 @@ typedef struct stress {
     _Atomic uint64_t stolen, lost;
 } stress;
 
+/* A team of one's deque (push_private, take_private, and the owner taking
+ * its oldest with steal): the same order and bound, with the tags kept. */
+static void test_private(void)
+{
+    muster_deque d;
+    CHECK(muster_deque_init(&d, 4) == 0, "init");
+    void *x;
+    CHECK(muster_deque_take_private(&d) == NULL, "a new deque is empty");
+    for (uintptr_t k = 0; k < 4; k++) {
+        uintptr_t tags[MUSTER_DEQUE_TAGS] = {k + 10, 0, 0, 0};
+        CHECK(muster_deque_push_private(&d, item_of(k), tags), "push %lu of 4", (unsigned long)k);
+    }
+    CHECK(!muster_deque_push_private(&d, item_of(4), NULL), "a full deque refuses the fifth");
+    CHECK(muster_deque_size(&d) == 4, "4 queued");
+    CHECK(muster_deque_steal_tagged(&d, &x, 11) == MUSTER_STEAL_OTHER, "the oldest's tag is 10, not 11");
+    CHECK(muster_deque_steal_tagged(&d, &x, 10) == MUSTER_STEAL_OK && number_of(x) == 0, "the oldest, by its tag");
+    CHECK(number_of(muster_deque_take_private(&d)) == 3, "the newest");
+    CHECK(muster_deque_push_private(&d, item_of(5), NULL) && muster_deque_push_private(&d, item_of(6), NULL),
+          "room again");
+    const uintptr_t expect[] = {6, 5, 2, 1};
+    for (size_t i = 0; i < 4; i++) {
+        void *y = muster_deque_take_private(&d);
+        CHECK(y != NULL && number_of(y) == expect[i], "take %zu: %lu, expected %lu", i,
+              y != NULL ? (unsigned long)number_of(y) : 0ul, (unsigned long)expect[i]);
+    }
+    CHECK(muster_deque_take_private(&d) == NULL && muster_deque_size(&d) == 0, "empty again");
+    /* Mixed with the shared operations on the same deque, by one thread. */
+    CHECK(muster_deque_push_private(&d, item_of(7), NULL) && muster_deque_push(&d, item_of(8)), "both pushes");
+    CHECK(number_of(muster_deque_take(&d)) == 8 && number_of(muster_deque_take_private(&d)) == 7, "both takes");
+    muster_deque_destroy(&d);
+}
+
 static void random_pause(unsigned *seed)
 {
     unsigned r = rand_r(seed) % 64;
@@ -181,6 +213,7 @@ static void test_tags(void)
 int main(void)
 {
     test_order_and_bound();
+    test_private();
     test_tags();
     test_concurrent();
     printf("deque ok\n");

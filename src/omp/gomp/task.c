@@ -104,6 +104,7 @@ static __attribute__((noinline)) void submit_described(void (*fn)(void *), void 
          * the event, the first pointer of its argument block: as the core
          * writes it. */
         .detach = (flags & GOMP_TASK_FLAG_DETACH) ? detach : NULL,
+        .queue_alone = true, /* task.h: libgomp's order in a team of one */
     };
     if (depend != NULL) {
         deps = gomp_depend_read(depend, &g);
@@ -119,7 +120,8 @@ MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(v
                                  void *detach)
 {
     if (depend == NULL && !(flags & (GOMP_TASK_FLAG_DETACH | GOMP_TASK_FLAG_PRIORITY)))
-        muster_omp_task_plain(fn, data, cpyfn, arg_size, arg_align, if_clause, (flags & GOMP_TASK_FLAG_FINAL) != 0);
+        muster_omp_task_plain(fn, data, cpyfn, arg_size, arg_align, if_clause, (flags & GOMP_TASK_FLAG_FINAL) != 0,
+                              true);
     else
         submit_described(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
 }

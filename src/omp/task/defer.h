@@ -95,12 +95,14 @@ static inline void muster_omp_defer_note_spawned(unsigned depth, bool spawned)
 /* ---- the rules ---- */
 
 /* Whether a new task may be deferred at all: if(true), not included in a
- * final task, in a team of more than one.  A function, not a variable:
- * named once and used twice, the value cost the if(0) path instructions
- * (gcc then evaluates it whole before testing the team's scheduler). */
+ * final task, in a team with a scheduler (every team of more than one; a
+ * team of one once it queues: muster_omp_tasks_solo_scheduler).  A
+ * function, not a variable: named once and used twice, the value cost the
+ * if(0) path instructions (gcc then evaluates it whole before testing the
+ * team's scheduler). */
 static inline bool muster_omp_defer_possible(bool if_clause, bool included, const muster_omp_team *team)
 {
-    return if_clause && !included && team != NULL && team->size > 1;
+    return if_clause && !included && team != NULL && team->tasks != NULL;
 }
 
 /* Hungry members: whether member id should queue a new task rather than
@@ -174,6 +176,19 @@ static inline void muster_omp_defer_join(muster_omp_thread *self, unsigned team_
     self->early_tasks = team_size - 1;
 }
 
+/* A team of one (it has a scheduler only for the gcc ABI, or after a
+ * detachable task: solo.c) helps first from the implicit task down, and
+ * runs at once what it does not queue: nobody is hungry or steals there,
+ * and that is libgomp's order for a lone thread (its tasks queued, a
+ * taskwait's children run newest first, a barrier's oldest first; past
+ * about 64 unfinished, both run new ones at once), which a search written
+ * for libgomp relies on (tests/omp_tools/solo_order_prog.c). */
+static inline muster_omp_defer_plan muster_omp_defer_solo(const muster_omp_team_tasks *tt, unsigned depth,
+                                                          bool work_first)
+{
+    return !work_first && depth < tt->help_first_depth ? MUSTER_OMP_QUEUE : MUSTER_OMP_RUN_NOW;
+}
+
 /* The plan for a deferrable task without depend, detach or a priority
  * above 0 (muster_omp_defer_possible held, the team has a scheduler),
  * made by the task at `depth` (0: member `self`'s implicit task), whose
@@ -181,6 +196,8 @@ static inline void muster_omp_defer_join(muster_omp_thread *self, unsigned team_
 static inline muster_omp_defer_plan muster_omp_defer_plain(muster_omp_thread *self, muster_omp_team_tasks *tt,
                                                            unsigned depth, bool work_first)
 {
+    if (tt->size == 1)
+        return muster_omp_defer_solo(tt, depth, work_first);
     muster_omp_defer_plan plan =
         muster_omp_defer_hungry(tt, self->id) || muster_omp_defer_help_first(tt, depth, work_first)
             ? MUSTER_OMP_QUEUE

@@ -80,6 +80,32 @@ void *muster_deque_take(muster_deque *d)
     return item;
 }
 
+bool muster_deque_push_private(muster_deque *d, void *item, const uintptr_t *tags)
+{
+    /* relaxed (all): one thread uses the deque (deque.h). */
+    int64_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
+    int64_t t = atomic_load_explicit(&d->top, memory_order_relaxed);
+    if (b - t > d->mask)
+        return false;
+    atomic_store_explicit(&d->items[b & d->mask], item, memory_order_relaxed);
+    _Atomic(uintptr_t) *slot_tags = &d->tags[(b & d->mask) * MUSTER_DEQUE_TAGS];
+    for (int k = 0; k < MUSTER_DEQUE_TAGS; k++)
+        atomic_store_explicit(&slot_tags[k], tags != NULL ? tags[k] : 0, memory_order_relaxed);
+    atomic_store_explicit(&d->bottom, b + 1, memory_order_relaxed);
+    return true;
+}
+
+void *muster_deque_take_private(muster_deque *d)
+{
+    /* relaxed (all): one thread uses the deque (deque.h). */
+    int64_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
+    int64_t t = atomic_load_explicit(&d->top, memory_order_relaxed);
+    if (b <= t)
+        return NULL;
+    atomic_store_explicit(&d->bottom, b - 1, memory_order_relaxed);
+    return atomic_load_explicit(&d->items[(b - 1) & d->mask], memory_order_relaxed);
+}
+
 static bool slot_has_tag(const muster_deque *d, int64_t t, uintptr_t tag)
 {
     const _Atomic(uintptr_t) *slot_tags = &d->tags[(t & d->mask) * MUSTER_DEQUE_TAGS];

@@ -67,6 +67,13 @@ static inline bool muster_deque_push(muster_deque *d, void *item)
 }
 /* Owner only: the newest task, or NULL when the deque is empty. */
 void *muster_deque_take(muster_deque *d);
+/* The owner's push and take for a deque no other thread pushes to or
+ * takes from at the same time (a team of one's: nobody steals there),
+ * without the orderings that race thieves.  The owner may still steal
+ * from it itself (muster_deque_steal), and any thread may read its size
+ * once it has synchronized with the owner. */
+bool muster_deque_push_private(muster_deque *d, void *item, const uintptr_t *tags);
+void *muster_deque_take_private(muster_deque *d);
 /* Any thread: the oldest task, into *item. */
 muster_steal muster_deque_steal(muster_deque *d, void **item);
 /* Any thread: the oldest task, if one of its tags is `tag` (not 0); else

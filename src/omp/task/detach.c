@@ -8,7 +8,7 @@
  * its body has ended and its event is fulfilled; so its dependence
  * successors, taskwait, taskgroup end, barriers and the region's end wait
  * for the event without anything of their own.  A team of one gets a
- * scheduler for this at its first detachable task.  Otherwise (if(0),
+ * scheduler for this at its first detachable task (solo.c).  Otherwise (if(0),
  * inside a final task, outside any region) its body runs at once and the
  * thread keeps the unfulfilled event in a list (task_event below): taskwait
  * waits for those of the current task's children, taskgroup end for those
@@ -20,7 +20,6 @@
  * blocks the creator there until the event is fulfilled, and deadlocks
  * when a later task fulfils it). */
 #include <omp.h>
-#include <sched.h>
 
 #include "omp/task/core.h"
 
@@ -197,34 +196,5 @@ void muster_omp_defer_detached(muster_omp_thread *self, muster_omp_team *team, t
     *task->detach = handle;
     *(void **)t->data = handle;
     muster_omp_record_schedule(self, t, task->depend);
-}
-
-/* A team of one runs its tasks at once and has no scheduler, until its first
- * detachable task (if(true), not inside a final task): that task's
- * successors must wait for its event, which a task made later may fulfil, so
- * from then on the team's detachable tasks, tasks with dependences and
- * prioritized ones are task records as in a bigger team, run by the one
- * member at its next taskwait, taskgroup end, barrier or the region's end.
- * The region's end frees it (muster_omp_tasks_end_solo). */
-void muster_omp_tasks_solo_scheduler(muster_omp_team *team)
-{
-    if (team->size != 1)
-        return;
-    team->tasks = muster_omp_team_tasks_create(1);
-    if (team->tasks == NULL)
-        fatal("out of memory for a team of one's task scheduler");
-}
-
-void muster_omp_tasks_end_solo(muster_omp_team *team)
-{
-    if (team->size == 1 && team->tasks != NULL) {
-        /* The drain's acquire load saw the last task's count reach zero:
-         * its fulfiller's increment, before that, is seen here. */
-        while (atomic_load(&team->tasks->fulfillers) != 0)
-            sched_yield(); /* it is a few instructions from done */
-        muster_omp_team_tasks_destroy(team->tasks);
-        team->tasks = NULL;
-        muster_omp_implicit_table_release();
-    }
 }
 

@@ -152,7 +152,9 @@ muster_omp_team_tasks *muster_omp_team_tasks_create(unsigned size)
     const muster_omp_env_extras *extras = muster_omp_env_extras_get();
     tt->queue_ahead = extras->queue_ahead;
     tt->delay_depth = extras->delay_depth;
-    tt->help_first_depth = extras->help_first_depth;
+    tt->help_first_depth = size == 1 && extras->help_first_depth > MUSTER_OMP_SOLO_HELP_FIRST_DEPTH
+                               ? MUSTER_OMP_SOLO_HELP_FIRST_DEPTH
+                               : extras->help_first_depth;
     tt->defer_always = extras->defer_ahead;
     return tt;
 }
@@ -276,8 +278,30 @@ int64_t muster_omp_tasks_pending(muster_omp_team_tasks *tt)
     return (int64_t)(created - finished);
 }
 
+/* A team of one's push.  Its one member alone touches its deque and its
+ * counts: nobody steals, nobody sleeps waiting for work, and a fulfiller
+ * outside the team queues successors in the priority queue and counts in
+ * foreign_finished; one that reads the counts to wake the member first
+ * reads the member's seq_cst announcement (last_task_sleepers), made after
+ * these stores.  So no fence: three fewer on every task a lone thread
+ * queues (docs/tuning.md). */
+static bool push_solo(muster_omp_team_tasks *tt, void *task, const uintptr_t *tags)
+{
+    muster_omp_member_counts *c = &tt->counts[0];
+    /* relaxed (all): the member's own, as above. */
+    atomic_store_explicit(&tt->tasks_seen, true, memory_order_relaxed);
+    uint64_t v = atomic_load_explicit(&c->created, memory_order_relaxed);
+    if (!muster_deque_push_private(&tt->deques[0], task, tags))
+        return false;
+    atomic_store_explicit(&c->created, v + 1, memory_order_relaxed);
+    note_queue_depth(tt, 0);
+    return true;
+}
+
 bool muster_omp_tasks_push(muster_omp_team_tasks *tt, unsigned id, void *task, const uintptr_t *tags)
 {
+    if (tt->size == 1)
+        return push_solo(tt, task, tags);
     muster_omp_member_counts *c = &tt->counts[id];
     count_created(tt, c, 1);
     if (!muster_deque_push_tagged(&tt->deques[id], task, tags)) {
@@ -307,6 +331,12 @@ void muster_omp_tasks_finished(muster_omp_team_tasks *tt, unsigned id, uint32_t 
     if (id == MUSTER_OMP_NOT_MEMBER) {
         /* seq_cst: as the store below. */
         atomic_fetch_add(&tt->foreign_finished, 1);
+    } else if (tt->size == 1) {
+        /* A team of one: relaxed (both), as push_solo's counts; the member
+         * that finished the task is the one that would sleep. */
+        uint64_t v = atomic_load_explicit(&tt->counts[0].finished, memory_order_relaxed);
+        atomic_store_explicit(&tt->counts[0].finished, v + 1, memory_order_relaxed);
+        COUNT_MEMBER(0, ran, 1);
     } else {
         muster_omp_member_counts *c = &tt->counts[id];
         /* relaxed: our own count.  The store: seq_cst, and ordered before
@@ -340,7 +370,16 @@ void muster_omp_tasks_wake_members(muster_omp_team_tasks *tt, uint32_t members)
 
 void *muster_omp_tasks_take_own(muster_omp_team_tasks *tt, unsigned id)
 {
-    return muster_deque_take(&tt->deques[id]);
+    return tt->size == 1 ? muster_deque_take_private(&tt->deques[0]) : muster_deque_take(&tt->deques[id]);
+}
+
+void *muster_omp_tasks_take_oldest(muster_omp_team_tasks *tt, unsigned id)
+{
+    void *task;
+    muster_steal r;
+    while ((r = muster_deque_steal(&tt->deques[id], &task)) == MUSTER_STEAL_LOST)
+        ; /* lost a race for the last task: to the owner or a thief, which a team of one has not */
+    return r == MUSTER_STEAL_OK ? task : NULL;
 }
 
 void muster_omp_tasks_put_back(muster_omp_team_tasks *tt, unsigned id, void *task, const uintptr_t *tags)
@@ -445,7 +484,8 @@ void muster_omp_tasks_idle(muster_omp_team_tasks *tt, muster_omp_idle *idle, boo
 {
     uint64_t start = muster_omp_task_stats_enabled ? muster_now_ns() : 0;
     /* The load watch (wait/load.h): while other processes want the CPUs,
-     * a short look, one probe, then sleep; otherwise a probe now and then. */
+     * a short look, one probe (while yields are costly, only as their hold
+     * runs out), then sleep; otherwise a probe now and then. */
     bool contended = tt->probe_polls != 0 && muster_load_contended();
     uint64_t limit = contended && tt->contended_polls < tt->idle_polls ? tt->contended_polls : tt->idle_polls;
     if (tt->never_sleep || idle->polls < limit) {
@@ -458,7 +498,7 @@ void muster_omp_tasks_idle(muster_omp_team_tasks *tt, muster_omp_idle *idle, boo
             COUNT_MEMBER(muster_omp_self()->id, idle_ns, muster_now_ns() - start);
         return;
     }
-    if (contended)
+    if (contended && (!muster_load_yields_costly() || muster_load_renewal_due()))
         muster_load_probe();
     idle->polls = 0;
     /* acquire: nothing to publish; pairs with the waker's RMW only to read

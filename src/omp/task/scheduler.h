@@ -68,7 +68,8 @@ typedef struct muster_omp_team_tasks {
     /* The deferral settings (defer.h), copied once per team. */
     int64_t queue_ahead;       /* MUSTER_OMP_QUEUE_AHEAD */
     unsigned delay_depth;      /* MUSTER_OMP_DELAY_DEPTH */
-    unsigned help_first_depth; /* MUSTER_OMP_HELP_FIRST_DEPTH */
+    unsigned help_first_depth; /* MUSTER_OMP_HELP_FIRST_DEPTH (a team of one: at most
+                                * MUSTER_OMP_SOLO_HELP_FIRST_DEPTH) */
     bool defer_always;         /* MUSTER_OMP_DEFER=ahead: queue ahead even when nobody is hungry */
     /* Members beyond the CPUs the team can run on: hungry ones that cannot
      * help.  Written only by the primary before a fork (muster_omp_tasks_set_cpus). */
@@ -163,6 +164,8 @@ static inline uint32_t muster_omp_member_tag(unsigned id)
 }
 /* Member id's newest queued task, or NULL. */
 void *muster_omp_tasks_take_own(muster_omp_team_tasks *tt, unsigned id);
+/* Member id's oldest queued task, or NULL (a team of one's drain: solo.c). */
+void *muster_omp_tasks_take_oldest(muster_omp_team_tasks *tt, unsigned id);
 /* Queues a task that is already counted in pending (one a member took or
  * stole and may not run) in member id's deque; false when that is full. */
 bool muster_omp_tasks_push_again(muster_omp_team_tasks *tt, unsigned id, void *task, const uintptr_t *tags);

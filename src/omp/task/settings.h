@@ -22,6 +22,10 @@
  * MUSTER_OMP_HELP_FIRST_DEPTH_MAX (0 or 1: off). */
 #define MUSTER_OMP_HELP_FIRST_DEPTH 24
 #define MUSTER_OMP_HELP_FIRST_DEPTH_MAX 64
+/* A team of one helps first to this depth at most (from its implicit task
+ * down: defer.h, muster_omp_defer_solo): deeper, a queued task costs a
+ * lone thread more than the order it keeps saves (docs/tuning.md). */
+#define MUSTER_OMP_SOLO_HELP_FIRST_DEPTH 16
 /* Unfinished deferred tasks per member before new ones run at once (a soft
  * bound on memory; libgomp's throttle is 64 per thread too). */
 #define MUSTER_OMP_TASKS_PER_MEMBER 64

@@ -13,18 +13,27 @@
  * this thread made. */
 static _Thread_local deferred_task *implicit_delayed;
 
-/* Queues the record for any member to run; when the team is throttled or
- * the deque full, runs it here at once instead, on the copy it already
- * holds (so a firstprivate copy is made and destroyed exactly once).
- * True when it was queued. */
-static bool queue_record(muster_omp_thread *self, deferred_task *t)
+/* Queues the record for any member to run (the throttle asked already);
+ * when the deque is full, runs it here at once instead, on the copy it
+ * already holds (so a firstprivate copy is made and destroyed exactly
+ * once).  True when it was queued. */
+static bool push_record(muster_omp_thread *self, deferred_task *t)
 {
     muster_omp_team_tasks *tt = t->team->tasks;
     uintptr_t tags[MUSTER_DEQUE_TAGS];
     task_tags(t, tags);
-    if (!muster_omp_defer_throttled(tt, self->id) && muster_omp_tasks_push(tt, self->id, t, tags))
+    if (muster_omp_tasks_push(tt, self->id, t, tags))
         return true;
     (void)muster_omp_record_run(t); /* its parent and group are this thread's own: nobody waits on them meanwhile */
+    return false;
+}
+
+/* push_record, or at once when the team is throttled. */
+static bool queue_record(muster_omp_thread *self, deferred_task *t)
+{
+    if (!muster_omp_defer_throttled(t->team->tasks, self->id))
+        return push_record(self, t);
+    (void)muster_omp_record_run(t); /* as push_record's */
     return false;
 }
 
@@ -239,7 +248,7 @@ static __attribute__((noinline)) void queue_plain(muster_omp_thread *self, muste
         return;
     }
     deferred_task *t = muster_omp_record_new(team, running, final, &task);
-    muster_omp_task_count_deferred(queue_record(self, t));
+    muster_omp_task_count_deferred(push_record(self, t)); /* plain_task asked the throttle */
 }
 
 /* A task without depend, detach or a priority above 0: queued, queued with
@@ -259,6 +268,11 @@ static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *
     if (muster_omp_defer_possible(if_clause, included, team) && (tt = team->tasks) != NULL) {
         muster_omp_defer_plan plan = muster_omp_defer_plain(self, tt, running != NULL ? running->depth : 0,
                                                             running != NULL && running->work_first);
+        /* The throttle before the record: a throttled task costs the call,
+         * not a copy (a team of one past its 64 unfinished tasks runs whole
+         * subtrees so, as libgomp does). */
+        if (plan == MUSTER_OMP_QUEUE && muster_omp_defer_throttled(tt, self->id))
+            plan = MUSTER_OMP_RUN_NOW;
         if (plan != MUSTER_OMP_RUN_NOW) {
             queue_plain(self, team, running, final, plan, fn, data, cpyfn, arg_size, arg_align);
             return;
@@ -292,7 +306,7 @@ static __attribute__((noinline)) void task_with_clauses(const muster_omp_task_de
                    task->arg_size, task->arg_align);
         return;
     }
-    if (detached && task->if_clause && !included && team != NULL && team->tasks == NULL)
+    if ((detached || task->queue_alone) && task->if_clause && !included && team != NULL && team->tasks == NULL)
         muster_omp_tasks_solo_scheduler(team);
     bool may_queue = muster_omp_defer_record(task->if_clause, included, team);
     if (may_queue && detached && (task->depend == NULL || muster_omp_depend_count(task->depend) >= 0)) {
@@ -323,7 +337,7 @@ void muster_omp_task_submit(const muster_omp_task_desc *task)
  * final ones (every task a cut-off turns undeferred), it goes straight to
  * the call when nobody is hungry. */
 void muster_omp_task_plain(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
-                           long arg_align, bool if_clause, bool final)
+                           long arg_align, bool if_clause, bool final, bool queue_alone)
 {
     if (__builtin_expect(muster_omp_cancellation, 0)) {
         muster_omp_task_desc task = {.fn = fn,
@@ -332,7 +346,8 @@ void muster_omp_task_plain(void (*fn)(void *), void *data, void (*cpyfn)(void *,
                                      .arg_size = arg_size,
                                      .arg_align = arg_align,
                                      .if_clause = if_clause,
-                                     .final = final};
+                                     .final = final,
+                                     .queue_alone = queue_alone};
         task_with_clauses(&task);
         return;
     }
@@ -340,8 +355,10 @@ void muster_omp_task_plain(void (*fn)(void *), void *data, void (*cpyfn)(void *,
     muster_omp_team *team = self->team;
     task_frame *outer = muster_omp_current_frame;
     task_frame *running = creator_frame(outer, team);
-    final = final || (running != NULL && running->final);
-    plain_task(self, team, outer, running, final, if_clause, fn, data, cpyfn, arg_size, arg_align);
+    bool included = running != NULL && running->final;
+    if (__builtin_expect(queue_alone && team != NULL && team->tasks == NULL, 0) && if_clause && !included)
+        muster_omp_tasks_solo_scheduler(team); /* task.h: queue_alone */
+    plain_task(self, team, outer, running, final || included, if_clause, fn, data, cpyfn, arg_size, arg_align);
 }
 
 /* ---- taskloop ----

@@ -39,6 +39,12 @@ typedef struct muster_omp_task_desc {
     int priority;                /* the priority clause's value; 0: none */
     bool if_clause;              /* false: if(0), an undeferred task */
     bool final;                  /* the final clause holds */
+    /* A team of one queues it too (instead of running it at once), in the
+     * order a bigger team's member keeps (defer.h): the gcc ABI asks, as
+     * libgomp queues a lone thread's tasks and a search written for it
+     * finds its bound in that order; libomp runs them at once, so the kmp
+     * ABI does not. */
+    bool queue_alone;
 } muster_omp_task_desc;
 
 /* A task as described.  A task without depend, detach or priority clause
@@ -48,7 +54,7 @@ typedef struct muster_omp_task_desc {
  * (docs/tuning.md: the if(0) path).  Both end in the same decision. */
 void muster_omp_task_submit(const muster_omp_task_desc *task);
 void muster_omp_task_plain(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
-                           long arg_align, bool if_clause, bool final);
+                           long arg_align, bool if_clause, bool final, bool queue_alone);
 void muster_omp_taskwait(void);
 void muster_omp_taskwait_depend(const muster_omp_depend *depend);
 void muster_omp_taskgroup_start(void);

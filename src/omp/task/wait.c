@@ -220,8 +220,11 @@ void muster_omp_tasks_drain(muster_omp_thread *self)
     bool hungry = false;
     for (;;) {
         deferred_task *t = muster_omp_tasks_take_prioritized(tt, NULL, NULL);
+        /* A team of one runs what its barrier finds oldest first: libgomp's
+         * order there (solo.c), breadth first where a taskwait goes newest
+         * first. */
         if (t == NULL)
-            t = muster_omp_tasks_take_own(tt, self->id);
+            t = tt->size == 1 ? muster_omp_tasks_take_oldest(tt, 0) : muster_omp_tasks_take_own(tt, self->id);
         if (t == NULL)
             t = muster_omp_tasks_steal(tt, self->id, &thief, 0, NULL);
         muster_omp_tasks_set_hungry(tt, &hungry, t == NULL);

@@ -242,7 +242,9 @@ static void check_costly_oversubscribed_wait(const muster_wait_work *work)
     uint64_t ahead = muster_now_ns() + 1000000000u; /* a second ahead: costly however late the wait */
     muster_load_note_costly(ahead);
     muster_load_note_costly(ahead + 1);
-    CHECK(muster_load_yields_costly(), "two pieces did not make yields costly");
+    CHECK(!muster_load_yields_costly(), "two pieces made yields costly");
+    muster_load_note_costly(ahead + 2);
+    CHECK(muster_load_yields_costly(), "three pieces did not make yields costly");
     yields = muster_wait_counters().yields;
     uint64_t sleeps = muster_wait_counters().sleeps;
     run_one_wait(&w);

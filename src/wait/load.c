@@ -12,12 +12,16 @@
  * cache. */
 typedef struct evidence {
     _Atomic uint64_t last_ns, until_ns;
+    _Atomic uint32_t run;            /* pieces in a row, each within the hold time of the one before */
+    uint32_t needed;                 /* pieces in a row that make it hold */
     _Atomic uint64_t pieces, spells; /* statistics */
 } evidence;
 
-/* contended: another thread ran when a probe gave the CPU away.  costly: a
- * yield was away MUSTER_LOAD_LONG_YIELD_NS or more. */
-static evidence contended, costly;
+/* contended: another thread ran when a probe gave the CPU away; two
+ * pieces.  costly: a yield was away MUSTER_LOAD_LONG_YIELD_NS or more;
+ * three (an oversubscribed team alone sees one or two such yields now and
+ * then: docs/tuning.md). */
+static evidence contended = {.needed = 2}, costly = {.needed = 3};
 
 /* relaxed: statistics only; they order nothing. */
 static _Atomic uint64_t probe_count;
@@ -30,15 +34,20 @@ static bool holds(evidence *e)
     return until != 0 && muster_now_ns() < until;
 }
 
-/* Two pieces within the hold time make it hold until the hold time after
- * the last (a lone one may be a kernel thread, or the hypervisor). */
+/* `needed` pieces in a row, each within the hold time of the one before,
+ * make it hold until the hold time after the last (a lone one may be a
+ * kernel thread, or the hypervisor). */
 static void note(evidence *e, uint64_t now_ns)
 {
     atomic_fetch_add_explicit(&e->pieces, 1, memory_order_relaxed); /* relaxed: a statistic */
-    /* relaxed (all three): a hint, as above; racing writers may lose one
-     * piece of evidence, which the next probe replaces. */
+    /* relaxed (all): a hint, as above; racing writers may lose one piece
+     * of evidence, which the next probe replaces. */
     uint64_t previous = atomic_exchange_explicit(&e->last_ns, now_ns, memory_order_relaxed);
-    if (previous == 0 || now_ns - previous > MUSTER_LOAD_HOLD_NS)
+    if (previous == 0 || now_ns - previous > MUSTER_LOAD_HOLD_NS) {
+        atomic_store_explicit(&e->run, 1, memory_order_relaxed);
+        return;
+    }
+    if (atomic_fetch_add_explicit(&e->run, 1, memory_order_relaxed) + 1 < e->needed)
         return;
     uint64_t until = atomic_load_explicit(&e->until_ns, memory_order_relaxed);
     if (until == 0 || until < now_ns)
@@ -106,6 +115,7 @@ void muster_load_reset(void)
     for (int k = 0; k < 2; k++) {
         atomic_store_explicit(&kinds[k]->last_ns, 0, memory_order_relaxed);
         atomic_store_explicit(&kinds[k]->until_ns, 0, memory_order_relaxed);
+        atomic_store_explicit(&kinds[k]->run, 0, memory_order_relaxed);
     }
 }
 

@@ -32,7 +32,7 @@ bool muster_load_contended(void);
 
 /* True while yields are costly: a yield (a probe, or an oversubscribed
  * team's yield to a team-mate) was away MUSTER_LOAD_LONG_YIELD_NS or more,
- * twice within the hold time.  Another OpenMP process's waiter gives the
+ * three times in a row within the hold time of each other.  Another OpenMP process's waiter gives the
  * CPU back soon; a busy process keeps it for its slice, and under EEVDF a
  * yielder's deadline moves back.  While costly, waits do not yield: an
  * oversubscribed team's waiters sleep instead, and contended waiters sleep

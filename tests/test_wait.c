@@ -467,6 +467,10 @@ static int census_wait(const muster_waiter *w, unsigned delay_us, uint64_t *yiel
     muster_flag flag = 0;
     late_publisher p = {&flag, 1, delay_us};
     pthread_t thread;
+    /* Each wait starts with yields cheap: an earlier one's yields, slow
+     * under an emulator, may have made them costly (wait/load.h), and
+     * then no wait yields. */
+    muster_load_reset();
     muster_wait_counts before = muster_wait_counters();
     if (delay_us > 0)
         pthread_create(&thread, NULL, publish_later, &p);

@@ -22,7 +22,7 @@
 #       the packed BOTS programs at 16, each interleaved over the runtimes,
 #       with the worst run beside the median and CPU time beside wall time;
 #       and 2 and 4 copies of relax started together against one after the
-#       other (co-running load).
+#       other (co-running load), and relax beside a busy loop per CPU.
 #       Writes DIR/report.txt and DIR/report.json (DIR: $OUT, else
 #       ./manycore-report).  Sections are skipped, with a line saying so,
 #       once --budget seconds (default 450) have passed.  --quick: one round
@@ -299,6 +299,52 @@ co_running() {
   done
 }
 
+# Processes that never wait beside the run (a build, say): one busy shell
+# loop per CPU, and relax with a thread per CPU and with half as many again
+# (an oversubscribed team, whose waiters yield to team-mates unless yields
+# prove costly: wait/load.h).  Wall and CPU seconds of relax, and the busy
+# loops' count of iterations (their share of the CPUs).
+busy_neighbours() {
+  section "beside busy loops (one 'while :; do :; done' shell per CPU): relax --sweeps N, wall and CPU seconds; the loops' iterations, thousands"
+  skip_if_late && return
+  [ -x "$B/bin/relax" ] || { say "skipped: no relax in the bundle"; return; }
+  local cpus th rt sweeps=2000 limit=20 tmp
+  cpus=$(nproc)
+  [ $QUICK = 1 ] && sweeps=300
+  tmp=$(mktemp -d)
+  say "$(printf '%-8s %4s %9s %7s %10s' runtime thr wall_s cpu_s loops_k)"
+  for th in "$cpus" $((cpus * 3 / 2)); do
+    for rt in libgomp libomp muster; do
+      skip_if_late && { rm -rf "$tmp"; return; }
+      local preload="" pids=() i t0 t1 times ok=1
+      case $rt in
+        libomp) preload="$B/lib/libomp.so.5" ;;
+        muster) preload="$B/lib/libmuster-omp.so.0.1.0" ;;
+      esac
+      for ((i = 0; i < cpus; i++)); do
+        sh -c 'n=0; trap "echo \$n > '"$tmp"'/loop.\$\$; exit" TERM; while :; do n=$((n + 1)); done' &
+        pids+=($!)
+      done
+      sleep 0.3
+      t0=$(date +%s.%N)
+      times=$(
+        TIMEFORMAT='%U %S'
+        { time env OMP_NUM_THREADS="$th" ${preload:+LD_PRELOAD=$preload} timeout $limit "$B/bin/relax" \
+            --sweeps $sweeps >/dev/null 2>&1; } 2>&1
+      ) || ok=0
+      t1=$(date +%s.%N)
+      kill -TERM "${pids[@]}" 2>/dev/null
+      wait "${pids[@]}" 2>/dev/null
+      local loops
+      loops=$(cat "$tmp"/loop.* 2>/dev/null | awk '{s += $1} END {printf "%.0f", s / 1000}')
+      rm -f "$tmp"/loop.*
+      say "$(awk -v a="$t0" -v b="$t1" -v cpu="$times" -v rt="$rt" -v th="$th" -v l="$loops" -v ok=$ok \
+        'BEGIN {split(cpu, u, " "); printf "%-8s %4d %9.3f %7.2f %10s%s", rt, th, b - a, u[1] + u[2], l, ok ? "" : " (failed or timed out)"}')"
+    done
+  done
+  rm -rf "$tmp"
+}
+
 # Why a task workload takes what it takes on muster: one run of each at the
 # largest team with MUSTER_OMP_TASK_STATS=1 (per member: tasks run, steals,
 # steal rounds that found nothing, deepest deque, idle time).
@@ -462,6 +508,7 @@ run() {
   constructs
   waiting_cpu
   co_running
+  busy_neighbours
   tasks
   task_stats
   knapsack

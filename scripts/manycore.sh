@@ -305,7 +305,7 @@ co_running() {
 # prove costly: wait/load.h).  Wall and CPU seconds of relax, and the busy
 # loops' count of iterations (their share of the CPUs).
 busy_neighbours() {
-  section "beside busy loops (one 'while :; do :; done' shell per CPU): relax --sweeps N, wall and CPU seconds; the loops' iterations, thousands"
+  section "beside busy loops (a counting shell loop per CPU): relax --sweeps N, wall and CPU seconds; the loops' iterations, thousands"
   skip_if_late && return
   [ -x "$B/bin/relax" ] || { say "skipped: no relax in the bundle"; return; }
   local cpus th rt sweeps=2000 limit=20 tmp

@@ -60,8 +60,9 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out, err = run(os.path.join(bundle, "run.sh"), "--budget", "0", "--out", report, cwd=tmp)
     expect(rc == 0, f"run --budget 0: exit {rc}, stderr {err!r}")
     text = open(os.path.join(report, "report.txt")).read() if os.path.exists(os.path.join(report, "report.txt")) else ""
-    expect(text.count("skipped: the budget of 0 s is spent") == 6,
-           f"report.txt: probe, constructs, waiting CPU, co-running, tasks and task statistics should each be skipped:\n{text}")
+    expect(text.count("skipped: the budget of 0 s is spent") == 7,
+           f"report.txt: probe, constructs, waiting CPU, co-running, busy neighbours, tasks and task statistics "
+           f"should each be skipped:\n{text}")
     expect(text.count("not packed (pack --bots DIR)") == 2, f"report.txt: the BOTS sections should say not packed:\n{text}")
     try:
         data = json.load(open(os.path.join(report, "report.json")))

@@ -16,6 +16,7 @@
 #include "muster/barrier.h"
 
 #include "check.h"
+#include "random_common.h"
 
 /* MUSTER_TEST_SCALE shrinks episode counts (sanitizer builds are slower). */
 static inline double test_scale(void)
@@ -29,24 +30,6 @@ static inline unsigned scaled(unsigned n)
 {
     unsigned v = (unsigned)(n * test_scale());
     return v ? v : 1;
-}
-
-static inline unsigned online_cpus(void)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        return (unsigned)CPU_COUNT(&set);
-    return 1;
-}
-
-/* xorshift: cheap per-thread randomness. */
-static inline unsigned next_random(unsigned *state)
-{
-    unsigned x = *state;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return *state = x ? x : 0x9e3779b9u;
 }
 
 /* A random delay: mostly a short spin, sometimes a yield or a short sleep,

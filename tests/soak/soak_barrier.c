@@ -300,7 +300,7 @@ static bool power_of_two(unsigned n)
 
 static void choose(trial *t, unsigned *seed, unsigned max_team)
 {
-    unsigned top = 2 * cpus() + 1;
+    unsigned top = 2 * online_cpus() + 1;
     if (top < 9)
         top = 9;
     if (top > max_team)
@@ -313,7 +313,7 @@ static void choose(trial *t, unsigned *seed, unsigned max_team)
     static const muster_wait_policy policies[] = {MUSTER_WAIT_DEFAULT, MUSTER_WAIT_ACTIVE, MUSTER_WAIT_PASSIVE,
                                                   MUSTER_WAIT_HYBRID};
     t->attr.wait_policy = policies[next_random(seed) % 4];
-    if (t->attr.wait_policy == MUSTER_WAIT_ACTIVE && t->size > cpus())
+    if (t->attr.wait_policy == MUSTER_WAIT_ACTIVE && t->size > online_cpus())
         t->attr.wait_policy = MUSTER_WAIT_HYBRID; /* spinning past the CPUs only crawls */
     t->attr.spin_ns = t->attr.wait_policy == MUSTER_WAIT_HYBRID ? (int64_t)(next_random(seed) % 50000) : -1;
     if (next_random(seed) % 3 == 0) { /* a shape: refused ones fall back to the defaults (run_trial) */
@@ -331,7 +331,7 @@ static void choose(trial *t, unsigned *seed, unsigned max_team)
      * fewer where members are late or share CPUs. */
     if (t->delays == MIXED_DELAY)
         t->episodes = 50 + next_random(seed) % 1000;
-    else if (t->delays == NO_DELAY && t->size <= cpus())
+    else if (t->delays == NO_DELAY && t->size <= online_cpus())
         t->episodes = 20000 + next_random(seed) % (MAX_EPISODES - 20000);
     else
         t->episodes = 1000 + next_random(seed) % 19000;
@@ -538,7 +538,7 @@ int main(int argc, char **argv)
     }
     soak_install_handlers();
     atomic_store(&storm_on, signals);
-    printf("soak_barrier: %lu s, seed %u, %u CPUs, teams of 2 to %lu, signal storm %s\n", seconds, seed, cpus(),
+    printf("soak_barrier: %lu s, seed %u, %u CPUs, teams of 2 to %lu, signal storm %s\n", seconds, seed, online_cpus(),
            max_team, signals ? "a member every 100 us" : "off");
     fflush(stdout);
     pthread_t storm, watchdog;

@@ -1,6 +1,6 @@
-/* What the two soaks share: the clock, randomness, the CPU count, the
- * number options, and the signal handlers of the storm and of the
- * watchdog's stack dump. */
+/* What the two soaks share beyond random_common.h: the clock, the number
+ * options, and the signal handlers of the storm and of the watchdog's
+ * stack dump. */
 #ifndef MUSTER_SOAK_COMMON_H
 #define MUSTER_SOAK_COMMON_H
 
@@ -17,27 +17,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "random_common.h" /* next_random, online_cpus */
+
 static inline uint64_t now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* xorshift: cheap per-thread randomness. */
-static inline unsigned next_random(unsigned *s)
-{
-    unsigned x = *s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return *s = x ? x : 0x9e3779b9u;
-}
-
-static inline unsigned cpus(void)
-{
-    cpu_set_t set;
-    return sched_getaffinity(0, sizeof set, &set) == 0 ? (unsigned)CPU_COUNT(&set) : 1u;
 }
 
 /* A whole number option in [min, max], or a message naming it and exit 2. */

@@ -420,9 +420,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "soak_omp: the OpenMP runtime is %s, not %s (SOAK_EXPECT_RUNTIME)\n", runtime, expect);
         return 2;
     }
-    unsigned top = 2 * cpus() + 1;
+    unsigned top = 2 * online_cpus() + 1;
     printf("soak_omp: %lu s, seed %u, %u CPUs, teams of 1 to %u, cancellation %s, signal storm %s, runtime %s\n",
-           seconds, seed, cpus(), top, omp_get_cancellation() ? "on" : "off (OMP_CANCELLATION)",
+           seconds, seed, online_cpus(), top, omp_get_cancellation() ? "on" : "off (OMP_CANCELLATION)",
            signals ? "a thread every 100 us" : "off", runtime);
     fflush(stdout);
     pthread_t storm, watchdog;

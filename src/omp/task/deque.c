@@ -29,6 +29,16 @@ void muster_deque_destroy(muster_deque *d)
     d->tags = NULL;
 }
 
+/* Writes item and its tags (NULL: all 0) into slot b; relaxed: the caller's
+ * store of bottom publishes them. */
+static void fill_slot(muster_deque *d, int64_t b, void *item, const uintptr_t *tags)
+{
+    atomic_store_explicit(&d->items[b & d->mask], item, memory_order_relaxed);
+    _Atomic(uintptr_t) *slot_tags = &d->tags[(b & d->mask) * MUSTER_DEQUE_TAGS];
+    for (int k = 0; k < MUSTER_DEQUE_TAGS; k++)
+        atomic_store_explicit(&slot_tags[k], tags != NULL ? tags[k] : 0, memory_order_relaxed);
+}
+
 bool muster_deque_push_tagged(muster_deque *d, void *item, const uintptr_t *tags)
 {
     /* relaxed: only the owner writes bottom. */
@@ -38,11 +48,7 @@ bool muster_deque_push_tagged(muster_deque *d, void *item, const uintptr_t *tags
     int64_t t = atomic_load_explicit(&d->top, memory_order_acquire);
     if (b - t > d->mask)
         return false;
-    /* relaxed (item and tags): published by the release store of bottom below. */
-    atomic_store_explicit(&d->items[b & d->mask], item, memory_order_relaxed);
-    _Atomic(uintptr_t) *slot_tags = &d->tags[(b & d->mask) * MUSTER_DEQUE_TAGS];
-    for (int k = 0; k < MUSTER_DEQUE_TAGS; k++)
-        atomic_store_explicit(&slot_tags[k], tags != NULL ? tags[k] : 0, memory_order_relaxed);
+    fill_slot(d, b, item, tags); /* published by the store of bottom below */
     /* seq_cst, though release would do for the deque (a thief that reads
      * the new bottom sees the item): a pusher may then read another
      * variable with a seq_cst load and be ordered after this store, which
@@ -87,10 +93,7 @@ bool muster_deque_push_private(muster_deque *d, void *item, const uintptr_t *tag
     int64_t t = atomic_load_explicit(&d->top, memory_order_relaxed);
     if (b - t > d->mask)
         return false;
-    atomic_store_explicit(&d->items[b & d->mask], item, memory_order_relaxed);
-    _Atomic(uintptr_t) *slot_tags = &d->tags[(b & d->mask) * MUSTER_DEQUE_TAGS];
-    for (int k = 0; k < MUSTER_DEQUE_TAGS; k++)
-        atomic_store_explicit(&slot_tags[k], tags != NULL ? tags[k] : 0, memory_order_relaxed);
+    fill_slot(d, b, item, tags);
     atomic_store_explicit(&d->bottom, b + 1, memory_order_relaxed);
     return true;
 }

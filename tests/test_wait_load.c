@@ -127,15 +127,11 @@ static void test_probe_sees_busy_thread(void)
 }
 
 /* Yields beside a busy thread on the same CPU are away for its slice:
- * they make yields costly.  Alone, yields come straight back. */
+ * they make yields costly.  (Not checked: that yields alone stay cheap;
+ * under a parallel test run another process may share the CPU.) */
 static void test_costly_yields(void)
 {
     muster_load_reset();
-    for (int i = 0; i < 2000; i++)
-        muster_load_yield();
-    /* A shared VM's host may stall one yield; two within the hold time,
-     * never seen here, would make this fail. */
-    CHECK(!muster_load_yields_costly(), "2000 yields with nobody else on the CPU made yields costly");
     busy_thread busy;
     pthread_t thread;
     cpu_set_t saved;

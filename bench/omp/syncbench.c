@@ -473,10 +473,15 @@ static verdict check_single(unsigned threads)
  * its CPU meanwhile: on a loaded machine the others may share it, and one
  * that cannot run cannot arrive (two busy processes beside a 2-thread check
  * on 2 CPUs: a broken lock went unseen in 1 of 25 runs while the one inside
- * spun).  Broken exclusion then lets the waiter in, and it is counted;
- * correct exclusion costs little, since the one inside leaves as soon as
- * another waits. */
+ * spun).  Once someone waits, the one inside stays WAITER_GRACE_NS more:
+ * a waiter descheduled between its announcement and its entry would
+ * otherwise find nobody inside, and, its announcement still counted, the
+ * others would stop lingering and could finish before it entered (a broken
+ * lock passed in CI so; BROKEN_GOMP=late-lock reproduces it).  Broken
+ * exclusion then lets the waiter in, and it is counted; correct exclusion
+ * costs the grace per entry (CHECK_REPS x threads x 20 us: 8 ms at 2). */
 #define COMPANY_NS 1000000
+#define WAITER_GRACE_NS 20000
 struct exclusion {
     atomic_int started, finished, waiting, inside;
     atomic_long overlaps;
@@ -499,10 +504,16 @@ static void exclusive_body(struct exclusion *e, unsigned threads)
     if (atomic_fetch_add(&e->inside, 1) > 0)
         atomic_fetch_add(&e->overlaps, 1);
     long v = *(volatile long *)&e->counter;
-    uint64_t until = epcc_now_ns() + COMPANY_NS;
-    while (atomic_load(&e->waiting) == 0 && (unsigned)atomic_load(&e->finished) + 1 < threads &&
-           epcc_now_ns() < until)
+    uint64_t now = epcc_now_ns(), until = now + COMPANY_NS;
+    bool company = false;
+    while ((unsigned)atomic_load(&e->finished) + 1 < threads && now < until) {
+        if (!company && atomic_load(&e->waiting) > 0) {
+            company = true;
+            until = now + WAITER_GRACE_NS;
+        }
         sched_yield();
+        now = epcc_now_ns();
+    }
     *(volatile long *)&e->counter = v + 1;
     atomic_fetch_sub(&e->inside, 1);
 }

@@ -4,6 +4,9 @@
  *   barrier   GOMP_barrier returns at once (nobody waits)
  *   critical  GOMP_critical_start/end do nothing (no mutual exclusion)
  *   lock      omp_set_lock/omp_unset_lock do nothing
+ *   late-critical, late-lock
+ *             as critical and lock, and each thread's first entry is 5 ms
+ *             late (a thread descheduled between asking and entering)
  *   team      omp_get_num_threads says 1 (a team smaller than asked for)
  *   task      GOMP_task drops the task (never runs it)
  *   taskwait  GOMP_taskwait returns at once (nobody waits)
@@ -18,6 +21,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int broken(const char *what)
 {
@@ -40,27 +44,43 @@ void GOMP_barrier(void)
         ((void (*)(void))next("GOMP_barrier"))();
 }
 
+/* A broken exclusion: none at all, and in its late form each thread's
+ * first entry waits 5 ms first. */
+static int broken_exclusion(const char *what)
+{
+    char late[32] = "late-";
+    strncat(late, what, sizeof late - sizeof "late-");
+    if (broken(what))
+        return 1;
+    if (!broken(late))
+        return 0;
+    static _Thread_local int entered;
+    if (!entered++)
+        nanosleep(&(struct timespec){0, 5000000}, NULL);
+    return 1;
+}
+
 void GOMP_critical_start(void)
 {
-    if (!broken("critical"))
+    if (!broken_exclusion("critical"))
         ((void (*)(void))next("GOMP_critical_start"))();
 }
 
 void GOMP_critical_end(void)
 {
-    if (!broken("critical"))
+    if (!broken("critical") && !broken("late-critical"))
         ((void (*)(void))next("GOMP_critical_end"))();
 }
 
 void omp_set_lock(void *lock)
 {
-    if (!broken("lock"))
+    if (!broken_exclusion("lock"))
         ((void (*)(void *))next("omp_set_lock"))(lock);
 }
 
 void omp_unset_lock(void *lock)
 {
-    if (!broken("lock"))
+    if (!broken("lock") && !broken("late-lock"))
         ((void (*)(void *))next("omp_unset_lock"))(lock);
 }
 

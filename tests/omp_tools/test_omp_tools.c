@@ -75,11 +75,13 @@ static void make_private_shim_dir(void);
      {"@taskbench", "--workload", w, "--threads", "3", "--scale", "0.01"}, 1,                                \
      {"workload=" w " threads=3 status=error message=*"}}
 
-/* syncbench refuses a runtime whose construct c is wrong. */
-#define BROKEN_CONSTRUCT(c, C)                                                                               \
-    {"syncbench_refuses_broken_" c, PROGRAMS, {"LD_PRELOAD=@broken", "BROKEN_GOMP=" c},                       \
+/* syncbench refuses a runtime whose construct c is wrong (the shim's mode
+ * m: c, or late-c for exclusion whose first entries come late). */
+#define BROKEN_CONSTRUCT_MODE(m, c, C)                                                                       \
+    {"syncbench_refuses_broken_" m, PROGRAMS, {"LD_PRELOAD=@broken", "BROKEN_GOMP=" m},                       \
      {"@syncbench", "--threads", "2", "--samples", "1", "--target-ms", "0.2", "--constructs", C ",atomic"}, 1, \
      {"construct=" C " threads=2 status=error message=" C ": *"}, {"construct=" C " threads=2 status=ok*"}}
+#define BROKEN_CONSTRUCT(c, C) BROKEN_CONSTRUCT_MODE(c, c, C)
 
 /* task_order_prog's lines when its parts hold (each part's line when it
  * fails differs). */
@@ -254,6 +256,8 @@ static const tool_case cases[] = {
     BROKEN_CONSTRUCT("barrier", "BARRIER"),
     BROKEN_CONSTRUCT("critical", "CRITICAL"),
     BROKEN_CONSTRUCT("lock", "LOCK"),
+    BROKEN_CONSTRUCT_MODE("late-critical", "critical", "CRITICAL"),
+    BROKEN_CONSTRUCT_MODE("late-lock", "lock", "LOCK"),
     /* ORDERED's schedule: a block per thread is not schedule(static, 1). */
     BROKEN_CONSTRUCT("ordered", "ORDERED"),
     /* Tasks dropped, or a taskwait that does not wait: every task construct

@@ -33,6 +33,7 @@
 #include <stdarg.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -466,47 +467,90 @@ static verdict check_single(unsigned threads)
 
 /* What the CRITICAL and LOCK checks share.  Broken exclusion only shows
  * when a second thread tries to enter while one is inside, and on a busy
- * machine two threads may seldom run at the same moment; so the threads
- * first wait until all have started, each announces itself (`waiting`)
- * before it asks to enter, and a thread inside lingers until someone is
- * waiting (up to COMPANY_NS, and not once the others are done), yielding
- * its CPU meanwhile: on a loaded machine the others may share it, and one
- * that cannot run cannot arrive (two busy processes beside a 2-thread check
- * on 2 CPUs: a broken lock went unseen in 1 of 25 runs while the one inside
- * spun).  Once someone waits, the one inside stays WAITER_GRACE_NS more:
- * a waiter descheduled between its announcement and its entry would
- * otherwise find nobody inside, and, its announcement still counted, the
- * others would stop lingering and could finish before it entered (a broken
- * lock passed in CI so; BROKEN_GOMP=late-lock reproduces it).  Broken
- * exclusion then lets the waiter in, and it is counted; correct exclusion
- * costs the grace per entry (CHECK_REPS x threads x 20 us: 8 ms at 2). */
+ * machine two threads may seldom run at the same moment; so
+ * - the threads first wait until all have started;
+ * - each announces itself (`waiting`) before it asks to enter, and a thread
+ *   inside lingers until someone is waiting (up to COMPANY_NS, and not once
+ *   the others are done), yielding its CPU meanwhile: on a loaded machine
+ *   the others may share it, and one that cannot run cannot arrive (two
+ *   busy processes beside a 2-thread check on 2 CPUs: a broken lock went
+ *   unseen in 1 of 25 runs while the one inside spun);
+ * - once someone waits, the one inside stays WAITER_GRACE_NS more, for a
+ *   waiter between its announcement and its entry;
+ * - no thread starts entry j+1 before every other has made entry j (or
+ *   finished): a waiter descheduled for milliseconds after announcing
+ *   could otherwise watch the others, who saw it announced and so stopped
+ *   lingering, make all their entries before it made its own (a broken
+ *   lock passed in CI so; BROKEN_GOMP=late-lock reproduces it).
+ * Broken exclusion then lets a waiter in beside the one inside, and it is
+ * counted.  Correct exclusion costs the grace per entry (CHECK_REPS x
+ * threads x 20 us: 8 ms at 2 threads); its threads take turns anyway, so
+ * the lockstep costs nothing. */
 #define COMPANY_NS 1000000
 #define WAITER_GRACE_NS 20000
 struct exclusion {
     atomic_int started, finished, waiting, inside;
     atomic_long overlaps;
-    long counter; /* incremented by read, linger, write: a lost update shows too */
+    long counter;        /* incremented by read, linger, write: a lost update shows too */
+    unsigned threads;
+    atomic_int *entries; /* entries made, per thread; INT_MAX once done */
+    uint64_t give_up;    /* no thread waits past this for the others */
+    atomic_bool apart;   /* not all started by then: no lockstep */
 };
 
-static void exclusion_start(struct exclusion *e, unsigned threads)
+/* Prepares e for a team of `threads` (NULL: no memory). */
+static struct exclusion *exclusion_new(unsigned threads)
 {
-    uint64_t give_up = epcc_now_ns() + 1000000000u; /* a second: never hang the check */
-    atomic_fetch_add(&e->started, 1);
-    while ((unsigned)atomic_load(&e->started) < threads && epcc_now_ns() < give_up)
-        ;
+    struct exclusion *e = calloc(1, sizeof *e);
+    if (e == NULL || (e->entries = calloc(threads, sizeof *e->entries)) == NULL) {
+        free(e);
+        return NULL;
+    }
+    e->threads = threads;
+    e->give_up = epcc_now_ns() + 2000000000u; /* two seconds: never hang the check */
+    return e;
 }
 
-static void announce(struct exclusion *e) { atomic_fetch_add(&e->waiting, 1); }
+static void exclusion_free(struct exclusion *e)
+{
+    free(e->entries);
+    free(e);
+}
 
-static void exclusive_body(struct exclusion *e, unsigned threads)
+static void exclusion_start(struct exclusion *e)
+{
+    atomic_fetch_add(&e->started, 1);
+    while ((unsigned)atomic_load(&e->started) < e->threads)
+        if (epcc_now_ns() >= e->give_up) {
+            atomic_store(&e->apart, true);
+            return;
+        }
+}
+
+/* Waits (yielding) until every other thread has made `entry` entries. */
+static void keep_step(struct exclusion *e, unsigned me, int entry)
+{
+    for (unsigned i = 0; i < e->threads && !atomic_load(&e->apart); i++)
+        while (i != me && atomic_load(&e->entries[i]) < entry && epcc_now_ns() < e->give_up)
+            sched_yield();
+}
+
+static void announce(struct exclusion *e, unsigned me, int entry)
+{
+    keep_step(e, me, entry);
+    atomic_fetch_add(&e->waiting, 1);
+}
+
+static void exclusive_body(struct exclusion *e, unsigned me)
 {
     atomic_fetch_sub(&e->waiting, 1);
     if (atomic_fetch_add(&e->inside, 1) > 0)
         atomic_fetch_add(&e->overlaps, 1);
+    atomic_fetch_add(&e->entries[me], 1);
     long v = *(volatile long *)&e->counter;
     uint64_t now = epcc_now_ns(), until = now + COMPANY_NS;
     bool company = false;
-    while ((unsigned)atomic_load(&e->finished) + 1 < threads && now < until) {
+    while ((unsigned)atomic_load(&e->finished) + 1 < e->threads && now < until) {
         if (!company && atomic_load(&e->waiting) > 0) {
             company = true;
             until = now + WAITER_GRACE_NS;
@@ -518,49 +562,63 @@ static void exclusive_body(struct exclusion *e, unsigned threads)
     atomic_fetch_sub(&e->inside, 1);
 }
 
-static verdict judge_exclusion(const char *name, struct exclusion *e, unsigned threads)
+static void exclusion_done(struct exclusion *e, unsigned me)
 {
-    long want = (long)CHECK_REPS * threads, overlaps = atomic_load(&e->overlaps);
-    if (overlaps || e->counter != want)
+    atomic_store(&e->entries[me], INT_MAX);
+    atomic_fetch_add(&e->finished, 1);
+}
+
+static verdict judge_exclusion(const char *name, struct exclusion *e)
+{
+    if (e == NULL)
+        return failed("%s: no memory for the check", name);
+    long want = (long)CHECK_REPS * e->threads, overlaps = atomic_load(&e->overlaps);
+    long counter = e->counter;
+    exclusion_free(e);
+    if (overlaps || counter != want)
         return failed("%s: %ld entries found another thread inside, %ld of %ld increments survived: "
-                      "mutual exclusion failed", name, overlaps, e->counter, want);
+                      "mutual exclusion failed", name, overlaps, counter, want);
     return NULL;
 }
 
 static verdict check_critical(unsigned threads)
 {
-    static struct exclusion e;
-    memset(&e, 0, sizeof e);
+    struct exclusion *e = exclusion_new(threads);
+    if (e == NULL)
+        return judge_exclusion("CRITICAL", e);
 #pragma omp parallel
     {
-        exclusion_start(&e, threads);
+        unsigned me = (unsigned)omp_get_thread_num() % threads;
+        exclusion_start(e);
         for (int j = 0; j < CHECK_REPS; j++) {
-            announce(&e);
+            announce(e, me, j);
 #pragma omp critical
-            exclusive_body(&e, threads);
+            exclusive_body(e, me);
         }
-        atomic_fetch_add(&e.finished, 1);
+        exclusion_done(e, me);
     }
-    return judge_exclusion("CRITICAL", &e, threads);
+    return judge_exclusion("CRITICAL", e);
 }
 
 static verdict check_lock(unsigned threads)
 {
-    static struct exclusion e;
-    memset(&e, 0, sizeof e);
+    struct exclusion *e = exclusion_new(threads);
+    if (e == NULL)
+        return judge_exclusion("LOCK", e);
     init_bench_lock();
 #pragma omp parallel
     {
-        exclusion_start(&e, threads);
+        unsigned me = (unsigned)omp_get_thread_num() % threads;
+        exclusion_start(e);
         for (int j = 0; j < CHECK_REPS; j++) {
-            announce(&e);
+            announce(e, me, j);
             omp_set_lock(&bench_lock);
-            exclusive_body(&e, threads);
+            exclusive_body(e, me);
             omp_unset_lock(&bench_lock);
         }
-        atomic_fetch_add(&e.finished, 1);
+        exclusion_done(e, me);
     }
-    return judge_exclusion("LOCK", &e, threads);
+    return judge_exclusion("LOCK", e);
 }
 
 /* The timed loop's schedule too: static with chunk 1 deals iteration j to

@@ -7,6 +7,7 @@
  * and task reductions (taskgroup, taskloop, parallel). */
 #include <omp.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "stress_common.h"
 
 /* Entry points called directly, as libgomp_g.h declares them. */
 void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size, long arg_align,
@@ -394,6 +396,99 @@ static void test_successor_waits_for_fulfilment(int threads)
           seen);
 }
 
+/* A team of one counts its tasks' children without read-modify-writes
+ * until its first detachable task (core.h: node_counts_private); from then
+ * on a fulfiller outside the team counts too.  Here an explicit task of a
+ * team of one makes pairs of a plain child and a detached one, whose events
+ * a thread outside fulfils as soon as each body has handed it over, while
+ * the member runs the other children and counts them finished in the same
+ * node.  A count moved without a read-modify-write after the first
+ * detachable task would lose a decrement now and then, and the taskwait
+ * would never return: the alarm turns that into a failure (with that
+ * mutation: 6 runs of 6 failed). */
+enum { SOLO_PAIRS = 24, SOLO_EPISODES = 12000, SOLO_RING = 64 };
+
+/* Events handed to the fulfiller, in the order the bodies ran. */
+typedef struct solo_fulfiller {
+    pthread_t thread;
+    atomic_uintptr_t ring[SOLO_RING];
+    atomic_uint handed;    /* events handed over so far */
+    atomic_int fulfilled;  /* ... and fulfilled */
+    unsigned total;        /* events to fulfil before returning */
+} solo_fulfiller;
+
+static void *fulfil_each_at_once(void *arg)
+{
+    solo_fulfiller *f = arg;
+    unsigned seed = 12345;
+    for (unsigned n = 0; n < f->total; n++) {
+        uintptr_t handle;
+        while ((handle = atomic_exchange(&f->ring[n % SOLO_RING], 0)) == 0)
+            ;
+        for (unsigned spin = next_random(&seed) % 64; spin > 0; spin--)
+            atomic_signal_fence(memory_order_seq_cst); /* kept by the compiler: lands at varied moments */
+        atomic_fetch_add(&f->fulfilled, 1);
+        omp_fulfill_event((omp_event_handle_t)handle);
+    }
+    return NULL;
+}
+
+static void hand_over(solo_fulfiller *f, omp_event_handle_t event)
+{
+    unsigned n = atomic_fetch_add(&f->handed, 1);
+    atomic_store(&f->ring[n % SOLO_RING], (uintptr_t)event);
+}
+
+static void hung_solo_taskwait(int sig)
+{
+    (void)sig;
+    static const char msg[] = "test_omp_task: a team of one's taskwait never returned beside an outside "
+                              "fulfiller (a lost count)\n";
+    (void)!write(2, msg, sizeof msg - 1);
+    _exit(1);
+}
+
+static void test_solo_counts_beside_outside_fulfiller(void)
+{
+    unsigned episodes = scaled(SOLO_EPISODES);
+    static solo_fulfiller f;
+    for (int i = 0; i < SOLO_RING; i++)
+        atomic_init(&f.ring[i], 0);
+    atomic_init(&f.handed, 0);
+    atomic_init(&f.fulfilled, 0);
+    f.total = episodes * SOLO_PAIRS;
+    CHECK(pthread_create(&f.thread, NULL, fulfil_each_at_once, &f) == 0, "pthread_create");
+    signal(SIGALRM, hung_solo_taskwait);
+    for (unsigned e = 0; e < episodes; e++) {
+        alarm(20); /* an episode takes microseconds */
+        atomic_int ran = 0;
+        int fulfilled_at_wait = -1;
+#pragma omp parallel num_threads(1) shared(f, ran, fulfilled_at_wait)
+#pragma omp task shared(f, ran, fulfilled_at_wait)
+        {
+            for (int i = 0; i < SOLO_PAIRS; i++) {
+#pragma omp task shared(ran)
+                atomic_fetch_add(&ran, 1);
+                omp_event_handle_t event;
+#pragma omp task detach(event) shared(f, ran)
+                {
+                    atomic_fetch_add(&ran, 1);
+                    hand_over(&f, event);
+                }
+            }
+#pragma omp taskwait
+            fulfilled_at_wait = atomic_load(&f.fulfilled);
+        }
+        CHECK(atomic_load(&ran) == 2 * SOLO_PAIRS, "episode %u: %d of %d children ran", e, atomic_load(&ran),
+              2 * SOLO_PAIRS);
+        CHECK(fulfilled_at_wait == (int)((e + 1) * SOLO_PAIRS), "episode %u: taskwait returned with %d of %d "
+              "events fulfilled", e, fulfilled_at_wait, (int)((e + 1) * SOLO_PAIRS));
+    }
+    alarm(0);
+    signal(SIGALRM, SIG_DFL);
+    pthread_join(f.thread, NULL);
+}
+
 /* Many detached tasks, each fulfilled by a task made later, in a random
  * order, with random delays: every body runs once and taskwait returns only
  * once all events are fulfilled. */
@@ -739,6 +834,7 @@ int main(void)
     test_detach_fulfilled_by_later_task();
     test_taskwait_waits_for_fulfilment();
     test_taskgroup_waits_for_fulfilment();
+    test_solo_counts_beside_outside_fulfiller();
     test_taskloop_splits();
     test_taskloop_lastprivate();
     for (int i = 0; i < TEAM_SIZES; i++) {

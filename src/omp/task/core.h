@@ -109,6 +109,25 @@ static inline uint32_t count_finished(task_count *count)
     return tasks_left(before) == 1 ? sleeper_tag(before) : 0;
 }
 
+/* `*word += delta` for a word that only the calling thread touches
+ * (node_counts_private): a plain load and store, without the lock prefix
+ * and store-buffer drain of a read-modify-write (five a task: ~10% of a
+ * lone thread's fine-grained search; docs/tuning.md).  Returns the old value.
+ * relaxed (both): nobody else reads or writes the word meanwhile. */
+static inline uint64_t private_add64(_Atomic uint64_t *word, uint64_t delta)
+{
+    uint64_t v = atomic_load_explicit(word, memory_order_relaxed);
+    atomic_store_explicit(word, v + delta, memory_order_relaxed);
+    return v;
+}
+
+static inline uint32_t private_add32(_Atomic uint32_t *word, uint32_t delta)
+{
+    uint32_t v = atomic_load_explicit(word, memory_order_relaxed);
+    atomic_store_explicit(word, v + delta, memory_order_relaxed);
+    return v;
+}
+
 /* ---- nodes, frames, taskgroups, records ---- */
 
 /* The completion count of a task's deferred children: heap-allocated when
@@ -187,6 +206,19 @@ extern _Thread_local struct task_event *muster_omp_pending_events;
  * One per thread serves every level of nesting: an inner region's tasks all
  * finish before the region ends, so they never mix with the outer ones. */
 extern _Thread_local task_node muster_omp_implicit_node;
+
+/* Whether only the calling thread touches `node`'s counts (children,
+ * refs): a node of a team of one's explicit task while the team has made
+ * no detachable task (whose fulfiller, any thread, would count it
+ * finished).  Not the implicit node: one per thread serves every level, and
+ * an outer team's members count their tasks finished on it. */
+static inline bool node_counts_private(const task_node *node, const muster_omp_team *team)
+{
+    if (team->size != 1 || node == &muster_omp_implicit_node || team->tasks == NULL)
+        return false;
+    /* relaxed: written by this thread, or before this team's first task. */
+    return atomic_load_explicit(&team->tasks->counts_private, memory_order_relaxed);
+}
 
 static inline muster_omp_team *current_team(void)
 {
@@ -281,7 +313,7 @@ void muster_omp_frame_leave(task_frame *frame);
 /* The node of the task running in `frame` (NULL: the implicit task),
  * created if need be. */
 task_node *muster_omp_frame_node(task_frame *frame);
-void muster_omp_node_release(task_node *node);
+void muster_omp_node_release(task_node *node, const muster_omp_team *team);
 /* Frees the implicit task's dependence table once the team's tasks have
  * all finished and no outer region's tasks use it. */
 void muster_omp_implicit_table_release(void);

@@ -187,6 +187,10 @@ static void fulfil_record(deferred_task *t)
 void muster_omp_defer_detached(muster_omp_thread *self, muster_omp_team *team, task_frame *running, bool final,
                                const muster_omp_task_desc *task, int priority)
 {
+    /* Its fulfiller, any thread, will count it finished in its parent's
+     * node: from now on every node's counts move by read-modify-writes.
+     * relaxed: the handle's hand-over to the fulfiller publishes it. */
+    atomic_store_explicit(&team->tasks->counts_private, false, memory_order_relaxed);
     deferred_task *t = muster_omp_record_new(team, running, final, task);
     t->priority = priority;
     t->detached = true;

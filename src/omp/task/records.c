@@ -107,7 +107,7 @@ void muster_omp_frame_leave(task_frame *frame)
     muster_omp_current_frame = frame->parent;
     if (muster_omp_pending_events != NULL)
         muster_omp_events_orphan(frame);
-    muster_omp_node_release(frame->node); /* its deferred children may still hold it */
+    muster_omp_node_release(frame->node, frame->team); /* its deferred children may still hold it */
 }
 
 /* ---- undeferred tasks whose body the compiler runs (LLVM's if(0)) ---- */
@@ -138,24 +138,35 @@ void muster_omp_undeferred_end(void *storage)
 
 /* ---- nodes ---- */
 
-static task_node *node_new(task_node *parent)
+/* A new node for a task of `team` whose parent's node is `parent`. */
+static task_node *node_new(task_node *parent, const muster_omp_team *team)
 {
     task_node *node = checked_malloc(sizeof *node);
     atomic_init(&node->children, 0);
     atomic_init(&node->refs, 1);
     node->parent = parent;
     node->deps = NULL;
-    if (parent != NULL)
+    if (parent != NULL && node_counts_private(parent, team))
+        private_add32(&parent->refs, 1);
+    else if (parent != NULL)
         /* relaxed: taking a reference while holding one orders nothing. */
         atomic_fetch_add_explicit(&parent->refs, 1, memory_order_relaxed);
     return node;
 }
 
-void muster_omp_node_release(task_node *node)
+/* Drops a reference to a node of `team`'s tasks; true when it was the last. */
+static bool node_unref(task_node *node, const muster_omp_team *team)
 {
+    if (node_counts_private(node, team))
+        return private_add32(&node->refs, (uint32_t)-1) == 1;
     /* acq_rel: the last holder must see every other holder's use before
      * it frees (and releases the parent in turn). */
-    while (node != NULL && atomic_fetch_sub_explicit(&node->refs, 1, memory_order_acq_rel) == 1) {
+    return atomic_fetch_sub_explicit(&node->refs, 1, memory_order_acq_rel) == 1;
+}
+
+void muster_omp_node_release(task_node *node, const muster_omp_team *team)
+{
+    while (node != NULL && node_unref(node, team)) {
         task_node *parent = node->parent;
         muster_omp_dep_table_free(node->deps);
         free(node);
@@ -174,7 +185,7 @@ task_node *muster_omp_frame_node(task_frame *frame)
         task_node *parent = frame->origin;
         if (parent == NULL)
             parent = muster_omp_frame_node(frame->parent);
-        frame->node = node_new(parent);
+        frame->node = node_new(parent, frame->team);
     }
     return frame->node;
 }
@@ -269,7 +280,7 @@ static bool run_record_body(deferred_task *t)
     if (muster_omp_pending_events != NULL)
         muster_omp_events_orphan(&frame);
     muster_omp_current_group = saved_group;
-    muster_omp_node_release(frame.node);
+    muster_omp_node_release(frame.node, frame.team);
     /* acq_rel: whichever of the body's end and the fulfilment comes second
      * completes the task, and must see what the first did. */
     return !t->detached || atomic_fetch_sub_explicit(&t->detach_outstanding, 1, memory_order_acq_rel) == 1;
@@ -283,8 +294,11 @@ uint32_t muster_omp_record_complete(deferred_task *t)
     if (t->deps != NULL)
         release_successors(t);
     uint32_t wake = t->group != NULL ? count_finished(&t->group->tasks) : 0;
-    wake |= count_finished(&t->parent->children);
-    muster_omp_node_release(t->parent);
+    if (node_counts_private(t->parent, t->team))
+        private_add64(&t->parent->children, -TASK_COUNT_ONE); /* nobody sleeps on it */
+    else
+        wake |= count_finished(&t->parent->children);
+    muster_omp_node_release(t->parent, t->team);
     muster_omp_task_free(t);
     return wake;
 }
@@ -337,11 +351,16 @@ deferred_task *muster_omp_record_new(muster_omp_team *team, task_frame *running,
                          .depth = depth_below(running),
                          .creator = muster_omp_self()->id,
                          .work_first = work_first_queued(running)};
-    /* relaxed (all three): the push (or the dependence table's lock)
-     * publishes them, and the task's finish, which undoes them, comes after
-     * its start. */
-    atomic_fetch_add_explicit(&parent->refs, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&parent->children, TASK_COUNT_ONE, memory_order_relaxed);
+    if (node_counts_private(parent, team)) {
+        private_add32(&parent->refs, 1);
+        private_add64(&parent->children, TASK_COUNT_ONE);
+    } else {
+        /* relaxed (both, and the group's below): the push (or the
+         * dependence table's lock) publishes them, and the task's finish,
+         * which undoes them, comes after its start. */
+        atomic_fetch_add_explicit(&parent->refs, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&parent->children, TASK_COUNT_ONE, memory_order_relaxed);
+    }
     if (t->group != NULL)
         atomic_fetch_add_explicit(&t->group->tasks, TASK_COUNT_ONE, memory_order_relaxed);
     return t;

@@ -139,6 +139,8 @@ muster_omp_team_tasks *muster_omp_team_tasks_create(unsigned size)
     muster_waiter w = muster_omp_waiter_for(size, NULL);
     muster_omp_prio_init(&tt->prioritized);
     tt->size = size;
+    /* relaxed: nobody else holds the new scheduler yet. */
+    atomic_store_explicit(&tt->counts_private, size == 1, memory_order_relaxed);
     tt->deques = deques;
     tt->counts = counts;
     muster_task_wait_plan plan = muster_task_wait_plan_for(size, &w);

@@ -76,6 +76,11 @@ typedef struct muster_omp_team_tasks {
     _Atomic uint32_t spare_members;
     uint32_t unbound_spare;    /* members beyond the process's CPUs (muster_task_wait_plan) */
     bool never_sleep;          /* an active team */
+    /* A team of one that has made no detachable task: only its member
+     * touches its tasks' nodes, so their counts move without
+     * read-modify-writes (core.h: node_counts_private).  Cleared, for
+     * good, by the member before its first detachable task is published. */
+    _Atomic bool counts_private;
     muster_deque *deques;      /* [size], each aligned to a cache line */
     muster_omp_member_counts *counts; /* [size]: the deferred tasks queued or running are
                                        * the sum of created - finished (muster_omp_tasks_pending) */

@@ -50,6 +50,7 @@ static void keep_spare(muster_omp_team_tasks *tt)
     /* As a new one: the first task of the next region is counted afresh,
      * and no throttle carries over.  relaxed: nobody else holds it. */
     atomic_store_explicit(&tt->tasks_seen, false, memory_order_relaxed);
+    atomic_store_explicit(&tt->counts_private, true, memory_order_relaxed);
     tt->counts[0].credit = 0;
     spare = tt;
 }

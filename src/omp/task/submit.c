@@ -126,7 +126,7 @@ static __attribute__((noinline)) void leave_at_once_rare(task_frame *frame)
 {
     if (muster_omp_pending_events != NULL)
         muster_omp_events_orphan(frame);
-    muster_omp_node_release(frame->node); /* its deferred children may still hold it */
+    muster_omp_node_release(frame->node, frame->team); /* its deferred children may still hold it */
 }
 
 /* Runs a task at once in the calling thread: if(0), final, throttled, or a

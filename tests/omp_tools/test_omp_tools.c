@@ -421,6 +421,11 @@ static const tool_case cases[] = {
     {"solo_order_gcc", PROGRAMS, {0}, {RUN_WHOAMI, "--", "@solo_order"}, 0, {SOLO_ORDER_LIBGOMP}},
     {"solo_order_gcc_at_4", PROGRAMS, {0}, {RUN_WHOAMI, "--threads", "4", "--", "@solo_order"}, 0,
      {SOLO_ORDER_LIBGOMP}},
+    /* with cancellation on, tasks take the described path: the same order */
+    {"solo_order_libgomp_cancellation", PROGRAMS, {"OMP_CANCELLATION=true"}, {"@solo_order"}, 0,
+     {SOLO_ORDER_LIBGOMP}},
+    {"solo_order_gcc_cancellation", PROGRAMS, {"OMP_CANCELLATION=true"}, {RUN_WHOAMI, "--", "@solo_order"}, 0,
+     {SOLO_ORDER_LIBGOMP}},
     {"solo_order_libomp", PROGRAMS, {0}, {"@solo_order_clang"}, 0, {SOLO_ORDER_LIBOMP}},
     {"solo_order_clang", PROGRAMS, {0}, {RUN_WHOAMI, "--", "@solo_order_clang"}, 0, {SOLO_ORDER_LIBOMP}},
     {"task_order_2", SERIAL, {0}, {RUN_WHOAMI, "--threads", "2", "--", "@task_order"}, 0,

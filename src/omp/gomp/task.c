@@ -120,8 +120,10 @@ MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(v
                                  void *detach)
 {
     if (depend == NULL && !(flags & (GOMP_TASK_FLAG_DETACH | GOMP_TASK_FLAG_PRIORITY)))
-        muster_omp_task_plain(fn, data, cpyfn, arg_size, arg_align, if_clause, (flags & GOMP_TASK_FLAG_FINAL) != 0,
-                              true);
+        muster_omp_task_plain(fn, data, cpyfn, arg_size, arg_align,
+                              (if_clause ? MUSTER_OMP_TASK_IF : 0u) |
+                                  (flags & GOMP_TASK_FLAG_FINAL ? MUSTER_OMP_TASK_FINAL : 0u) |
+                                  MUSTER_OMP_TASK_QUEUE_ALONE);
     else
         submit_described(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
 }

@@ -259,13 +259,20 @@ static __attribute__((noinline)) void queue_plain(muster_omp_thread *self, muste
  * its coarsest pieces, the ones worth spreading). */
 static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *self, muster_omp_team *team,
                                                             task_frame *outer, task_frame *running, bool final,
-                                                            bool if_clause, void (*fn)(void *), void *data,
-                                                            void (*cpyfn)(void *, void *), long arg_size,
-                                                            long arg_align)
+                                                            bool if_clause, bool queue_alone, void (*fn)(void *),
+                                                            void *data, void (*cpyfn)(void *, void *),
+                                                            long arg_size, long arg_align)
 {
     bool included = running != NULL && running->final;
-    muster_omp_team_tasks *tt;
-    if (muster_omp_defer_possible(if_clause, included, team) && (tt = team->tasks) != NULL) {
+    muster_omp_team_tasks *tt = NULL;
+    if (if_clause && !included && team != NULL) {
+        tt = team->tasks;
+        if (__builtin_expect(tt == NULL, 0) && queue_alone) {
+            muster_omp_tasks_solo_scheduler(team); /* task.h: queue_alone */
+            tt = team->tasks;
+        }
+    }
+    if (tt != NULL) {
         muster_omp_defer_plan plan = muster_omp_defer_plain(self, tt, running != NULL ? running->depth : 0,
                                                             running != NULL && running->work_first);
         /* The throttle before the record: a throttled task costs the call,
@@ -279,8 +286,7 @@ static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *
         }
     }
     muster_omp_task_count_deferred(false);
-    run_at_once(team, outer, running, final, muster_omp_defer_possible(if_clause, included, team), fn, data, cpyfn,
-                arg_size, arg_align);
+    run_at_once(team, outer, running, final, tt != NULL, fn, data, cpyfn, arg_size, arg_align);
 }
 
 /* The rest of a task's creation: cancellation on, or depend, detach or
@@ -302,8 +308,8 @@ static __attribute__((noinline)) void task_with_clauses(const muster_omp_task_de
     bool detached = task->detach != NULL;
     int priority = effective_priority(task->priority);
     if (task->depend == NULL && !detached && priority == 0) {
-        plain_task(self, team, outer, running, final, task->if_clause, task->fn, task->data, task->cpyfn,
-                   task->arg_size, task->arg_align);
+        plain_task(self, team, outer, running, final, task->if_clause, task->queue_alone, task->fn, task->data,
+                   task->cpyfn, task->arg_size, task->arg_align);
         return;
     }
     if ((detached || task->queue_alone) && task->if_clause && !included && team != NULL && team->tasks == NULL)
@@ -337,8 +343,10 @@ void muster_omp_task_submit(const muster_omp_task_desc *task)
  * final ones (every task a cut-off turns undeferred), it goes straight to
  * the call when nobody is hungry. */
 void muster_omp_task_plain(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
-                           long arg_align, bool if_clause, bool final, bool queue_alone)
+                           long arg_align, unsigned how)
 {
+    bool if_clause = how & MUSTER_OMP_TASK_IF, final = how & MUSTER_OMP_TASK_FINAL;
+    bool queue_alone = how & MUSTER_OMP_TASK_QUEUE_ALONE;
     if (__builtin_expect(muster_omp_cancellation, 0)) {
         muster_omp_task_desc task = {.fn = fn,
                                      .data = data,
@@ -356,9 +364,8 @@ void muster_omp_task_plain(void (*fn)(void *), void *data, void (*cpyfn)(void *,
     task_frame *outer = muster_omp_current_frame;
     task_frame *running = creator_frame(outer, team);
     bool included = running != NULL && running->final;
-    if (__builtin_expect(queue_alone && team != NULL && team->tasks == NULL, 0) && if_clause && !included)
-        muster_omp_tasks_solo_scheduler(team); /* task.h: queue_alone */
-    plain_task(self, team, outer, running, final || included, if_clause, fn, data, cpyfn, arg_size, arg_align);
+    plain_task(self, team, outer, running, final || included, if_clause, queue_alone, fn, data, cpyfn, arg_size,
+               arg_align);
 }
 
 /* ---- taskloop ----

@@ -54,7 +54,10 @@ typedef struct muster_omp_task_desc {
  * (docs/tuning.md: the if(0) path).  Both end in the same decision. */
 void muster_omp_task_submit(const muster_omp_task_desc *task);
 void muster_omp_task_plain(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
-                           long arg_align, bool if_clause, bool final, bool queue_alone);
+                           long arg_align, unsigned how);
+/* muster_omp_task_plain's `how`: the description's flags in one word, so
+ * that all six arguments travel in registers. */
+enum { MUSTER_OMP_TASK_IF = 1u, MUSTER_OMP_TASK_FINAL = 2u, MUSTER_OMP_TASK_QUEUE_ALONE = 4u };
 void muster_omp_taskwait(void);
 void muster_omp_taskwait_depend(const muster_omp_depend *depend);
 void muster_omp_taskgroup_start(void);

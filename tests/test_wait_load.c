@@ -147,6 +147,64 @@ static void test_costly_yields(void)
     muster_load_reset();
 }
 
+/* A team crowding its own CPUs (three threads and one per CPU, each
+ * working 300 us between yields) yields long, to its own members: that
+ * is progress, not a busy neighbour, so yields stay cheap.  Judged only
+ * when the process had its CPUs to itself (under a parallel test run
+ * another process may take some: then the check is skipped, saying so);
+ * it must also have seen long yields, or it proves nothing. */
+typedef struct crowd {
+    _Atomic uint64_t long_yields;
+    uint64_t until_ns;
+} crowd;
+
+static void *crowd_member(void *arg)
+{
+    crowd *c = arg;
+    while (muster_now_ns() < c->until_ns) {
+        uint64_t work_end = muster_now_ns() + 300000;
+        while (muster_now_ns() < work_end)
+            ;
+        uint64_t start = muster_now_ns();
+        muster_load_yield();
+        if (muster_now_ns() - start >= MUSTER_LOAD_LONG_YIELD_NS)
+            atomic_fetch_add(&c->long_yields, 1);
+    }
+    return NULL;
+}
+
+static void test_crowded_team_yields_cheap(void)
+{
+    enum { MAX_CROWD = 64 };
+    unsigned cpus = muster_cpus_available(), members = cpus + 3;
+    if (members > MAX_CROWD)
+        members = MAX_CROWD;
+    muster_load_reset();
+    crowd c = {.until_ns = muster_now_ns() + 300000000u};
+    atomic_init(&c.long_yields, 0);
+    muster_load_counts before = muster_load_counters();
+    uint64_t wall0 = muster_now_ns(), cpu0 = muster_process_cpu_ns();
+    pthread_t threads[MAX_CROWD];
+    for (unsigned i = 0; i < members; i++)
+        CHECK(pthread_create(&threads[i], NULL, crowd_member, &c) == 0, "crowd member");
+    for (unsigned i = 0; i < members; i++)
+        pthread_join(threads[i], NULL);
+    double share = (double)(muster_process_cpu_ns() - cpu0) / ((double)(muster_now_ns() - wall0) * cpus);
+    muster_load_counts after = muster_load_counters();
+    muster_load_reset();
+    if (share < 0.9) {
+        printf("test_wait_load: crowded team not judged: the process had %.0f%% of its CPUs\n", 100 * share);
+        return;
+    }
+    uint64_t long_yields = atomic_load(&c.long_yields);
+    CHECK(long_yields >= 10, "a crowded team of %u on %u CPUs yielded long only %llu times", members, cpus,
+          (unsigned long long)long_yields);
+    CHECK(after.costly_spells == before.costly_spells,
+          "a crowded team of %u on %u CPUs, alone (%.0f%% of its CPUs), made yields costly: %llu long yields, "
+          "%llu taken as evidence", members, cpus, 100 * share, (unsigned long long)long_yields,
+          (unsigned long long)(after.costly_yields - before.costly_yields));
+}
+
 /* ---- waits ---- */
 
 typedef struct one_wait {
@@ -381,6 +439,7 @@ int main(void)
     test_evidence_rule();
     test_probe_sees_busy_thread();
     test_costly_yields();
+    test_crowded_team_yields_cheap();
     test_contended_waits();
     test_waiter_finds_busy_thread();
     test_barriers_under_flipping_load();

@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 int muster_futex_wait(_Atomic uint32_t *word, uint32_t expected, uint64_t deadline_ns)
@@ -56,6 +57,14 @@ uint64_t muster_thread_preemptions(void)
     if (getrusage(RUSAGE_THREAD, &usage) != 0)
         return 0;
     return (uint64_t)usage.ru_nivcsw;
+}
+
+uint64_t muster_process_cpu_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 int muster_current_cpu(void)

@@ -48,6 +48,11 @@ void muster_cpu_yield(void);
  * (wait/load.h) calls it around its probing yields only. */
 uint64_t muster_thread_preemptions(void);
 
+/* CPU time the whole process has used, in nanoseconds (its threads' user
+ * and system time; 0 when unknown).  One system call whose cost grows with
+ * the thread count: the load watch reads it at long yields only. */
+uint64_t muster_process_cpu_ns(void);
+
 /* The CPU the calling thread runs on now (sched_getcpu: no system call
  * where glibc reads it from rseq), or -1 when unknown. */
 int muster_current_cpu(void);

@@ -3,6 +3,7 @@
 
 #include <stdatomic.h>
 
+#include "platform/cpus.h"
 #include "platform/platform.h"
 #include "wait/policy.h"
 
@@ -84,6 +85,51 @@ void muster_load_note_costly(uint64_t now_ns)
     note(&costly, now_ns);
 }
 
+/* Where the CPUs went, judged over windows of at least
+ * MUSTER_LOAD_SHARE_WINDOW_NS between long yields: the window's start
+ * (wall clock and the process's CPU time), the last window's verdict, and
+ * the CPUs the process may use (read once: it reads cgroup files). */
+static _Atomic uint64_t window_wall_ns, window_cpu_ns;
+static _Atomic bool window_to_others;
+static _Atomic unsigned own_cpus;
+
+/* Whether a yield that ended at now_ns, away MUSTER_LOAD_LONG_YIELD_NS or
+ * more, went to another process: false when over the last window this
+ * process used MUSTER_LOAD_OWN_SHARE_PERCENT of its CPUs or more, and
+ * while no window can be judged yet (the first long yield, or the first
+ * after a quiet spell: it starts one). */
+static bool long_yield_to_others(uint64_t now_ns)
+{
+    /* relaxed (all): a hint, as the evidence; racing long yields may
+     * judge a window twice or split it, never correctness. */
+    uint64_t start = atomic_load_explicit(&window_wall_ns, memory_order_relaxed);
+    if (start != 0 && now_ns >= start && now_ns - start < MUSTER_LOAD_SHARE_WINDOW_NS)
+        return atomic_load_explicit(&window_to_others, memory_order_relaxed);
+    uint64_t cpu_ns = muster_process_cpu_ns();
+    uint64_t cpu_start = atomic_exchange_explicit(&window_cpu_ns, cpu_ns, memory_order_relaxed);
+    atomic_store_explicit(&window_wall_ns, now_ns, memory_order_relaxed);
+    bool to_others = false;
+    if (start != 0 && now_ns > start && now_ns - start <= 4 * (uint64_t)MUSTER_LOAD_HOLD_NS && cpu_ns != 0 &&
+        cpu_ns >= cpu_start) {
+        unsigned cpus = atomic_load_explicit(&own_cpus, memory_order_relaxed);
+        if (cpus == 0) {
+            cpus = muster_cpus_available();
+            atomic_store_explicit(&own_cpus, cpus, memory_order_relaxed);
+        }
+        to_others = (cpu_ns - cpu_start) * 100 < (now_ns - start) * cpus * MUSTER_LOAD_OWN_SHARE_PERCENT;
+    }
+    atomic_store_explicit(&window_to_others, to_others, memory_order_relaxed);
+    return to_others;
+}
+
+/* A yield from start_ns to end_ns: evidence that yields are costly when
+ * it was long and the CPU went to another process. */
+static void judge_yield(uint64_t start_ns, uint64_t end_ns)
+{
+    if (end_ns - start_ns >= MUSTER_LOAD_LONG_YIELD_NS && long_yield_to_others(end_ns))
+        muster_load_note_costly(end_ns);
+}
+
 bool muster_load_probe(void)
 {
     atomic_fetch_add_explicit(&probe_count, 1, memory_order_relaxed); /* relaxed: a statistic */
@@ -94,8 +140,7 @@ bool muster_load_probe(void)
     if (end - start < MUSTER_LOAD_GAP_NS || muster_thread_preemptions() == switches)
         return false; /* nobody else ran: an idle CPU, or an interrupt or the hypervisor */
     note(&contended, end);
-    if (end - start >= MUSTER_LOAD_LONG_YIELD_NS)
-        muster_load_note_costly(end);
+    judge_yield(start, end);
     return true;
 }
 
@@ -104,8 +149,8 @@ void muster_load_yield(void)
     uint64_t start = muster_now_ns();
     muster_cpu_yield();
     uint64_t end = muster_now_ns();
-    if (end - start >= MUSTER_LOAD_LONG_YIELD_NS && muster_wait_settings_get()->load_watch)
-        muster_load_note_costly(end);
+    if (muster_wait_settings_get()->load_watch)
+        judge_yield(start, end);
 }
 
 void muster_load_reset(void)
@@ -117,6 +162,9 @@ void muster_load_reset(void)
         atomic_store_explicit(&kinds[k]->until_ns, 0, memory_order_relaxed);
         atomic_store_explicit(&kinds[k]->run, 0, memory_order_relaxed);
     }
+    atomic_store_explicit(&window_wall_ns, 0, memory_order_relaxed);
+    atomic_store_explicit(&window_cpu_ns, 0, memory_order_relaxed);
+    atomic_store_explicit(&window_to_others, false, memory_order_relaxed);
 }
 
 muster_load_counts muster_load_counters(void)

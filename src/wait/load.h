@@ -32,7 +32,9 @@ bool muster_load_contended(void);
 
 /* True while yields are costly: a yield (a probe, or an oversubscribed
  * team's yield to a team-mate) was away MUSTER_LOAD_LONG_YIELD_NS or more,
- * three times in a row within the hold time of each other.  Another OpenMP process's waiter gives the
+ * three times in a row within the hold time of each other, while the
+ * process used under MUSTER_LOAD_OWN_SHARE_PERCENT of its CPUs (a crowded
+ * team alone yields long to its own members).  Another OpenMP process's waiter gives the
  * CPU back soon; a busy process keeps it for its slice, and under EEVDF a
  * yielder's deadline moves back.  While costly, waits do not yield: an
  * oversubscribed team's waiters sleep instead, and contended waiters sleep

@@ -81,6 +81,17 @@
  * far above a team-mate's turn between two barriers of short regions, far
  * below another process's slice (docs/tuning.md, MUSTER_LOAD_LONG_YIELD_NS). */
 #define MUSTER_LOAD_LONG_YIELD_NS 500000
+/* ... unless, since the long yield before it, the process itself used at
+ * least this share (percent) of the CPUs it may use: a team crowding its
+ * own CPUs (nested teams, 64 threads on 2 CPUs) yields long to its own
+ * members, which is progress, not a busy neighbour (docs/tuning.md,
+ * MUSTER_LOAD_LONG_YIELD_NS). */
+#define MUSTER_LOAD_OWN_SHARE_PERCENT 75
+/* ... judged over windows this long at least: the kernel adds a running
+ * thread's CPU time to the process's at its ticks (4 ms at HZ=250), so a
+ * short window misses what the other CPUs did (2 ms windows: a team
+ * alone read as 50% now and then; docs/tuning.md). */
+#define MUSTER_LOAD_SHARE_WINDOW_NS 16000000u
 
 /* How long a waiter with a census polls before it looks at the census
  * again: a CPU-mate cannot arrive while we hold the CPU, unless it migrated

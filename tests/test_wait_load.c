@@ -127,10 +127,17 @@ static void test_probe_sees_busy_thread(void)
 }
 
 /* Yields beside a busy thread on the same CPU are away for its slice:
- * they make yields costly.  (Not checked: that yields alone stay cheap;
+ * they make yields costly.  The busy thread is ours, standing in for
+ * another process: the process then uses one of its CPUs, under
+ * MUSTER_LOAD_OWN_SHARE_PERCENT of two or more (with one, it has them all,
+ * and the check is skipped).  (Not checked: that yields alone stay cheap;
  * under a parallel test run another process may share the CPU.) */
 static void test_costly_yields(void)
 {
+    if (muster_cpus_available() < 2) {
+        printf("test_wait_load: costly yields not checked: the process may use one CPU\n");
+        return;
+    }
     muster_load_reset();
     busy_thread busy;
     pthread_t thread;
@@ -150,9 +157,11 @@ static void test_costly_yields(void)
 /* A team crowding its own CPUs (three threads and one per CPU, each
  * working 300 us between yields) yields long, to its own members: that
  * is progress, not a busy neighbour, so yields stay cheap.  Judged only
- * when the process had its CPUs to itself (under a parallel test run
- * another process may take some: then the check is skipped, saying so);
- * it must also have seen long yields, or it proves nothing. */
+ * when the process had its CPUs to itself (97% of them: under a parallel
+ * test run another process may take some for a while, and a long yield
+ * then is evidence), up to three tries; it fails when every judged try
+ * made yields costly, and says so when none could be judged.  A try must
+ * also have seen long yields, or it proves nothing. */
 typedef struct crowd {
     _Atomic uint64_t long_yields;
     uint64_t until_ns;
@@ -173,10 +182,16 @@ static void *crowd_member(void *arg)
     return NULL;
 }
 
-static void test_crowded_team_yields_cheap(void)
+typedef struct crowd_try {
+    double share;          /* of the process's CPUs, over the try */
+    uint64_t long_yields;  /* yields away MUSTER_LOAD_LONG_YIELD_NS or more */
+    uint64_t evidence;     /* ... of them taken as evidence */
+    uint64_t spells;       /* costly spells */
+} crowd_try;
+
+static crowd_try run_crowd(unsigned members, unsigned cpus)
 {
     enum { MAX_CROWD = 64 };
-    unsigned cpus = muster_cpus_available(), members = cpus + 3;
     if (members > MAX_CROWD)
         members = MAX_CROWD;
     muster_load_reset();
@@ -189,20 +204,37 @@ static void test_crowded_team_yields_cheap(void)
         CHECK(pthread_create(&threads[i], NULL, crowd_member, &c) == 0, "crowd member");
     for (unsigned i = 0; i < members; i++)
         pthread_join(threads[i], NULL);
-    double share = (double)(muster_process_cpu_ns() - cpu0) / ((double)(muster_now_ns() - wall0) * cpus);
+    crowd_try t = {.share = (double)(muster_process_cpu_ns() - cpu0) / ((double)(muster_now_ns() - wall0) * cpus)};
     muster_load_counts after = muster_load_counters();
     muster_load_reset();
-    if (share < 0.9) {
-        printf("test_wait_load: crowded team not judged: the process had %.0f%% of its CPUs\n", 100 * share);
+    t.long_yields = atomic_load(&c.long_yields);
+    t.evidence = after.costly_yields - before.costly_yields;
+    t.spells = after.costly_spells - before.costly_spells;
+    return t;
+}
+
+static void test_crowded_team_yields_cheap(void)
+{
+    unsigned cpus = muster_cpus_available(), members = cpus + 3;
+    crowd_try t = {0};
+    int judged = 0;
+    for (int attempt = 0; attempt < 3; attempt++) {
+        t = run_crowd(members, cpus);
+        if (t.share < 0.97)
+            continue;
+        judged++;
+        CHECK(t.long_yields >= 10, "a crowded team of %u on %u CPUs yielded long only %llu times", members, cpus,
+              (unsigned long long)t.long_yields);
+        if (t.spells == 0)
+            return;
+    }
+    if (judged == 0) {
+        printf("test_wait_load: crowded team not judged: the process had %.0f%% of its CPUs\n", 100 * t.share);
         return;
     }
-    uint64_t long_yields = atomic_load(&c.long_yields);
-    CHECK(long_yields >= 10, "a crowded team of %u on %u CPUs yielded long only %llu times", members, cpus,
-          (unsigned long long)long_yields);
-    CHECK(after.costly_spells == before.costly_spells,
-          "a crowded team of %u on %u CPUs, alone (%.0f%% of its CPUs), made yields costly: %llu long yields, "
-          "%llu taken as evidence", members, cpus, 100 * share, (unsigned long long)long_yields,
-          (unsigned long long)(after.costly_yields - before.costly_yields));
+    CHECK(false, "a crowded team of %u on %u CPUs, alone (%.0f%% of its CPUs), made yields costly in %d tries "
+          "of %d: %llu long yields, %llu taken as evidence", members, cpus, 100 * t.share, judged, judged,
+          (unsigned long long)t.long_yields, (unsigned long long)t.evidence);
 }
 
 /* ---- waits ---- */

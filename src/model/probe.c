@@ -415,7 +415,7 @@ static void describe(muster_machine *m)
     char host[256] = "";
     if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0')
         strcpy(host, "this machine");
-    snprintf(m->name, sizeof m->name, "%s", host);
+    snprintf(m->name, sizeof m->name, "%.*s", (int)sizeof m->name - 1, host); /* a long host name is cut */
     time_t now = time(NULL);
     struct tm utc;
     char when[32] = "unknown time";

@@ -138,6 +138,17 @@ void muster_omp_undeferred_end(void *storage)
 
 /* ---- nodes ---- */
 
+/* Takes a reference to a node of `team`'s tasks, for a holder that holds
+ * one already (its child's node, or a new record of the running task). */
+static void node_hold(task_node *node, const muster_omp_team *team)
+{
+    if (node_counts_private(node, team))
+        private_add32(&node->refs, 1);
+    else
+        /* relaxed: taking a reference while holding one orders nothing. */
+        atomic_fetch_add_explicit(&node->refs, 1, memory_order_relaxed);
+}
+
 /* A new node for a task of `team` whose parent's node is `parent`. */
 static task_node *node_new(task_node *parent, const muster_omp_team *team)
 {
@@ -146,11 +157,8 @@ static task_node *node_new(task_node *parent, const muster_omp_team *team)
     atomic_init(&node->refs, 1);
     node->parent = parent;
     node->deps = NULL;
-    if (parent != NULL && node_counts_private(parent, team))
-        private_add32(&parent->refs, 1);
-    else if (parent != NULL)
-        /* relaxed: taking a reference while holding one orders nothing. */
-        atomic_fetch_add_explicit(&parent->refs, 1, memory_order_relaxed);
+    if (parent != NULL)
+        node_hold(parent, team);
     return node;
 }
 
@@ -351,16 +359,14 @@ deferred_task *muster_omp_record_new(muster_omp_team *team, task_frame *running,
                          .depth = depth_below(running),
                          .creator = muster_omp_self()->id,
                          .work_first = work_first_queued(running)};
-    if (node_counts_private(parent, team)) {
-        private_add32(&parent->refs, 1);
+    node_hold(parent, team);
+    if (node_counts_private(parent, team))
         private_add64(&parent->children, TASK_COUNT_ONE);
-    } else {
-        /* relaxed (both, and the group's below): the push (or the
-         * dependence table's lock) publishes them, and the task's finish,
-         * which undoes them, comes after its start. */
-        atomic_fetch_add_explicit(&parent->refs, 1, memory_order_relaxed);
+    else
+        /* relaxed (and the group's below): the push (or the dependence
+         * table's lock) publishes it, and the task's finish, which undoes
+         * it, comes after its start. */
         atomic_fetch_add_explicit(&parent->children, TASK_COUNT_ONE, memory_order_relaxed);
-    }
     if (t->group != NULL)
         atomic_fetch_add_explicit(&t->group->tasks, TASK_COUNT_ONE, memory_order_relaxed);
     return t;

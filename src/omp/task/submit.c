@@ -234,6 +234,16 @@ static inline __attribute__((always_inline)) task_frame *creator_frame(task_fram
     return running;
 }
 
+/* The team's task scheduler, made now for a team of one whose task wants
+ * to queue (`wants_one`: task.h's queue_alone, or a detachable task);
+ * NULL: none (a team of one running its tasks at once). */
+static inline muster_omp_team_tasks *scheduler_for(muster_omp_team *team, bool wants_one)
+{
+    if (__builtin_expect(team->tasks == NULL, 0) && wants_one)
+        muster_omp_tasks_solo_scheduler(team);
+    return team->tasks;
+}
+
 /* Queues a task without clauses (plain_task's rarer branches): its
  * description is built only here, off the path of tasks run at once. */
 static __attribute__((noinline)) void queue_plain(muster_omp_thread *self, muster_omp_team *team,
@@ -264,14 +274,7 @@ static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *
                                                             long arg_size, long arg_align)
 {
     bool included = running != NULL && running->final;
-    muster_omp_team_tasks *tt = NULL;
-    if (if_clause && !included && team != NULL) {
-        tt = team->tasks;
-        if (__builtin_expect(tt == NULL, 0) && queue_alone) {
-            muster_omp_tasks_solo_scheduler(team); /* task.h: queue_alone */
-            tt = team->tasks;
-        }
-    }
+    muster_omp_team_tasks *tt = if_clause && !included && team != NULL ? scheduler_for(team, queue_alone) : NULL;
     if (tt != NULL) {
         muster_omp_defer_plan plan = muster_omp_defer_plain(self, tt, running != NULL ? running->depth : 0,
                                                             running != NULL && running->work_first);
@@ -312,8 +315,8 @@ static __attribute__((noinline)) void task_with_clauses(const muster_omp_task_de
                    task->cpyfn, task->arg_size, task->arg_align);
         return;
     }
-    if ((detached || task->queue_alone) && task->if_clause && !included && team != NULL && team->tasks == NULL)
-        muster_omp_tasks_solo_scheduler(team);
+    if (task->if_clause && !included && team != NULL)
+        (void)scheduler_for(team, detached || task->queue_alone);
     bool may_queue = muster_omp_defer_record(task->if_clause, included, team);
     if (may_queue && detached && (task->depend == NULL || muster_omp_depend_count(task->depend) >= 0)) {
         muster_omp_defer_detached(self, team, running, final, task, priority);

@@ -33,13 +33,15 @@
  *                      omp_target_*, the allocators
  *         cancel.c     cancellation (OMP_CANCELLATION), the cancellable barrier
  *         reduce.c     reductions folded by member 0
- * abi:  gomp/ and kmp/ (never called by the core)
+ * abi:  gomp/, kmp/ and fortran/ (never called by the core)
  * gomp/          gcc's GOMP_* entry points: parallel.c (regions, barrier,
  *                cancel), loop.c, loop_ull.c, sections.c, single.c,
  *                critical.c (with the unnamed and atomic locks), task.c,
  *                taskloop.c, taskred.c (gcc's task-reduction descriptors),
  *                target.c (offload, teams, error, allocate); gomp/gomp.h
  * kmp/           LLVM's __kmpc_* entry points: kmp/kmp.h lists its files
+ * fortran/       the Fortran names of the omp_* API (omp_*_, omp_*_8_), onto
+ *                the C ones: fortran/fortran.h says how
  * Names: muster_omp_* for everything internal; the exported GOMP_*,
  * __kmpc_* and omp_* keep their ABI names. */
 #ifndef MUSTER_OMP_INTERNAL_H

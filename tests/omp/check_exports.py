@@ -1,22 +1,30 @@
 #!/usr/bin/env python3
 """Checks libmuster-omp.so's dynamic symbols against its version script.
 
-    check_exports.py LIBRARY MAP
+    check_exports.py LIBRARY MAP [--libgomp LIBGOMP]
 
 - every name the map lists is defined, at the node that lists it (the
   linker silently drops a listed name that nothing defines);
-- nothing else is exported but the @VERSION second names of omp_*;
+- nothing else is exported but the @VERSION second names of omp_* and the
+  @OMP_1.0 second names of the Fortran lock routines;
 - every omp_* function at one of gcc's OMP_x nodes has a second name at
   VERSION (what clang-built binaries ask for), except omp_target_*, which
   LLVM keeps in libomptarget; so has every GOMP_* (libomp exports them at
   VERSION too: gcc code linked against libomp asks for those);
 - the @VERSION nest-lock functions are not gcc's (LLVM's omp_nest_lock_t is
-  8 bytes, gcc's 16): their addresses differ from the OMP_3.0 ones.
+  8 bytes, gcc's 16): their addresses differ from the OMP_3.0 ones;
+- with --libgomp: every Fortran entry point of that libgomp.so.1 (a name
+  ending in "_", at each of its versions, default or not) is exported by
+  LIBRARY at the same version, but the OpenACC ones (acc_*: muster has no
+  OpenACC), which are counted and named as left out.
 Exit status 0 when all hold; otherwise each problem is printed.
 """
 import re
 import subprocess
 import sys
+
+FORTRAN_LOCK = {"omp_%s_%slock_" % (op, kind) for op in ("init", "destroy", "set", "unset", "test")
+                for kind in ("", "nest_")}
 
 NEST_LOCK = ("omp_init_nest_lock", "omp_init_nest_lock_with_hint", "omp_destroy_nest_lock", "omp_set_nest_lock",
              "omp_unset_nest_lock", "omp_test_nest_lock")
@@ -49,10 +57,29 @@ def read_exports(path):
     return syms
 
 
+def fortran_against_libgomp(libgomp, exports):
+    """Problems: libgomp's Fortran entry points LIBRARY lacks; and a line on
+    what was compared and left out."""
+    ours = {(n, v) for n, v, _, _ in exports}
+    theirs = sorted({(n, v) for n, v, _, _ in read_exports(libgomp) if n.endswith("_") and not n.startswith("_")})
+    left_out = [(n, v) for n, v in theirs if n.startswith("acc_")]
+    wanted = [(n, v) for n, v in theirs if not n.startswith("acc_")]
+    problems = ["%s@%s: a Fortran entry point of %s that is not exported" % (n, v, libgomp)
+                for n, v in wanted if (n, v) not in ours]
+    summary = "%d Fortran entry points of %s, all exported at their versions; left out: %d OpenACC (%s, ...)" % (
+        len(wanted), libgomp, len(left_out), ", ".join(n for n, _ in left_out[:3]))
+    return problems, summary
+
+
 def main():
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    libgomp = None
+    if len(args) == 4 and args[2] == "--libgomp":
+        libgomp = args[3]
+        args = args[:2]
+    if len(args) != 2:
         sys.exit(__doc__)
-    library, map_path = sys.argv[1], sys.argv[2]
+    library, map_path = args
     listed = read_map(map_path)
     exports = read_exports(library)
     problems = []
@@ -66,7 +93,8 @@ def main():
             continue
         if is_default and listed.get(name) != version:
             problems.append("%s@@%s is exported but not listed at that node" % (name, version))
-        if not is_default and not (version == "VERSION" and name.startswith(("omp_", "GOMP_"))):
+        if not is_default and not (version == "VERSION" and name.startswith(("omp_", "GOMP_"))) and not (
+                version == "OMP_1.0" and name in FORTRAN_LOCK):
             problems.append("%s@%s: an unexpected second name" % (name, version))
         by_version.setdefault(name, {})[version] = address
     gomp_omp = sorted(n for n, node in listed.items() if n.startswith("omp_") and node.startswith("OMP_"))
@@ -83,6 +111,18 @@ def main():
         gcc_node = [a for v, a in versions.items() if v.startswith("OMP_")]
         if "VERSION" in versions and gcc_node and versions["VERSION"] in gcc_node:
             problems.append("%s@VERSION is gcc's 16-byte nest lock (same address): it overruns LLVM's" % name)
+    fortran = [n for n, node in listed.items() if n.endswith("_") and n.startswith("omp_")]
+    for name in sorted(fortran):
+        if "VERSION" not in by_version.get(name, {}):
+            problems.append("%s has no second name at VERSION (where libomp exports it: flang-built binaries "
+                            "bind there)" % name)
+    for name in sorted(FORTRAN_LOCK):
+        if "OMP_1.0" not in by_version.get(name, {}):
+            problems.append("%s has no second name at OMP_1.0 (binaries of gcc before 4.4 bind there)" % name)
+    summary = ""
+    if libgomp:
+        missing, summary = fortran_against_libgomp(libgomp, exports)
+        problems += missing
     if problems:
         print("%d problem(s) in %s's exports:" % (len(problems), library))
         for p in problems:
@@ -90,6 +130,8 @@ def main():
         return 1
     print("exports ok: %d names listed, %d omp_* with a VERSION twin, %d symbols exported" % (
         len(listed), len([n for n in gomp_omp if not n.startswith("omp_target_")]), len(exports)))
+    if summary:
+        print(summary)
     return 0
 
 

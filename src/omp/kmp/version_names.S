@@ -9,39 +9,19 @@
  *    against libomp (which exports GOMP_* at VERSION too) asks for, and
  *    what a program mixing gcc- and clang-built objects gets;
  *  - ompc_*: the names LLVM's omp.h #defines the affinity functions to.
- * A tail jump each, with an address of its own: GNU ld 2.40 keeps only one
- * of two versions of a name that share an address, so the alias-and-.symver
- * trick libomp uses would lose the OMP_x and GOMP_x names gcc binaries
- * need.  The test omp/exports checks that every omp_* and GOMP_* has its
- * VERSION twin. */
+ * A tail jump each (platform/second_names.inc says why).  The test
+ * omp/exports checks that every omp_* and GOMP_* has its VERSION twin. */
 
-#if defined(__x86_64__)
-#define TAIL_JUMP(target) jmp target@PLT
-#elif defined(__aarch64__)
-#define TAIL_JUMP(target) b target
-#else
-#error "version_names.S: add this architecture's tail jump"
-#endif
+#include "platform/second_names.inc"
 
 /* name@VERSION, jumping to name. */
 .macro FORWARD name
-    .globl muster_kmp_\name
-    .type muster_kmp_\name, %function
-    .p2align 4
-muster_kmp_\name:
-    TAIL_JUMP(\name)
-    .size muster_kmp_\name, . - muster_kmp_\name
-    .symver muster_kmp_\name, \name@VERSION
+    SECOND_NAME muster_kmp_\name, \name, \name, VERSION
 .endm
 
 /* name (listed at VERSION by the version script), jumping to target. */
 .macro ALIAS name, target
-    .globl \name
-    .type \name, %function
-    .p2align 4
-\name:
-    TAIL_JUMP(\target)
-    .size \name, . - \name
+    JUMP_NAME \name, \target
 .endm
 
     .text

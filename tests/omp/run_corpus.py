@@ -3,6 +3,7 @@
 
     run_corpus.py run PROGRAM --runtime libgomp|libomp|muster|linked [--library LIB]
                   [--reference libgomp|libomp] [--shim DIR] [--setting NAME=VALUE]...
+                  [--env NAME=VALUE]... [--reference-path DIR] [--emulator COMMAND]
                   [--threads 1,2,3,4,8] [--timeout SECONDS] [--no-reference]
     run_corpus.py symbols --library LIB PROGRAM...
     run_corpus.py detects-libgomp PROGRAM
@@ -23,8 +24,14 @@
            muster policies; summaries must agree across policies
 Every run gets a clean environment (no OMP_*, GOMP_*, KMP_*, MUSTER_*,
 LD_PRELOAD, LD_DEBUG* from the caller; --setting adds NAME=VALUE to the runs
-of the runtime under test, not the reference's), MUSTER_EXPECT_RUNTIME naming the
-runtime that must answer, and a time limit.  A run passes when it exits 0
+of the runtime under test, not the reference's; --env to every run),
+MUSTER_EXPECT_RUNTIME naming the runtime that must answer, and a time limit.
+--reference-path DIR goes first on LD_LIBRARY_PATH of the reference's runs
+(a libomp unpacked into the build, for flang-built programs).  --emulator
+COMMAND (qemu-aarch64 -L SYSROOT) runs every run under it; the program's
+LD_* variables then reach it through QEMU_SET_ENV (LD_PRELOAD in qemu's own
+environment would be tried on qemu first), and the bindings check, whose
+loader log would mix qemu's bindings with the program's, is left out.  A run passes when it exits 0
 within the limit and prints exactly one stdout line, "summary <name>: ...".
 After two runs time out, the rest are skipped (reported as such).  Exit
 status: 0 when everything passed, 1 otherwise; the failures are listed last,
@@ -94,9 +101,12 @@ def kill_group(proc):
         pass
 
 
-def run_once(program, runtime, library, threads, policy, timeout, extra_env=None, shim=None):
-    """Runs the program once; returns a Result."""
+def run_once(program, runtime, library, threads, policy, timeout, extra_env=None, shim=None, options=None):
+    """Runs the program once; returns a Result.  options: the parsed command
+    line, for --env, --reference-path and --emulator."""
     env = clean_env()
+    if options is not None:
+        env.update(options.env_all)
     env["OMP_NUM_THREADS"] = str(threads)
     env["MUSTER_EXPECT_RUNTIME"] = runtime if runtime in PLAIN_RUNTIMES else "muster"
     if policy is not None:
@@ -106,12 +116,21 @@ def run_once(program, runtime, library, threads, policy, timeout, extra_env=None
         if shim:
             old = env.get("LD_LIBRARY_PATH")
             env["LD_LIBRARY_PATH"] = shim + (":" + old if old else "")
+    if runtime in PLAIN_RUNTIMES and options is not None and options.reference_path:
+        old = env.get("LD_LIBRARY_PATH")
+        env["LD_LIBRARY_PATH"] = options.reference_path + (":" + old if old else "")
     if extra_env:
         env.update(extra_env)
+    command = [program]
+    if options is not None and options.emulator:
+        command = options.emulator.split() + [program]
+        guest = ["%s=%s" % (k, env.pop(k)) for k in sorted(env) if k.startswith("LD_")]
+        if guest:
+            env["QEMU_SET_ENV"] = ",".join(guest)
     label = "%s threads=%d %s" % (runtime, threads, "%s=%s" % policy if policy else "")
     start = time.monotonic()
     # Its own process group, so that a timeout kills the children it forked too.
-    proc = subprocess.Popen([program], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
     try:
         stdout, stderr = proc.communicate(timeout=timeout)
@@ -142,7 +161,7 @@ def run_once(program, runtime, library, threads, policy, timeout, extra_env=None
 BINDING = re.compile(r"binding file (\S+) \[\d+\] to (\S+) \[\d+\]: normal symbol `([^']+)'")
 
 
-def check_bindings(program, library, timeout, shim):
+def check_bindings(program, library, timeout, shim, options=None):
     """One muster run with LD_DEBUG=bindings: every runtime symbol the
     program itself references must be bound to the library.  Returns a list
     of problems."""
@@ -153,7 +172,7 @@ def check_bindings(program, library, timeout, shim):
         # even when the run itself fails or hangs (the other runs report
         # that): a short limit will do.
         res = run_once(program, "muster", library, 2, ("OMP_WAIT_POLICY", "passive"), min(timeout, 10.0), extra,
-                       shim)
+                       shim, options)
         wrong, seen = set(), set()
         exe_names = {os.path.basename(program), "exe"}
         for f in os.listdir(tmp):
@@ -187,12 +206,8 @@ def cmd_run(args):
         sys.exit("run_corpus.py: --runtime %s needs --library" % args.runtime)
     if args.runtime == "muster" and not os.path.exists(args.library):
         sys.exit("run_corpus.py: %s does not exist (build the muster-omp target)" % args.library)
-    settings = {}
-    for setting in args.setting:
-        name, eq, value = setting.partition("=")
-        if not eq or not name:
-            sys.exit("run_corpus.py: --setting %r is not NAME=VALUE" % setting)
-        settings[name] = value
+    settings = name_values("--setting", args.setting)
+    args.env_all = name_values("--env", args.env)
     failures, timeouts, runs = [], 0, 0
     reference = {}
     started = time.monotonic()
@@ -210,7 +225,8 @@ def cmd_run(args):
 
     for t in threads:
         if args.runtime == "muster" and args.reference:
-            ref = run_once(program, args.reference, None, t, ("OMP_WAIT_POLICY", "passive"), args.timeout)
+            ref = run_once(program, args.reference, None, t, ("OMP_WAIT_POLICY", "passive"), args.timeout,
+                           options=args)
             if not ref.ok:
                 print("FAIL reference run on %s, threads=%d: %s" % (args.reference, t, ref.detail), flush=True)
                 failures.append("reference %s threads=%d: %s (a corpus bug)" % (args.reference, t,
@@ -223,7 +239,7 @@ def cmd_run(args):
                                                                                   policy[1], timeouts))
                 continue
             res = run_once(program, args.runtime, args.library, t, policy, args.timeout, extra_env=settings,
-                           shim=args.shim)
+                           shim=args.shim, options=args)
             if res.ok and t in reference and res.summary != reference[t]:
                 res.ok = False
                 res.detail = "summary differs from %s's:\n    | %s\n    | %s (%s)" % (
@@ -234,8 +250,8 @@ def cmd_run(args):
                     res.ok = False
                     res.detail = "summary differs between policies:\n    | %s\n    | %s" % (res.summary, first)
             record(res)
-    if args.runtime == "muster" and timeouts < MAX_TIMEOUTS:
-        problems = check_bindings(program, args.library, args.timeout, args.shim)
+    if args.runtime == "muster" and timeouts < MAX_TIMEOUTS and not args.emulator:
+        problems = check_bindings(program, args.library, args.timeout, args.shim, args)
         print("%-4s %-48s" % ("ok" if not problems else "FAIL", "muster symbol bindings (LD_DEBUG=bindings)"),
               flush=True)
         for p in problems:
@@ -257,6 +273,17 @@ def cmd_run(args):
         return 1
     print("\n%s on %s: all %d runs passed (%.1fs)" % (name, args.runtime, runs, elapsed))
     return 0
+
+
+def name_values(option, items):
+    """{NAME: VALUE} of the NAME=VALUE items of a repeatable option."""
+    pairs = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        if not eq or not name:
+            sys.exit("run_corpus.py: %s %r is not NAME=VALUE" % (option, item))
+        pairs[name] = value
+    return pairs
 
 
 def dynamic_symbols(path, defined):
@@ -326,6 +353,10 @@ def main():
     run.add_argument("--shim", help="muster: a directory put first on LD_LIBRARY_PATH (omp-shim)")
     run.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE",
                      help="an environment variable for the runs under test (repeatable)")
+    run.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                     help="an environment variable for every run, the reference's too (repeatable)")
+    run.add_argument("--reference-path", help="a directory put first on LD_LIBRARY_PATH of the reference's runs")
+    run.add_argument("--emulator", help="a command every run goes under (qemu-aarch64 -L SYSROOT)")
     run.add_argument("--threads", default="1,2,3,4,8")
     run.add_argument("--timeout", type=float, default=30.0, help="seconds per run")
     run.add_argument("--no-reference", dest="reference", action="store_false",

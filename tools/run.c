@@ -2,6 +2,7 @@
 #include "run.h"
 
 #include "cli.h"
+#include "omp_entries.h"
 #include "omp_runtime.h"
 
 #include <errno.h>
@@ -16,21 +17,24 @@
 /* What the command line asked for; NULL: leave the environment as it is. */
 struct run_options {
     const char *threads, *barrier, *wait;
+    int unchecked;  /* --unchecked: no entry-point check, no LD_BIND_NOW */
     char **program; /* argv of the program, NULL-terminated */
 };
 
 static void usage(FILE *out)
 {
     fprintf(out,
-"usage: muster run [--threads N] [--barrier ALG] [--wait POLICY] -- PROGRAM [ARGS...]\n"
+"usage: muster run [--threads N] [--barrier ALG] [--wait POLICY] [--unchecked] -- PROGRAM [ARGS...]\n"
 "\n"
-"Runs an OpenMP program built with gcc -fopenmp or clang -fopenmp (or another compiler\n"
-"using LLVM's libomp) on libmuster-omp, unchanged: preloads libmuster-omp.so (LD_PRELOAD,\n"
-"before anything already there) and puts a directory whose libgomp.so.1, libomp.so.5,\n"
-"libomp.so and libiomp5.so are that same library first on LD_LIBRARY_PATH, so the\n"
-"program's own runtime is never loaded beside it.  LD_BIND_NOW=1 (unless set): an entry\n"
-"point libmuster-omp lacks stops the program at load, by name.  The program replaces\n"
-"this command; its exit status is ours.\n"
+"Runs an OpenMP program built with gcc, g++ or gfortran -fopenmp, clang or flang -fopenmp\n"
+"(or another compiler using LLVM's libomp) on libmuster-omp, unchanged: preloads\n"
+"libmuster-omp.so (LD_PRELOAD, before anything already there) and puts a directory whose\n"
+"libgomp.so.1, libomp.so.5, libomp.so and libiomp5.so are that same library first on\n"
+"LD_LIBRARY_PATH, so the program's own runtime is never loaded beside it.  First the\n"
+"program's dynamic loader lists, without running it, every OpenMP entry point the program\n"
+"and its libraries need that libmuster-omp does not define: if there is one, they are\n"
+"named and the program is not started.  LD_BIND_NOW=1 (unless set).  The program\n"
+"replaces this command; its exit status is ours.\n"
 "\n"
 "options:\n"
 "  --threads N     OMP_NUM_THREADS=N (1 to %u)\n"
@@ -48,12 +52,16 @@ static void usage(FILE *out)
 "\n"
 "  --wait POLICY   MUSTER_WAIT_POLICY=POLICY: active (spin), passive (sleep at once),\n"
 "                  hybrid (spin, then sleep)\n"
+"  --unchecked     start the program without the check, and bind lazily: an entry point\n"
+"                  it never calls is then never missed (one it calls stops it there)\n"
 "  --help          this text\n"
 "\n"
 "Without an option the variable keeps whatever value it has.  libmuster-omp.so is\n"
 "$MUSTER_OMP_LIBRARY, else the build tree's, else ../lib/libmuster-omp.so beside this\n"
 "executable.  Exit status: the program's; 1 when no libmuster-omp.so was found,\n"
-"2 for a bad command line, 126/127 when the program cannot be run or found.\n");
+"2 for a bad command line, 126 when the program cannot be run (or is statically linked,\n"
+"so no runtime can be put under it), 127 when it is not found or needs entry points\n"
+"libmuster-omp lacks.\n");
 }
 
 /* ", "-separated names the parse function knows, for the error message. */
@@ -123,6 +131,10 @@ static int parse_options(int argc, char **argv, struct run_options *o)
             usage(stdout);
             return CLI_OK;
         }
+        if (strcmp(arg, "--unchecked") == 0) {
+            o->unchecked = 1;
+            continue;
+        }
         int rc = cli_parse_option(PROG, argc, argv, &i, valued_options,
                                   sizeof valued_options / sizeof valued_options[0], o);
         if (rc < 0)
@@ -141,6 +153,34 @@ static int set_if_given(const char *variable, const char *value)
     return value == NULL || setenv(variable, value, 1) == 0 ? 0 : -1;
 }
 
+/* The check before the start (omp_entries.h), in the environment the
+ * program will get.  Returns -1 to start it, else the exit status. */
+static int check_entry_points(const char *name)
+{
+    char path[4096];
+    if (omp_program_path(name, path, sizeof path) != 0)
+        return -1; /* execvp says why */
+    omp_entries_report r;
+    switch (omp_check_entries(path, NULL, &r)) {
+    case OMP_ENTRIES_OK:
+        return -1;
+    case OMP_ENTRIES_NOT_CHECKED:
+        if (strstr(r.why, "not an ELF executable") == NULL)
+            fprintf(stderr, "%s: could not check %s's entry points (%s); starting it\n", PROG, name, r.why);
+        return -1;
+    case OMP_ENTRIES_STATIC:
+        omp_entries_explain(stderr, PROG, name, "libmuster-omp", &r);
+        fprintf(stderr, "%s: not started; run it directly\n", PROG);
+        return 126;
+    case OMP_ENTRIES_MISSING:
+        break;
+    }
+    omp_entries_explain(stderr, PROG, name, "libmuster-omp", &r);
+    fprintf(stderr, "%s: not started (on its own runtime it runs as it is; --unchecked starts it here anyway)\n",
+            PROG);
+    return 127;
+}
+
 int run_main(int argc, char **argv)
 {
     struct run_options o;
@@ -154,6 +194,7 @@ int run_main(int argc, char **argv)
         return CLI_FAILED;
     }
     char err[512];
+    int bind_now_set = getenv("LD_BIND_NOW") != NULL;
     if (omp_use_runtime(lib.path, err, sizeof err) != 0) {
         fprintf(stderr, "%s: %s\n", PROG, err);
         return CLI_FAILED;
@@ -163,6 +204,11 @@ int run_main(int argc, char **argv)
         fprintf(stderr, "%s: cannot set the environment: %s\n", PROG, strerror(errno));
         return CLI_FAILED;
     }
+    if (o.unchecked && !bind_now_set)
+        unsetenv("LD_BIND_NOW");
+    int refused = o.unchecked ? -1 : check_entry_points(o.program[0]);
+    if (refused >= 0)
+        return refused;
     execvp(o.program[0], o.program);
     int e = errno;
     fprintf(stderr, "%s: cannot run %s: %s\n", PROG, o.program[0], strerror(e));

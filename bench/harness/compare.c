@@ -9,6 +9,7 @@
 #include "bench_child.h"
 #include "cli.h"
 #include "json_write.h"
+#include "omp_entries.h"
 #include "omp_runtime.h"
 #include "platform/cpus.h"
 #include "sample_stats.h"
@@ -740,6 +741,23 @@ static int draw_plot(const comparison *c, size_t disagreements, int failed)
 /* ---- the command ---- */
 
 /* Which runtimes can run a program of this ABI, in the table's order. */
+/* A runtime put under the program that lacks entry points it needs (libomp
+ * has no _8_ Fortran names, for one) is left out, with the names, before
+ * any run: each of its runs would only repeat the loader's one line. */
+static void leave_out_unbindable(comparison *c)
+{
+    for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++) {
+        if (!c->runtime[rt] || c->library[rt][0] == '\0')
+            continue;
+        omp_entries_report r;
+        if (omp_check_entries(c->o->program[0], c->library[rt], &r) != OMP_ENTRIES_MISSING)
+            continue;
+        omp_entries_explain(stderr, PROG, c->o->program[0], c->library[rt], &r);
+        fprintf(stderr, "%s: %s left out\n", PROG, omp_runtime_name((omp_runtime)rt));
+        c->runtime[rt] = 0;
+    }
+}
+
 static int choose_runtimes(comparison *c)
 {
     if (c->abi == COMPARE_ABI_KMP && c->runtime[OMP_RUNTIME_LIBGOMP]) {
@@ -753,33 +771,12 @@ static int choose_runtimes(comparison *c)
     /* A clang-built program's own runtime is libomp: nothing to preload. */
     if (c->abi == COMPARE_ABI_KMP)
         c->library[OMP_RUNTIME_LIBOMP][0] = '\0';
+    leave_out_unbindable(c);
     c->nruntimes = 0;
     for (int rt = 0; rt < OMP_RUNTIME_COUNT; rt++)
         if (c->runtime[rt])
             c->order[c->nruntimes++] = (unsigned)rt;
     return 0;
-}
-
-/* PROGRAM as execv needs it: a name without '/' is looked up in PATH. */
-static int resolve_program(char **program, char *path, size_t len)
-{
-    const char *name = program[0];
-    if (strchr(name, '/') != NULL) {
-        snprintf(path, len, "%s", name);
-        return access(path, X_OK) == 0 ? 0 : -1;
-    }
-    const char *dirs = getenv("PATH");
-    for (const char *d = dirs ? dirs : "/usr/bin:/bin"; *d;) {
-        const char *end = strchr(d, ':');
-        size_t n = end ? (size_t)(end - d) : strlen(d);
-        snprintf(path, len, "%.*s/%s", (int)n, n ? d : ".", name);
-        struct stat st;
-        if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0)
-            return 0;
-        d += n + (end != NULL);
-    }
-    snprintf(path, len, "%s", name);
-    return -1;
 }
 
 int compare_main(int argc, char **argv)
@@ -789,7 +786,7 @@ int compare_main(int argc, char **argv)
     if (rc >= 0 || cli_parsing_only)
         return rc >= 0 ? rc : CLI_OK;
     char path[4096], why[512];
-    if (resolve_program(o.program, path, sizeof path) != 0) {
+    if (omp_program_path(o.program[0], path, sizeof path) != 0) {
         fprintf(stderr, "%s: %s: no such program (or not executable)\n", PROG, path);
         return CLI_FAILED;
     }
@@ -814,8 +811,9 @@ int compare_main(int argc, char **argv)
         return CLI_FAILED;
     }
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    printf("muster compare: %s, %s-built (%s ABI), %lu round%s interleaved, %zu team size%s, %u runtimes\n", base,
-           c.abi == COMPARE_ABI_GOMP ? "gcc" : "clang", c.abi == COMPARE_ABI_GOMP ? "libgomp's" : "libomp's",
+    printf("muster compare: %s, %s, %lu round%s interleaved, %zu team size%s, %u runtimes\n", base,
+           c.abi == COMPARE_ABI_GOMP ? "libgomp's ABI (as gcc and gfortran build)"
+                                     : "libomp's ABI (as clang and flang build)",
            o.rounds, o.rounds == 1 ? "" : "s", o.choice.nthreads, o.choice.nthreads == 1 ? "" : "s", c.nruntimes);
     for (size_t s = 0; s < c.nruntimes; s++)
         printf("  %-8s %s\n", omp_runtime_name(c.order[s]),

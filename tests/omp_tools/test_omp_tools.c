@@ -200,11 +200,19 @@ static const tool_case cases[] = {
      {"LD_LIBRARY_PATH=*omp-shim", "OMP_NUM_THREADS=3", "answers __kmpc_fork_call: *libmuster-omp*",
       "answers omp_get_num_threads: *libmuster-omp*", "mapped: *libmuster-omp*", "team=3"},
      {"mapped: *libomp*", "mapped: *libgomp*"}},
-    /* An entry point libmuster-omp lacks stops the program at load, by name
-     * (muster run binds every symbol at once), and main never runs; on
+    /* An entry point libmuster-omp lacks: muster run names it, and the
+     * program that needs it, before the start, and main never runs; with
+     * --unchecked (lazy binding) it runs as far as it never calls it; on
      * libomp itself the same program runs. */
-    {"run_missing_entry_fails_at_load", PROGRAMS, {0}, {RUN_WHOAMI, "--", "@missing_entry"}, 127,
-     {"*symbol lookup error: *undefined symbol: __kmpc_atomic_fixed4_add, version VERSION"}, {"main ran"}},
+    {"run_missing_entry_named", PROGRAMS, {0}, {RUN_WHOAMI, "--", "@missing_entry"}, 127,
+     {"muster run: *missing_entry_prog needs 1 OpenMP entry point that libmuster-omp does not define:",
+      "  *missing_entry_prog:", "    __kmpc_atomic_fixed4_add@VERSION", "muster run: not started*"},
+     {"main ran", "*symbol lookup error*"}},
+    {"run_static_refused", PROGRAMS, {0}, {RUN_WHOAMI, "--", "@static"}, 126,
+     {"muster run: *static_prog is statically linked: no OpenMP runtime can be put under it",
+      "muster run: not started; run it directly"}, {"main ran"}},
+    {"run_missing_entry_unchecked", PROGRAMS, {0}, {RUN_WHOAMI, "--unchecked", "--", "@missing_entry"}, 0,
+     {"main ran"}, {"*needs 1 OpenMP entry point*"}},
     {"missing_entry_runs_on_libomp", PROGRAMS, {0}, {"@missing_entry"}, 0, {"main ran"}},
     /* Without muster run, the clang program maps LLVM's libomp (the cases
      * above could not pass by accident). */

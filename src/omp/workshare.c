@@ -150,6 +150,15 @@ static void create_records_key(void)
         muster_ws_fatal("cannot create the key that frees work-share records");
 }
 
+static serial_record *serial_fresh(serial_record *r)
+{
+    r->member.slot = NULL;
+    r->member.loop = NULL;
+    r->member.holds_turn = false;
+    r->member.serial = true;
+    return r;
+}
+
 static serial_record *serial_take(void)
 {
     serial_record *r = free_records;
@@ -164,11 +173,7 @@ static serial_record *serial_take(void)
             muster_ws_fatal("out of memory for a work share");
         memset(r, 0, sizeof *r);
     }
-    r->member.slot = NULL;
-    r->member.loop = NULL;
-    r->member.holds_turn = false;
-    r->member.serial = true;
-    return r;
+    return serial_fresh(r);
 }
 
 static void serial_give_back(serial_record *r)
@@ -310,7 +315,11 @@ void muster_ws_leave(muster_omp_thread *self, muster_ws_member *m)
 muster_ws_slot *muster_ws_open_for_team(muster_omp_team *team)
 {
     if (team->ws == NULL) {
-        serial_record *r = serial_take();
+        /* A record still here was opened for a construct whose only member
+         * never joined it: gfortran's GOMP_parallel_loop_static for a loop
+         * over 8-byte integers whose schedule it computes inline.  Taking a
+         * new one would lose it. */
+        serial_record *r = opened_serial.record != NULL ? serial_fresh(opened_serial.record) : serial_take();
         opened_serial.team = team;
         opened_serial.record = r;
         return &r->slot;

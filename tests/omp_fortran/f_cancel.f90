@@ -9,7 +9,7 @@ program f_cancel
   use fcorpus
   implicit none
   integer, parameter :: n = 100000
-  integer :: t, i, done, sections_run, after, tasks_run, reached
+  integer :: t, i, done, sections_run, tasks_run, so_far, reached
 
   call reexec_with('OMP_CANCELLATION', 'true')
   call corpus_begin('f_cancel')
@@ -66,10 +66,12 @@ program f_cancel
   !$omp single
   !$omp taskgroup
   do i = 1, 1000
-    !$omp task shared(tasks_run)
-    !$omp atomic
+    !$omp task shared(tasks_run) private(so_far)
+    !$omp atomic capture
     tasks_run = tasks_run + 1
-    if (tasks_run >= 5) then
+    so_far = tasks_run
+    !$omp end atomic
+    if (so_far >= 5) then
       !$omp cancel taskgroup
     end if
     !$omp end task
@@ -80,7 +82,6 @@ program f_cancel
   call check(tasks_run >= 5 .and. tasks_run < 1000, 'cancel taskgroup ran ' // str(int(tasks_run, 8)) // ' tasks')
   call whole_region('cancel taskgroup')
 
-  after = 0
   call summary('cancellation on, threads ' // str(int(t, 8)) // ' ok')
 
 contains

@@ -117,6 +117,7 @@ program f_data
   !$omp end parallel
   call check_near(got_first, real(t, 8) * (21d0 + 36d0), 0d0, 'firstprivate array and allocatable')
   call check(all(first_alloc == 9) .and. first(6) == 6d0, 'firstprivate copies leave the original')
+  deallocate (first_alloc)
   !$omp parallel private(alloc_cp)
   allocate (alloc_cp(omp_get_thread_num() + 1))
   alloc_cp = 1

@@ -118,6 +118,7 @@ program f_locks
     call check_eq(hits(i), t * iters, 'updates under one lock of an array')
     call omp_destroy_lock(many(i))
   end do
+  deallocate (many)
   do i = 1, 1000
     call omp_init_nest_lock(nest)
     call omp_set_nest_lock(nest)

@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
-"""A hybrid MPI + OpenMP program (tests/mpi/hybrid.c) under Open MPI, 2 ranks
-x 2 threads, ranks bound to a core each and unbound: on libmuster-omp it
-must finish and print the answer it prints on libgomp (the runtime it was
-built for), each run within the timeout.  Prints each run's time; the
-figures that compare the runtimes are a benchmark's (docs/testing.md).
+"""A hybrid MPI + OpenMP program (tests/mpi/hybrid.c, or the Fortran
+hybrid.f90) under Open MPI, 2 ranks x 2 threads, ranks bound to a core each
+and unbound: on libmuster-omp it must finish and print the answer it prints
+on libgomp (the runtime it was built for), each run within the timeout.
+Prints each run's time; the figures that compare the runtimes are a
+benchmark's (docs/testing.md).
 
-usage: check_hybrid.py MPIRUN HYBRID LIBMUSTER_OMP"""
+usage: check_hybrid.py MPIRUN HYBRID LIBMUSTER_OMP [PROGRAM ARGS...]
+(default arguments: hybrid.c's --sweeps 300 --points 20000)"""
 import os
 import subprocess
 import sys
 
 mpirun, hybrid, library = sys.argv[1], sys.argv[2], sys.argv[3]
+program_args = sys.argv[4:] or ["--sweeps", "300", "--points", "20000"]
 failures = 0
 
 
@@ -20,7 +23,7 @@ def run(bind, preload):
     cmd = [mpirun, "--oversubscribe", "--bind-to", bind, "-np", "2", "-x", "OMP_NUM_THREADS=2"]
     if preload:
         cmd += ["-x", f"LD_PRELOAD={preload}"]
-    cmd += [hybrid, "--sweeps", "300", "--points", "20000"]
+    cmd += [hybrid] + program_args
     try:
         p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=240)
     except subprocess.TimeoutExpired:

@@ -1,6 +1,7 @@
 ! Worksharing from Fortran: do with every schedule (static with and without
 ! chunk, dynamic, guided, auto, runtime with omp_set_schedule), negative
-! strides and collapse(3), each iteration run exactly once; do nowait then
+! strides and collapse(3), each iteration run exactly once; loops of no
+! iterations; do nowait then
 ! a barrier; sections; single and single nowait; master and masked;
 ! critical, named and unnamed; barrier; flush; an 8-byte loop variable.
 program f_loops
@@ -9,7 +10,7 @@ program f_loops
   implicit none
   integer, parameter :: n = 1237
   integer :: t, i, j, k, s, runs(n), cube(5, 6, 7), count_single, count_master, count_sections
-  integer :: crit_a, crit_b, inside, flag, got
+  integer :: crit_a, crit_b, inside, flag, got, ten
   integer(8) :: i8, big_sum
 
   call corpus_begin('f_loops')
@@ -66,6 +67,33 @@ program f_loops
                                   ' ran ' // str(int(runs(i), 8)) // ' times')
     end do
   end do
+
+  ! Loops of no iterations, strided and not, static and dynamic (flang 19
+  ! passes a zero-trip loop to its runtime as 0 .. 2**32 - 1, unsigned).
+  ten = t / t * 10 ! (not a constant: the trip count is the runtime's to find)
+  do s = 1, 6
+    ! (an 8-byte count: 2**32 iterations would wrap a 4-byte one to 0)
+    big_sum = 0
+    k = 2**s
+    !$omp parallel do reduction(+:big_sum)
+    do i = k, ten, k
+      big_sum = big_sum + 1
+    end do
+    call check_eq(big_sum, int(merge(ten / k, 0, k <= ten), 8), 'a strided static loop, step ' // str(int(k, 8)))
+    big_sum = 0
+    !$omp parallel do schedule(dynamic, 2) reduction(+:big_sum)
+    do i = k, ten, k
+      big_sum = big_sum + 1
+    end do
+    call check_eq(big_sum, int(merge(ten / k, 0, k <= ten), 8), 'a strided dynamic loop, step ' // &
+                  str(int(k, 8)))
+  end do
+  big_sum = 0
+  !$omp parallel do reduction(+:big_sum)
+  do i = ten, 1
+    big_sum = big_sum + 1
+  end do
+  call check_eq(big_sum, 0_8, 'a loop from ten to 1')
 
   cube = 0
   !$omp parallel do collapse(3) schedule(dynamic, 3)

@@ -108,16 +108,22 @@ typedef struct kmp_bounds {
     uint64_t lower, upper; /* inclusive, as the type's bits */
     int64_t incr;
     bool is_signed;
+    bool narrow; /* a 32-bit loop */
 } kmp_bounds;
 
 /* A loop of type T widened: signed types sign-extended, so the 64-bit
  * arithmetic wraps as T's would. */
 #define bounds_of(lower, upper, incr, is_signed)                                                              \
     ((kmp_bounds){(is_signed) ? (uint64_t)(int64_t)(lower) : (uint64_t)(lower),                              \
-                  (is_signed) ? (uint64_t)(int64_t)(upper) : (uint64_t)(upper), (int64_t)(incr), (is_signed)})
+                  (is_signed) ? (uint64_t)(int64_t)(upper) : (uint64_t)(upper), (int64_t)(incr), (is_signed), \
+                  sizeof(lower) == 4})
 
 /* Iterations from lower to upper inclusive, stepping by incr; 0 when the
- * range is empty in incr's direction. */
+ * range is empty in incr's direction.  Counted in the loop's own width, as
+ * libomp counts: flang 19 passes a loop of no iterations to
+ * __kmpc_for_static_init_4u as 0 .. 2^32 - 1 (and reads the bounds back as
+ * signed), whose count of 2^32 is 0 in 32 bits.  No 32-bit loop has more
+ * iterations than 32 bits can count. */
 static uint64_t trip_count(const kmp_bounds *b)
 {
     bool ascending = b->incr > 0;
@@ -128,7 +134,8 @@ static uint64_t trip_count(const kmp_bounds *b)
         return 0;
     uint64_t span = ascending ? b->upper - b->lower : b->lower - b->upper;
     uint64_t step = ascending ? (uint64_t)b->incr : -(uint64_t)b->incr;
-    return span / step + 1u;
+    uint64_t n = span / step + 1u;
+    return b->narrow ? (uint32_t)n : n;
 }
 
 /* The team this static loop is split over: the members of the caller's

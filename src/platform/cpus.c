@@ -3,6 +3,7 @@
  * cpu.cfs_period_us, which libgomp and libomp both ignore. */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "platform/cpus.h"
+#include "platform/platform.h"
 
 /* A whole number > 0, all digits (strtoull alone would take "-5" or " 5"). */
 static int parse_positive(const char *text, unsigned long long *out)
@@ -311,9 +313,29 @@ unsigned muster_affinity_cpus(int *cpus, unsigned max)
     return count;
 }
 
+/* The quota changes when someone changes the container, rarely, and every
+ * team, barrier and wait policy made asks for it: a dozen readings of six
+ * files at a program's start.  So it is read at most once per
+ * QUOTA_REREAD_NS (docs/tuning.md, "the CPU quota's reading"). */
+#define QUOTA_REREAD_NS (100 * UINT64_C(1000000))
+
+static pthread_mutex_t quota_lock = PTHREAD_MUTEX_INITIALIZER;
+static double quota_seen;
+static uint64_t quota_read_at;
+static bool quota_read;
+
 double muster_process_cpu_quota(void)
 {
-    return muster_cpu_quota_from("/proc/self/cgroup", "/proc/self/mountinfo");
+    uint64_t now = muster_now_ns();
+    pthread_mutex_lock(&quota_lock);
+    if (!quota_read || now - quota_read_at >= QUOTA_REREAD_NS) {
+        quota_seen = muster_cpu_quota_from("/proc/self/cgroup", "/proc/self/mountinfo");
+        quota_read_at = now;
+        quota_read = true;
+    }
+    double quota = quota_seen;
+    pthread_mutex_unlock(&quota_lock);
+    return quota;
 }
 
 unsigned muster_cpus_available(void)

@@ -2,6 +2,10 @@
 #include "platform.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <sched.h>
@@ -84,3 +88,25 @@ void muster_unmap(void *memory, size_t bytes)
         munmap(memory, bytes);
 }
 
+bool muster_process_single_threaded(void)
+{
+    int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    char text[1024];
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    text[n] = '\0';
+    /* "pid (comm) state ppid ... num_threads": the 20th field, the 18th
+     * after comm, whose parentheses may hold anything. */
+    const char *p = strrchr(text, ')');
+    long threads = 0;
+    for (int field = 3; p != NULL && field <= 20; field++) {
+        p = strchr(p + 1, ' ');
+        if (p != NULL && field == 20)
+            threads = strtol(p + 1, NULL, 10);
+    }
+    return threads == 1;
+}

@@ -5,6 +5,7 @@
 #define MUSTER_PLATFORM_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -79,6 +80,11 @@ int muster_futex_wake(_Atomic uint32_t *word, int count);
  * sleepers answer to every bit, and muster_futex_wake wakes every tag. */
 int muster_futex_wait_tagged(_Atomic uint32_t *word, uint32_t expected, uint64_t deadline_ns, uint32_t bits);
 int muster_futex_wake_tagged(_Atomic uint32_t *word, int count, uint32_t bits);
+
+/* Whether the calling process has exactly one thread now (the kernel's
+ * count, /proc/self/stat); false when unknown.  For what is safe only then,
+ * as setenv beside another thread's getenv. */
+bool muster_process_single_threaded(void);
 
 /* Anonymous zero-filled memory that no thread has touched yet, so each page
  * lands on the NUMA node of the first thread that writes it. */

@@ -4,7 +4,11 @@
 #include <hwloc.h>
 #include <hwloc/glibc-sched.h>
 
+#include <stdbool.h>
+#include <stdlib.h>
+
 #include "internal.h"
+#include "platform/platform.h"
 
 #if HWLOC_API_VERSION < 0x00020000
 #error "muster needs hwloc 2.0 or later (NUMA nodes as memory children, cache types by level)"
@@ -45,10 +49,31 @@ static void name_source(muster_topo_raw *raw)
 #endif
 }
 
+/* hwloc_topology_init without the plugins muster never reads.  At its
+ * first init hwloc dlopens every plugin it finds: I/O devices (PCI, and
+ * OpenCL and OpenGL with X11), XML import (libxml2, ICU), about 7 ms of a
+ * program's start (docs/tuning.md, "hwloc's plugins").  They are named in
+ * HWLOC_PLUGINS_BLACKLIST for that init, unless the user set it, and only
+ * while this is the process's only thread: setenv beside another thread's
+ * getenv is not safe.  Components load once per process while any
+ * topology lives, and ours is destroyed at once, so a program's own hwloc
+ * use later gets every plugin again. */
+#define UNUSED_PLUGINS "hwloc_pci,hwloc_opencl,hwloc_gl,hwloc_xml_libxml,hwloc_cuda,hwloc_nvml,hwloc_rsmi,hwloc_levelzero"
+
+static int init_without_unused_plugins(hwloc_topology_t *topology)
+{
+    bool blacklist = getenv("HWLOC_PLUGINS_BLACKLIST") == NULL && muster_process_single_threaded() &&
+                     setenv("HWLOC_PLUGINS_BLACKLIST", UNUSED_PLUGINS, 0) == 0;
+    int rc = hwloc_topology_init(topology);
+    if (blacklist)
+        unsetenv("HWLOC_PLUGINS_BLACKLIST");
+    return rc;
+}
+
 int muster_topo_hwloc(muster_topo_raw *raw)
 {
     hwloc_topology_t topology;
-    if (hwloc_topology_init(&topology) != 0)
+    if (init_without_unused_plugins(&topology) != 0)
         return -1;
     if (hwloc_topology_load(topology) != 0) {
         hwloc_topology_destroy(topology);

@@ -528,7 +528,7 @@ static pthread_once_t calibration_once = PTHREAD_ONCE_INIT;
 static void calibrate(void)
 {
     muster_flag probe = 0;
-    const unsigned polls = 20000;
+    const unsigned polls = 2000; /* docs/tuning.md, "spin calibration" */
     double best = 1e9;
     /* Best of three: a preempted run only makes a poll look slower. */
     for (int run = 0; run < 3; run++) {

@@ -70,6 +70,7 @@ def build(source, work, compiler, benchmarks, classes):
     fc, f_lib = ("gfortran", "") if compiler == "gfortran" else ("flang-new-19", f"-L{LIBOMP19_DIR}")
     with open(os.path.join(tree, "config", "make.def"), "w") as f:
         f.write(MAKE_DEF.format(fc=fc, f_lib=f_lib))
+    os.makedirs(os.path.join(tree, "bin"), exist_ok=True)  # a copy without it fails at the link
     log = os.path.join(work, f"build-{compiler}.log")
     with open(log, "w") as f:
         for bench in benchmarks:

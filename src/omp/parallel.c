@@ -177,6 +177,18 @@ static void register_process_hooks(void)
 
 /* ---- forming a team ---- */
 
+/* A team is at most a barrier's MUSTER_MAX_PARTICIPANTS: asked for more
+ * (num_threads(10000), a conformance suite's case), the program is told
+ * once and gets that many. */
+static unsigned capped_team(unsigned asked)
+{
+    static atomic_bool told;
+    if (!atomic_exchange_explicit(&told, true, memory_order_relaxed)) /* relaxed: a flag read by itself only */
+        fprintf(stderr, "libmuster-omp: a team of %u threads was asked for; a team has at most %u, so it has %u\n",
+                asked, MUSTER_MAX_PARTICIPANTS, MUSTER_MAX_PARTICIPANTS);
+    return MUSTER_MAX_PARTICIPANTS;
+}
+
 static unsigned team_size(const muster_omp_thread *self, unsigned requested)
 {
     const muster_omp_icvs *icvs = &self->icvs;
@@ -191,6 +203,8 @@ static unsigned team_size(const muster_omp_thread *self, unsigned requested)
     }
     if (icvs->thread_limit != 0 && size > icvs->thread_limit)
         size = icvs->thread_limit;
+    if (size > MUSTER_MAX_PARTICIPANTS)
+        size = capped_team(size);
     return size ? size : 1;
 }
 

@@ -262,7 +262,9 @@ muster_omp_team *muster_omp_pool_team(muster_omp_thread *self, unsigned active_l
         (void)muster_omp_workshares_prepare(&pool->ws, size, tb != NULL ? muster_barrier_census(tb->team) : NULL);
         size = add_workers(pool, size);
     }
-    for (; size > 1; size--) {
+    /* Out of memory for this size: a smaller team, an eighth smaller each
+     * try (one smaller each, 4 000 failed tries took minutes). */
+    for (; size > 1; size -= size > 16 ? size / 8 : 1) {
         team_barriers *tb = barriers_for(pool, size);
         if (tb != NULL && muster_omp_workshares_prepare(&pool->ws, size, muster_barrier_census(tb->team)) == 0 &&
             size_places(pool, size)) {

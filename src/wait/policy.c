@@ -223,6 +223,15 @@ muster_mutex_plan muster_mutex_plan_for(muster_wait_policy policy)
     return muster_mutex_plan_from(policy, muster_cpus_available(), muster_affinity_cpus(NULL, 0));
 }
 
+/* MUSTER_TASK_NAP_NS, times how far the team outnumbers
+ * MUSTER_TASK_NAP_MEMBERS_PER_CPU members a CPU: the naps' wake-ups then
+ * stay near that many per CPU per nap, whatever the team. */
+static uint64_t nap_for(unsigned size, unsigned cpus)
+{
+    uint64_t per_cpus = (uint64_t)MUSTER_TASK_NAP_MEMBERS_PER_CPU * (cpus > 0 ? cpus : 1);
+    return size > per_cpus ? (uint64_t)MUSTER_TASK_NAP_NS * (size / per_cpus) : MUSTER_TASK_NAP_NS;
+}
+
 muster_task_wait_plan muster_task_wait_plan_for(unsigned size, const muster_waiter *waiter)
 {
     unsigned cpus = muster_cpus_available();
@@ -233,7 +242,7 @@ muster_task_wait_plan muster_task_wait_plan_for(unsigned size, const muster_wait
     return (muster_task_wait_plan){
         .never_sleep = waiter->policy == MUSTER_WAIT_ACTIVE,
         .idle_polls = polls,
-        .nap_ns = MUSTER_TASK_NAP_NS,
+        .nap_ns = nap_for(size, cpus),
         .spare_members = cpus > 0 && size > cpus ? size - cpus : 0,
         .probe_polls = watch ? muster_spin_iterations(MUSTER_LOAD_PROBE_NS) : 0,
         .contended_polls = watch ? muster_spin_iterations(MUSTER_SPIN_NS_CONTENDED) : 0,

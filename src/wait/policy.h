@@ -131,6 +131,10 @@
  * whoever is supposed to wake it: a safety net under the scheduler's
  * choice to leave spare members asleep (src/omp/task/scheduler.c, wake_for_work). */
 #define MUSTER_TASK_NAP_NS 10000000u
+/* Members per CPU beyond which the nap grows with the team: a team of
+ * 4 096 on 2 CPUs woke 400 000 times a second from its naps alone and ran
+ * a region in seconds (docs/tuning.md, "MUSTER_TASK_NAP_NS"). */
+#define MUSTER_TASK_NAP_MEMBERS_PER_CPU 16u
 
 /* ---- the process's settings ---- */
 

@@ -5,7 +5,6 @@
  * MUSTER_MAX_PARTICIPANTS members, so a team has at most that many.  Each
  * region's members all run and agree on the team size; a small region
  * after the big one still works.  An alarm turns a hang into a failure. */
-#include <muster/barrier.h>
 #include <omp.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -13,17 +12,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
+#include "check.h"
 
-#define CHECK(cond, ...)                                                                       \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond);           \
-            fprintf(stderr, " " __VA_ARGS__);                                                  \
-            fprintf(stderr, "\n");                                                             \
-            abort();                                                                           \
-        }                                                                                      \
-    } while (0)
+void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
 
 static atomic_uint members;
 static atomic_int disagreements;

@@ -47,13 +47,19 @@ static void fortran_text(char *to, size_t size, const char *from, size_t full)
     memset(to + kept, ' ', size - kept);
 }
 
+/* Calls use(text as a C string): the routines with only a format. */
+static void with_c_text(const char *text, size_t length, void (*use)(const char *))
+{
+    char small[256];
+    char *copy = c_text(text, length, small, sizeof small);
+    use(copy);
+    text_done(copy, small);
+}
+
 FORTRAN_ENTRY void omp_set_affinity_format_(const char *format, size_t format_length);
 FORTRAN_ENTRY void omp_set_affinity_format_(const char *format, size_t format_length)
 {
-    char small[256];
-    char *copy = c_text(format, format_length, small, sizeof small);
-    omp_set_affinity_format(copy);
-    text_done(copy, small);
+    with_c_text(format, format_length, omp_set_affinity_format);
 }
 
 FORTRAN_ENTRY size_t omp_get_affinity_format_(char *buffer, size_t buffer_length);
@@ -72,10 +78,7 @@ FORTRAN_ENTRY size_t omp_get_affinity_format_(char *buffer, size_t buffer_length
 FORTRAN_ENTRY void omp_display_affinity_(const char *format, size_t format_length);
 FORTRAN_ENTRY void omp_display_affinity_(const char *format, size_t format_length)
 {
-    char small[256];
-    char *copy = c_text(format, format_length, small, sizeof small);
-    omp_display_affinity(copy);
-    text_done(copy, small);
+    with_c_text(format, format_length, omp_display_affinity);
 }
 
 FORTRAN_ENTRY size_t omp_capture_affinity_(char *buffer, const char *format, size_t buffer_length,

@@ -214,6 +214,13 @@ static const tool_case cases[] = {
     {"run_missing_entry_unchecked", PROGRAMS, {0}, {RUN_WHOAMI, "--unchecked", "--", "@missing_entry"}, 0,
      {"main ran"}, {"*needs 1 OpenMP entry point*"}},
     {"missing_entry_runs_on_libomp", PROGRAMS, {0}, {"@missing_entry"}, 0, {"main ran"}},
+    /* muster compare leaves out a runtime that lacks an entry point the
+     * program needs, naming it, and compares the others. */
+    {"compare_leaves_out_missing_entry", PROGRAMS, {0},
+     {"@muster", "compare", "--rounds", "1", "--threads", "1", "--", "@missing_entry"}, 0,
+     {"muster compare: *missing_entry_prog needs 1 OpenMP entry point that *libmuster-omp* does not define:",
+      "    __kmpc_atomic_fixed4_add@VERSION", "muster compare: muster left out", "  libomp  *all exit 0"},
+     {"  muster  *"}},
     /* Without muster run, the clang program maps LLVM's libomp (the cases
      * above could not pass by accident). */
     {"clang_program_plain", PROGRAMS, {"OMP_NUM_THREADS=2"}, {"@whoami_clang"}, 0,

@@ -886,6 +886,38 @@ static void test_locks(void)
           "an 8-byte omp_nest_lock_t: the words beside it untouched");
 }
 
+/* ---- omp_get_schedule at VERSION: libomp's answers ---- */
+
+/* clang-built programs compare the kind with omp_sched_static: libomp
+ * reports a static schedule without the monotonic bit (libgomp, at gcc's
+ * name, reports it with), whether static is the default or OMP_SCHEDULE's;
+ * an explicit monotonic modifier of another kind stays. */
+/* omp_sched_t's values, as both omp.h files give them (this file includes
+ * neither: it is clang's code, built by gcc). */
+enum { SCHED_STATIC = 1, SCHED_DYNAMIC = 2, SCHED_GUIDED = 3 };
+#define SCHED_MONOTONIC 0x80000000u
+void omp_set_schedule(int kind, int chunk);
+
+static void test_schedule(void)
+{
+    void (*get)(int *, int *) = (void (*)(int *, int *))dlvsym(RTLD_DEFAULT, "omp_get_schedule", "VERSION");
+    CHECK(get != NULL, "omp_get_schedule at VERSION");
+    int kind, chunk;
+    get(&kind, &chunk);
+    CHECK(kind == SCHED_STATIC && chunk == 0, "the default schedule at VERSION: %#x,%d, not static,0",
+          (unsigned)kind, chunk);
+    omp_set_schedule((int)(SCHED_STATIC | SCHED_MONOTONIC), 4);
+    get(&kind, &chunk);
+    CHECK(kind == SCHED_STATIC && chunk == 4, "monotonic static at VERSION: %#x,%d", (unsigned)kind, chunk);
+    omp_set_schedule((int)(SCHED_DYNAMIC | SCHED_MONOTONIC), 3);
+    get(&kind, &chunk);
+    CHECK((unsigned)kind == (SCHED_DYNAMIC | SCHED_MONOTONIC) && chunk == 3,
+          "monotonic dynamic at VERSION keeps its modifier: %#x,%d", (unsigned)kind, chunk);
+    omp_set_schedule(SCHED_GUIDED, 2);
+    get(&kind, &chunk);
+    CHECK(kind == SCHED_GUIDED && chunk == 2, "guided at VERSION: %#x,%d", (unsigned)kind, chunk);
+}
+
 /* ---- entry points of newer clang (OpenMP 5.1/5.2) ---- */
 
 typedef struct newer_job {
@@ -966,14 +998,16 @@ static void test_newer(void)
 int main(int argc, char **argv)
 {
     CHECK(argc == 2,
-          "usage: test_kmp_abi fork|static|dispatch|reduce|single|tasks|taskloop|taskred|doacross|locks|newer|detach");
+          "usage: test_kmp_abi fork|static|dispatch|reduce|single|tasks|taskloop|taskred|doacross|locks|schedule|"
+          "newer|detach");
     static const struct {
         const char *name;
         void (*run)(void);
     } cases[] = {{"fork", test_fork},       {"static", test_static},     {"dispatch", test_dispatch},
                  {"reduce", test_reduce},   {"single", test_single},     {"tasks", test_tasks},
                  {"taskloop", test_taskloop}, {"taskred", test_taskred}, {"doacross", test_doacross},
-                 {"locks", test_locks},     {"newer", test_newer},       {"detach", test_detach}};
+                 {"locks", test_locks},     {"schedule", test_schedule}, {"newer", test_newer},
+                 {"detach", test_detach}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         if (strcmp(argv[1], cases[i].name) == 0) {
             cases[i].run();

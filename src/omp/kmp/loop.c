@@ -101,6 +101,20 @@ static kmp_schedule decode_schedule(kmp_int32 sched)
     return s;
 }
 
+/* ---- omp_get_schedule as clang-built code calls it ---- */
+
+/* At VERSION: libomp reports a static schedule without the monotonic bit
+ * (static is monotonic anyway), and clang users' checks compare the kind
+ * with omp_sched_static; gcc's name keeps libgomp's answer, which has the
+ * bit.  Another kind keeps an explicit monotonic modifier. */
+__attribute__((symver("omp_get_schedule@VERSION"))) MUSTER_OMP_EXPORT void muster_kmp_get_schedule(omp_sched_t *kind,
+                                                                                                    int *chunk)
+{
+    omp_get_schedule(kind, chunk);
+    if (((unsigned)*kind & ~(unsigned)omp_sched_monotonic) == (unsigned)omp_sched_static)
+        *kind = omp_sched_static;
+}
+
 /* ---- static: each member computes its own chunks ---- */
 
 /* A loop's bounds, step and type, widened to 64 bits. */

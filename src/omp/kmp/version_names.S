@@ -4,7 +4,8 @@
  *    asks for (LLVM's libomp exports its API at VERSION as well as at
  *    gcc's OMP_x nodes).  Not the nest locks, whose omp_nest_lock_t
  *    differs in size (lock.c), nor omp_fulfill_event, whose handle differs
- *    (task.c), nor omp_target_*, which LLVM keeps in libomptarget;
+ *    (task.c), nor omp_get_schedule, whose static kind differs (loop.c),
+ *    nor omp_target_*, which LLVM keeps in libomptarget;
  *  - every GOMP_* as NAME@VERSION: what a gcc-compiled object linked
  *    against libomp (which exports GOMP_* at VERSION too) asks for, and
  *    what a program mixing gcc- and clang-built objects gets;
@@ -61,7 +62,6 @@ FORWARD omp_get_place_num
 FORWARD omp_get_place_num_procs
 FORWARD omp_get_place_proc_ids
 FORWARD omp_get_proc_bind
-FORWARD omp_get_schedule
 FORWARD omp_get_supported_active_levels
 FORWARD omp_get_team_num
 FORWARD omp_get_team_size

@@ -196,6 +196,9 @@ struct muster_omp_team {
     void *data;
     muster_omp_icvs icvs;       /* the implicit tasks' starting ICVs */
     unsigned bind;              /* the proc-bind policy the team was formed with */
+    /* The forking thread's league of host teams (api.c): a parallel region
+     * inside teams answers omp_get_team_num with its team's number. */
+    unsigned league_size, league_rank;
     muster_omp_place_state *places; /* each member's place; NULL in a team of one */
     unsigned unbound_places;    /* places[0, n) hold place -1 (0 after places move or bind) */
     /* Fork and join (pool.c): split when the fork/join barrier's algorithm

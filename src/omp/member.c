@@ -7,6 +7,7 @@
 
 #include "barrier/runtime.h" /* muster_barrier_wait_working */
 #include "omp/display.h"
+#include "omp/env.h" /* muster_omp_set_league */
 #include "omp/internal.h"
 #include "omp/task/defer.h" /* muster_omp_defer_join; scheduler.h */
 
@@ -19,6 +20,8 @@ void muster_omp_become_member(muster_omp_thread *self, muster_omp_team *team, un
     self->ws_sequence = 0;
     self->barriers_passed = 0;
     muster_omp_defer_join(self, team->size);
+    if (id != 0) /* member 0 forked the team in its own league */
+        muster_omp_set_league(team->league_size, team->league_rank);
     if (team->places != NULL)
         muster_omp_bind_self(self, &team->places[id]);
     muster_omp_affinity_display_on_start(self);

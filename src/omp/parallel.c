@@ -260,6 +260,8 @@ static void begin_region(muster_omp_thread *self, region *r, void (*fn)(void *),
     if (memcmp(&team->icvs, &icvs, sizeof icvs) != 0)
         team->icvs = icvs;
     MUSTER_OMP_SET(team->bind, team_bind(self, proc_bind));
+    MUSTER_OMP_SET(team->league_size, muster_omp_league_size());
+    MUSTER_OMP_SET(team->league_rank, muster_omp_league_rank());
     if (team->places != NULL)
         set_places(self, team);
     r->team = team;

@@ -4,7 +4,10 @@
  * never minutes of failed attempts: muster's barriers take at most
  * MUSTER_MAX_PARTICIPANTS members, so a team has at most that many.  Each
  * region's members all run and agree on the team size; a small region
- * after the big one still works.  An alarm turns a hang into a failure. */
+ * after the big one still works.  The same inside host teams, asked for by
+ * num_threads(10000) and by thread_limit(10000) with nthreads-var 10000
+ * (once a hang after "cannot allocate a team's barriers").  An alarm turns
+ * a hang into a failure. */
 #include <omp.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -15,6 +18,7 @@
 #include "check.h"
 
 void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
+void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams, unsigned thread_limit, unsigned flags);
 
 static atomic_uint members;
 static atomic_int disagreements;
@@ -48,11 +52,33 @@ static int region(unsigned num_threads)
     return size;
 }
 
+static void check_big(int size, const char *how)
+{
+    CHECK(size >= 2 && (unsigned)size <= MUSTER_MAX_PARTICIPANTS, "%s gave a team of %d", how, size);
+}
+
+/* A team's body of `teams distribute parallel for num_threads(10000)`. */
+static void team_asking_num_threads(void *arg)
+{
+    (void)arg;
+    check_big(region(10000), "num_threads(10000) in host teams");
+}
+
+/* ... and of thread_limit(10000): the region asks for nthreads-var. */
+static void team_asking_nthreads_var(void *arg)
+{
+    (void)arg;
+    check_big(region(0), "thread_limit(10000) and nthreads-var 10000 in host teams");
+}
+
 int main(void)
 {
     alarm(120);
     int size = region(10000);
-    CHECK(size >= 2 && (unsigned)size <= MUSTER_MAX_PARTICIPANTS, "num_threads(10000) gave a team of %d", size);
+    check_big(size, "num_threads(10000)");
+    GOMP_teams_reg(team_asking_num_threads, NULL, 2, 0, 0);
+    omp_set_num_threads(10000);
+    GOMP_teams_reg(team_asking_nthreads_var, NULL, 2, 10000, 0);
     omp_set_num_threads(3);
     CHECK(region(0) == 3, "a team of 3 after the big ones");
     CHECK(region(5) == 5, "a team of 5 after the big ones");

@@ -9,6 +9,11 @@
  *     n from {1, 10, 100}: each iteration runs once, and no inner team is
  *     larger than n.  (n = 10000, thousands of threads per run, is
  *     tests/omp_unit/test_omp_big_team's, run alone.)
+ *   - without num_teams (and OMP_NUM_TEAMS unset) teams and target teams
+ *     form as many teams as the ABI's own runtime: libgomp 3 and 1, libomp
+ *     1 and 1 (muster once formed 3 for clang's teams, so target teams
+ *     loop bodies, which clang 14 runs in every team, ran three times).
+ *     The summary says how many, to be compared with the peer's.
  * How many teams a runtime forms for num_teams(4) is its own (libomp forms
  * fewer on a small machine), so the summary leaves it out. */
 #include "corpus.h"
@@ -118,6 +123,21 @@ static void limited_teams(int limit)
     check_limited(runs, widest, limit, "thread_limit");
 }
 
+/* How many teams `teams` and `target teams` form without num_teams. */
+static void default_league_sizes(int *host, int *target)
+{
+    int h = -1, t = -1;
+#pragma omp teams shared(h)
+    if (omp_get_team_num() == 0)
+        h = omp_get_num_teams();
+#pragma omp target teams map(from : t)
+    if (omp_get_team_num() == 0)
+        t = omp_get_num_teams();
+    CHECK(h >= 1 && t >= 1, "teams without num_teams: %d and %d teams", h, t);
+    *host = h;
+    *target = t;
+}
+
 int main(void)
 {
     corpus_begin("omp_teams");
@@ -131,6 +151,8 @@ int main(void)
     static const int limits[] = {1, 10, 100};
     for (unsigned k = 0; k < sizeof limits / sizeof limits[0]; k++)
         limited_teams(limits[k]);
-    corpus_summary("chunks=4 limits=3 ok");
+    int host_teams, target_teams;
+    default_league_sizes(&host_teams, &target_teams);
+    corpus_summary("chunks=4 limits=3 default_teams=%d target_default_teams=%d", host_teams, target_teams);
     return 0;
 }

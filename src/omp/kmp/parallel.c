@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "omp/env.h" /* muster_omp_nteams_var */
 #include "omp/kmp/kmp.h"
 
 /* The most arguments a region's body takes here; clang passes one per
@@ -289,7 +290,8 @@ static void run_teams_microtask(void *data)
 
 /* The league runs one team after another on this thread, as for gcc's
  * GOMP_teams_reg; a reduction in the teams body then finds a team of one
- * and needs no barrier across teams. */
+ * and needs no barrier across teams.  Without num_teams, nteams-var or
+ * else one team, as libomp forms (libgomp's host teams form 3). */
 MUSTER_OMP_EXPORT void __kmpc_fork_teams(ident_t *loc, kmp_int32 argc, kmpc_micro fn, ...)
 {
     (void)loc;
@@ -300,7 +302,8 @@ MUSTER_OMP_EXPORT void __kmpc_fork_teams(ident_t *loc, kmp_int32 argc, kmpc_micr
     va_end(ap);
     pushed_clauses p = take_pushed();
     kmp_region r = {fn, argc, args};
-    muster_omp_host_teams(run_teams_microtask, &r, p.num_teams, p.thread_limit);
+    unsigned num_teams = p.num_teams ? p.num_teams : muster_omp_nteams_var() ? muster_omp_nteams_var() : 1;
+    muster_omp_host_teams(run_teams_microtask, &r, num_teams, p.thread_limit);
 }
 
 /* ---- scope and error (newer clang) ---- */

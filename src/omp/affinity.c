@@ -161,7 +161,7 @@ static atomic_bool pin_warned;
 static void warn_pin_failed(int place, int error)
 {
     /* relaxed: only decides who prints the one warning; orders nothing else. */
-    if (atomic_exchange_explicit(&pin_warned, true, memory_order_relaxed))
+    if (!muster_omp_warnings_wanted() || atomic_exchange_explicit(&pin_warned, true, memory_order_relaxed))
         return;
     fprintf(stderr, "libmuster-omp: cannot bind a thread to place %d: %s; threads that cannot be bound run unbound\n",
             place, strerror(error));

@@ -556,3 +556,20 @@ void muster_omp_icvs_advance(muster_omp_icvs *icvs)
     }
 }
 
+/* ---- the worker stack size, which the program may change (kmp/api.c) ---- */
+
+static _Atomic size_t worker_stacksize_request; /* 0: none, OMP_STACKSIZE's */
+
+void muster_omp_set_worker_stacksize(size_t size)
+{
+    if (size != 0 && size < MIN_STACKSIZE)
+        size = MIN_STACKSIZE;
+    /* relaxed: a setting read when a worker starts; none is ordered by it. */
+    atomic_store_explicit(&worker_stacksize_request, size, memory_order_relaxed);
+}
+
+size_t muster_omp_worker_stacksize(void)
+{
+    size_t requested = atomic_load_explicit(&worker_stacksize_request, memory_order_relaxed); /* relaxed: as above */
+    return requested != 0 ? requested : muster_omp_globals_get()->stacksize;
+}

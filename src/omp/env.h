@@ -166,4 +166,10 @@ unsigned muster_omp_league_rank(void);
 unsigned muster_omp_nteams_var(void);
 unsigned muster_omp_teams_thread_limit_var(void);
 
+/* The stack size of workers started from now on: OMP_STACKSIZE's, unless
+ * the program set another (kmp_set_stacksize_s); 0 = the system's.  A
+ * size below the minimum becomes the minimum. */
+void muster_omp_set_worker_stacksize(size_t size);
+size_t muster_omp_worker_stacksize(void);
+
 #endif

@@ -237,6 +237,8 @@ void muster_omp_pool_join(muster_omp_team *team);
 /* At exit: joins the workers of self's pools, when self is outside any
  * region. */
 void muster_omp_pool_exit(muster_omp_thread *self);
+/* Pool workers started and not yet ended, all pools together. */
+unsigned muster_omp_pool_live_workers(void);
 /* In a fork()ed child: drops the pools whose workers did not survive. */
 void muster_omp_pool_forget(muster_omp_thread *self);
 /* ---- members (member.c) ---- */
@@ -350,6 +352,11 @@ void muster_omp_workshares_free(muster_omp_workshares *ws);
 
 /* ---- environment and affinity ---- */
 
+/* Whether the runtime's warnings are wanted (kmp_set_warnings_on/off;
+ * on by default): muster_omp_warn_env and the warnings about smaller
+ * teams and unbound threads ask. */
+void muster_omp_set_warnings(bool on);
+bool muster_omp_warnings_wanted(void);
 /* One warning line on stderr: "libmuster-omp: VAR='value' problem; using instead". */
 void muster_omp_warn_env(const char *variable, const char *value, const char *problem, const char *instead);
 /* A statistics switch of the environment (MUSTER_OMP_TASK_STATS,

@@ -124,6 +124,8 @@ static uint64_t guided_size(const muster_ws_loop *l, uint64_t first)
     uint64_t size = remaining / l->nthreads + (remaining % l->nthreads != 0);
     if (size < l->chunk)
         size = l->chunk;
+    if (l->simd && size % l->chunk != 0)
+        size += l->chunk - size % l->chunk;
     return size < remaining ? size : remaining;
 }
 

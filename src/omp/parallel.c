@@ -183,7 +183,8 @@ static void register_process_hooks(void)
 static unsigned capped_team(unsigned asked)
 {
     static atomic_bool told;
-    if (!atomic_exchange_explicit(&told, true, memory_order_relaxed)) /* relaxed: a flag read by itself only */
+    if (muster_omp_warnings_wanted() &&
+        !atomic_exchange_explicit(&told, true, memory_order_relaxed)) /* relaxed: a flag read by itself only */
         fprintf(stderr, "libmuster-omp: a team of %u threads was asked for; a team has at most %u, so it has %u\n",
                 asked, MUSTER_MAX_PARTICIPANTS, MUSTER_MAX_PARTICIPANTS);
     return MUSTER_MAX_PARTICIPANTS;

@@ -16,13 +16,18 @@
  * workers, a smaller one sends the extra docked workers to park. */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "omp/env.h" /* muster_omp_worker_stacksize */
 #include "omp/internal.h"
 #include "omp/task/scheduler.h"
 #include "barrier/runtime.h" /* muster_env(): MUSTER_BARRIER; the wait policy */
+
+/* Workers started and not yet ended, all pools together. */
+static _Atomic unsigned live_workers;
 
 typedef struct pool_worker {
     /* Alone on its line: the worker spins here while parked. */
@@ -110,6 +115,7 @@ static void *worker_main(void *arg)
             team = park(w);
     }
     muster_omp_pool_exit(self); /* the nested teams this worker forked */
+    atomic_fetch_sub_explicit(&live_workers, 1, memory_order_relaxed); /* relaxed: a count for kmp_get_num_known_threads */
     return NULL;
 }
 
@@ -135,11 +141,17 @@ static void warn_once(const char *message, int error)
 {
     static _Atomic int warned;
     if (!atomic_exchange(&warned, 1))
-        fprintf(stderr, "libmuster-omp: %s (%s); teams will be smaller\n", message, strerror(error));
+        if (muster_omp_warnings_wanted())
+            fprintf(stderr, "libmuster-omp: %s (%s); teams will be smaller\n", message, strerror(error));
 }
 
 /* Starts worker `id`, which parks until a fork sends it a team.  0 or an
  * errno. */
+unsigned muster_omp_pool_live_workers(void)
+{
+    return atomic_load_explicit(&live_workers, memory_order_relaxed); /* relaxed: a count, as above */
+}
+
 static int start_worker(muster_omp_pool *pool, unsigned id)
 {
     pool_worker *w = aligned_alloc(MUSTER_CACHE_LINE, sizeof *w);
@@ -152,13 +164,15 @@ static int start_worker(muster_omp_pool *pool, unsigned id)
     w->park_waiter = muster_omp_waiter_for(id + 1, NULL);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    size_t stack = muster_omp_globals_get()->stacksize;
+    size_t stack = muster_omp_worker_stacksize();
     if (stack != 0)
         pthread_attr_setstacksize(&attr, stack);
     w->spread = muster_omp_spread_start(&attr, id, &w->inherited);
+    atomic_fetch_add_explicit(&live_workers, 1, memory_order_relaxed); /* relaxed: a count, as above */
     int rc = pthread_create(&w->thread, &attr, worker_main, w);
     pthread_attr_destroy(&attr);
     if (rc != 0) {
+        atomic_fetch_sub_explicit(&live_workers, 1, memory_order_relaxed); /* relaxed: a count, as above */
         free(w);
         return rc;
     }

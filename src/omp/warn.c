@@ -3,14 +3,29 @@
  * line, so that messages from two processes sharing stderr do not
  * interleave mid-line. */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "omp/internal.h"
 
+static _Atomic bool warnings_off; /* kmp_set_warnings_off, KMP_WARNINGS in kmp_set_defaults */
+
+void muster_omp_set_warnings(bool on)
+{
+    atomic_store_explicit(&warnings_off, !on, memory_order_relaxed); /* relaxed: a setting, ordering nothing */
+}
+
+bool muster_omp_warnings_wanted(void)
+{
+    return !atomic_load_explicit(&warnings_off, memory_order_relaxed); /* relaxed: as above */
+}
+
 void muster_omp_warn_env(const char *variable, const char *value, const char *problem, const char *instead)
 {
+    if (!muster_omp_warnings_wanted())
+        return;
     /* One write of one line, so warnings from two processes sharing stderr
      * do not interleave mid-line. */
     char line[1024];

@@ -44,6 +44,7 @@ typedef struct muster_ws_loop {
     uint8_t sched;     /* MUSTER_OMP_SCHED_STATIC, _DYNAMIC or _GUIDED (resolved) */
     bool ordered;      /* has an ordered clause: chunks pass a turn in iteration order */
     bool doacross;     /* the slot's doacross state belongs to this loop */
+    bool simd;         /* guided: every chunk but the last a multiple of chunk (libomp's guided_simd) */
 } muster_ws_loop;
 
 /* One doacross progress stream: the iterations one thread executes, in

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,32 @@ const muster_wait_settings *muster_wait_settings_get(void)
 {
     pthread_once(&settings_once, read_settings);
     return &settings;
+}
+
+/* ---- the program's request ---- */
+
+static _Atomic int64_t requested_ns = -1;
+static _Atomic uint64_t requested_polls = UINT64_MAX;
+
+void muster_wait_request_spin_ns(int64_t spin_ns)
+{
+    if (spin_ns > MUSTER_MAX_SPIN_NS)
+        spin_ns = MUSTER_MAX_SPIN_NS;
+    /* relaxed (both): a setting each wait reads once; a wait that reads
+     * the old one only spins its old budget. */
+    atomic_store_explicit(&requested_polls, spin_ns < 0 ? UINT64_MAX : muster_spin_iterations(spin_ns),
+                          memory_order_relaxed);
+    atomic_store_explicit(&requested_ns, spin_ns < 0 ? -1 : spin_ns, memory_order_relaxed);
+}
+
+int64_t muster_wait_requested_spin_ns(void)
+{
+    return atomic_load_explicit(&requested_ns, memory_order_relaxed); /* relaxed: as above */
+}
+
+uint64_t muster_wait_requested_spin_iterations(void)
+{
+    return atomic_load_explicit(&requested_polls, memory_order_relaxed); /* relaxed: as above */
 }
 
 /* ---- barriers ---- */

@@ -154,6 +154,19 @@ const muster_wait_settings *muster_wait_settings_get(void);
  * no other thread reading them. */
 void muster_wait_settings_reread(void);
 
+/* The program's own request, made while it runs (libomp's kmp_set_blocktime
+ * and library modes, src/omp/kmp/api.c): how long a hybrid waiter spins
+ * before it sleeps, in place of the default budget and the load watch.
+ * Not for waiters whose team outnumbers the CPUs (their default yields):
+ * there a spin keeps the awaited thread off its CPU, whatever was asked.
+ * spin_ns < 0 withdraws it.  Waits that have begun keep their budget. */
+void muster_wait_request_spin_ns(int64_t spin_ns);
+/* The request in force: its nanoseconds, or -1 for none. */
+int64_t muster_wait_requested_spin_ns(void);
+/* ... as polls: UINT64_MAX for none.  One relaxed load, read at every
+ * slow wait. */
+uint64_t muster_wait_requested_spin_iterations(void);
+
 /* ---- the decisions ---- */
 
 /* The default budget of a barrier waiter, from the team size, the CPUs

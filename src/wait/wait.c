@@ -333,6 +333,15 @@ static int working_step(muster_flag *flag, uint32_t target, const muster_waiter 
     return spin(flag, target, waiter, step);
 }
 
+/* The program's request (muster_wait_request_spin_ns) where it applies: a
+ * hybrid waiter whose team fits the CPUs.  UINT64_MAX: none. */
+static uint64_t requested_budget(const muster_waiter *waiter)
+{
+    uint64_t requested = muster_wait_requested_spin_iterations();
+    return requested != UINT64_MAX && waiter->policy == MUSTER_WAIT_HYBRID && waiter->yields == 0 ? requested
+                                                                                                 : UINT64_MAX;
+}
+
 /* The polls a working wait spends before it sleeps: the plain wait's
  * budget (spin, then the oversubscribed yields or CPU sharing), or the
  * short contended spin (wait/load.h). */
@@ -342,6 +351,9 @@ static uint64_t working_budget(const muster_waiter *waiter, bool contended)
         return UINT64_MAX;
     if (waiter->policy == MUSTER_WAIT_PASSIVE)
         return 0;
+    uint64_t requested = requested_budget(waiter);
+    if (requested != UINT64_MAX)
+        return requested;
     if (contended)
         return muster_spin_iterations(MUSTER_SPIN_NS_CONTENDED);
     uint64_t budget = spin_budget(waiter);
@@ -433,6 +445,9 @@ static int spin_phase(muster_flag *flag, uint32_t target, const muster_waiter *w
         return 0;
     if (waiter->policy == MUSTER_WAIT_ACTIVE)
         return spin_for(flag, target, waiter, UINT64_MAX);
+    uint64_t requested = requested_budget(waiter);
+    if (requested != UINT64_MAX)
+        return spin_for(flag, target, waiter, requested);
     if (!watches_load(waiter))
         return spin_for(flag, target, waiter, spin_budget(waiter));
     *contended = muster_load_contended();

@@ -1,22 +1,26 @@
 #!/usr/bin/env python3
 """Checks libmuster-omp.so's dynamic symbols against its version script.
 
-    check_exports.py LIBRARY MAP [--libgomp LIBGOMP]
+    check_exports.py LIBRARY MAP [--libgomp LIBGOMP] [--libomp LIBOMP]
 
 - every name the map lists is defined, at the node that lists it (the
   linker silently drops a listed name that nothing defines);
 - nothing else is exported but the @VERSION second names of omp_* and the
-  @OMP_1.0 second names of the Fortran lock routines;
+  @OMP_1.0 second names of the lock routines, C and Fortran;
 - every omp_* function at one of gcc's OMP_x nodes has a second name at
   VERSION (what clang-built binaries ask for), except omp_target_*, which
   LLVM keeps in libomptarget; so has every GOMP_* (libomp exports them at
   VERSION too: gcc code linked against libomp asks for those);
 - the @VERSION nest-lock functions are not gcc's (LLVM's omp_nest_lock_t is
   8 bytes, gcc's 16): their addresses differ from the OMP_3.0 ones;
-- with --libgomp: every Fortran entry point of that libgomp.so.1 (a name
-  ending in "_", at each of its versions, default or not) is exported by
-  LIBRARY at the same version, but the OpenACC ones (acc_*: muster has no
-  OpenACC), which are counted and named as left out.
+- with --libgomp: every name that libgomp.so.1 exports, at each of its
+  versions (default or not), is exported by LIBRARY at the same version,
+  but those LEFT_OUT_OF_LIBGOMP names, each with its reason;
+- with --libomp: every name LLVM's libomp.so.5 exports is exported by
+  LIBRARY at VERSION, where libomp exports it, but those LEFT_OUT_OF_LIBOMP
+  names, each with its reason.
+The names left out are printed, grouped by reason, so the diff is on
+record in every run.
 Exit status 0 when all hold; otherwise each problem is printed.
 """
 import re
@@ -25,6 +29,8 @@ import sys
 
 FORTRAN_LOCK = {"omp_%s_%slock_" % (op, kind) for op in ("init", "destroy", "set", "unset", "test")
                 for kind in ("", "nest_")}
+
+C_LOCK = {"omp_%s_%slock" % (op, kind) for op in ("init", "destroy", "set", "unset", "test") for kind in ("", "nest_")}
 
 NEST_LOCK = ("omp_init_nest_lock", "omp_init_nest_lock_with_hint", "omp_destroy_nest_lock", "omp_set_nest_lock",
              "omp_unset_nest_lock", "omp_test_nest_lock")
@@ -57,26 +63,58 @@ def read_exports(path):
     return syms
 
 
-def fortran_against_libgomp(libgomp, exports):
-    """Problems: libgomp's Fortran entry points LIBRARY lacks; and a line on
-    what was compared and left out."""
+# (pattern, reason): a peer's names muster does not export, and why.
+LEFT_OUT_OF_LIBGOMP = [
+    (r"^(acc_|GOACC_)", "OpenACC: muster is an OpenMP runtime"),
+    (r"^GOMP_PLUGIN_", "libgomp's interface for its offload plugins: muster has no devices"),
+]
+LEFT_OUT_OF_LIBOMP = [
+    (r"^___?kmp_(?!.*_debug$)", "libomp's internals its build leaves visible: no compiler emits them"),
+    (r"^__kmpc_invoke_task_func$", "libomp's own thread start (runs a thread's microtask): no compiler emits it"),
+    (r"^kmp_threadprivate_insert", "libomp's internals of __kmpc_threadprivate: no compiler emits them"),
+    (r"^kmp_[a-f]_debug$|^kmp_diag$", "libomp's debugging variables (KMP_A_DEBUG...): no program reads them"),
+    (r"^(ompt_start_tool|kmp_mutex_impl_info)$", "the OMPT tools interface: not in muster yet (issue #40)"),
+    (r"^omp_get_(num_)?interop.*_$", "Fortran names of the interop queries: muster makes no interop object, and "
+                                     "libomp's omp_lib calls the C names"),
+]
+
+
+def left_out_reason(name, rules):
+    for pattern, reason in rules:
+        if re.search(pattern, name):
+            return reason
+    return None
+
+
+def against_peer(peer, exports, rules, version_of):
+    """Problems: names the peer exports that LIBRARY lacks (at
+    version_of(peer's version)), not left out by rules; and the lines that
+    say what was compared and what was left out, by reason."""
     ours = {(n, v) for n, v, _, _ in exports}
-    theirs = sorted({(n, v) for n, v, _, _ in read_exports(libgomp) if n.endswith("_") and not n.startswith("_")})
-    left_out = [(n, v) for n, v in theirs if n.startswith("acc_")]
-    wanted = [(n, v) for n, v in theirs if not n.startswith("acc_")]
-    problems = ["%s@%s: a Fortran entry point of %s that is not exported" % (n, v, libgomp)
-                for n, v in wanted if (n, v) not in ours]
-    summary = "%d Fortran entry points of %s, all exported at their versions; left out: %d OpenACC (%s, ...)" % (
-        len(wanted), libgomp, len(left_out), ", ".join(n for n, _ in left_out[:3]))
-    return problems, summary
+    theirs = sorted({(n, v) for n, v, _, _ in read_exports(peer)})
+    left_out, problems, wanted = {}, [], 0
+    for name, version in theirs:
+        reason = left_out_reason(name, rules)
+        if reason is not None:
+            left_out.setdefault(reason, set()).add(name)
+            continue
+        wanted += 1
+        if (name, version_of(version)) not in ours:
+            problems.append("%s@%s: exported by %s, not by muster" % (name, version_of(version), peer))
+    lines = ["%s: %d of its %d versioned names exported at the same version; %d names left out:" % (
+        peer, wanted - len(problems), len(theirs), sum(len(v) for v in left_out.values()))]
+    for reason, names in sorted(left_out.items()):
+        names = sorted(names)
+        lines.append("  %d: %s (%s%s)" % (len(names), reason, ", ".join(names[:4]), ", ..." if len(names) > 4 else ""))
+    return problems, "\n".join(lines)
 
 
 def main():
     args = sys.argv[1:]
-    libgomp = None
-    if len(args) == 4 and args[2] == "--libgomp":
-        libgomp = args[3]
-        args = args[:2]
+    peers = {}
+    while len(args) > 2 and args[-2] in ("--libgomp", "--libomp"):
+        peers[args[-2]] = args[-1]
+        args = args[:-2]
     if len(args) != 2:
         sys.exit(__doc__)
     library, map_path = args
@@ -94,7 +132,7 @@ def main():
         if is_default and listed.get(name) != version:
             problems.append("%s@@%s is exported but not listed at that node" % (name, version))
         if not is_default and not (version == "VERSION" and name.startswith(("omp_", "GOMP_"))) and not (
-                version == "OMP_1.0" and name in FORTRAN_LOCK):
+                version == "OMP_1.0" and (name in FORTRAN_LOCK or name in C_LOCK)):
             problems.append("%s@%s: an unexpected second name" % (name, version))
         by_version.setdefault(name, {})[version] = address
     gomp_omp = sorted(n for n, node in listed.items() if n.startswith("omp_") and node.startswith("OMP_"))
@@ -116,21 +154,30 @@ def main():
         if "VERSION" not in by_version.get(name, {}):
             problems.append("%s has no second name at VERSION (where libomp exports it: flang-built binaries "
                             "bind there)" % name)
-    for name in sorted(FORTRAN_LOCK):
+    for name in sorted(FORTRAN_LOCK | C_LOCK):
         if "OMP_1.0" not in by_version.get(name, {}):
             problems.append("%s has no second name at OMP_1.0 (binaries of gcc before 4.4 bind there)" % name)
-    summary = ""
-    if libgomp:
-        missing, summary = fortran_against_libgomp(libgomp, exports)
+    summaries = []
+    if "--libgomp" in peers:
+        missing, summary = against_peer(peers["--libgomp"], exports, LEFT_OUT_OF_LIBGOMP, lambda v: v)
         problems += missing
+        summaries.append(summary)
+    if "--libomp" in peers:
+        # libomp exports gcc's names at gcc's nodes too: muster's twins at VERSION are what clang binaries use.
+        missing, summary = against_peer(peers["--libomp"], exports, LEFT_OUT_OF_LIBOMP,
+                                        lambda v: v if v.startswith(("OMP_", "GOMP_")) else "VERSION")
+        problems += missing
+        summaries.append(summary)
     if problems:
         print("%d problem(s) in %s's exports:" % (len(problems), library))
         for p in problems:
             print("  " + p)
+        for summary in summaries:
+            print(summary)
         return 1
     print("exports ok: %d names listed, %d omp_* with a VERSION twin, %d symbols exported" % (
         len(listed), len([n for n in gomp_omp if not n.startswith("omp_target_")]), len(exports)))
-    if summary:
+    for summary in summaries:
         print(summary)
     return 0
 

@@ -4,7 +4,7 @@
  * in the plain build).  Teams of 1, 2, 3, 5 and 7 threads, random delays,
  * many episodes; data the runtime must order is plain memory.
  *
- * Usage: test_kmp_abi fork|static|dispatch|reduce|single|tasks|taskloop|taskred|doacross|locks|newer|detach
+ * Usage: test_kmp_abi fork|static|dispatch|reduce|single|tasks|taskloop|taskred|doacross|locks|newer|detach|proxy
  * (newer: the entry points of clang after 14, which the corpus cannot reach). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* dlvsym */
@@ -20,24 +20,12 @@
 #include <time.h>
 
 #include "check.h"
-#include "stress_common.h"
+#define KMP_TEST_NAME "test_kmp_abi"
+#include "kmp_test.h"
 
 /* ---- the ABI, as clang 14 declares it ---- */
 
-typedef struct ident {
-    int32_t reserved_1, flags, reserved_2, reserved_3;
-    const char *psource;
-} ident_t;
 typedef int32_t kmp_critical_name[8];
-typedef struct kmp_task kmp_task_t;
-typedef int32_t (*kmp_routine_entry_t)(int32_t, kmp_task_t *);
-struct kmp_task {
-    void *shareds;
-    kmp_routine_entry_t routine;
-    int32_t part_id;
-    kmp_routine_entry_t destructors;
-    int32_t priority;
-};
 typedef struct kmp_depend_info {
     intptr_t base_addr;
     size_t len;
@@ -96,6 +84,9 @@ void __kmpc_end_taskgroup(ident_t *, int32_t);
 void __kmpc_taskloop(ident_t *, int32_t, kmp_task_t *, int, uint64_t *, uint64_t *, int64_t, int, int, uint64_t,
                      void *);
 void *__kmpc_task_allow_completion_event(ident_t *, int32_t, kmp_task_t *);
+void __kmpc_proxy_task_completed_ooo(kmp_task_t *);
+void __kmpc_proxy_task_completed(int32_t, kmp_task_t *);
+int32_t __kmpc_omp_reg_task_with_affinity(ident_t *, int32_t, kmp_task_t *, int32_t, void *);
 void *__kmpc_taskred_init(int, int, void *);
 void *__kmpc_task_reduction_get_th_data(int, void *, void *);
 void __kmpc_doacross_init(ident_t *, int32_t, int32_t, const kmp_dim *);
@@ -120,29 +111,11 @@ int omp_get_num_procs(void);
 int omp_get_level(void);
 int omp_get_max_threads(void);
 
-static ident_t loc = {0, 2, 0, 0, ";test_kmp_abi;unknown;0;0;;"};
 static ident_t loc_atomic = {0, 0x12, 0, 0, ";test_kmp_abi;unknown;0;0;;"};
 
-static const int teams[] = {1, 2, 3, 5, 7};
-#define TEAMS (sizeof teams / sizeof teams[0])
 #define EPISODES 30
 
-typedef void (*micro)(int32_t *, int32_t *, ...);
 
-static _Thread_local unsigned seed;
-
-static void delay(void)
-{
-    if (seed == 0)
-        seed = 0x9e3779b9u * (unsigned)(omp_get_thread_num() + 3);
-    random_delay(&seed);
-}
-
-static void fork_team(int n, micro fn, void *arg)
-{
-    __kmpc_push_num_threads(&loc, __kmpc_global_thread_num(&loc), n);
-    __kmpc_fork_call(&loc, 1, fn, arg);
-}
 
 /* ---- fork: arguments, team sizes, push is one-shot, gtid ---- */
 
@@ -674,6 +647,104 @@ static void test_detach(void)
     }
 }
 
+/* ---- proxy tasks: complete only when the program says, by address ----
+ * As LLVM's own proxy-task tests drive them: each task's body hands its
+ * task to a thread outside the team, which completes it later, in another
+ * order than the tasks ran; a task after them depends on them all.  Every
+ * wait must last until the completions, and a completed task's block must
+ * not be freed under the completer (ASan's build would say). */
+
+typedef struct proxy_job {
+    _Atomic int ran, completed;
+    pthread_t completers[8];
+    kmp_task_t *tasks[8];
+    _Atomic int handed;
+    long after; /* written by the dependent task: completed count seen */
+} proxy_job;
+
+#define PROXIES 8
+
+static void *complete_later(void *arg)
+{
+    kmp_task_t *t = arg;
+    proxy_job *j = *(proxy_job **)t->shareds;
+    int index = ((counted_task *)t)->index;
+    struct timespec pause = {0, (long)(PROXIES - index) * 2 * 1000 * 1000}; /* the last one first */
+    nanosleep(&pause, NULL);
+    atomic_fetch_add(&j->completed, 1);
+    if (index % 2)
+        __kmpc_proxy_task_completed_ooo(t);
+    else
+        __kmpc_proxy_task_completed(0, t); /* gtid is not read; from outside the team it is what libomp allows */
+    return NULL;
+}
+
+static int32_t proxy_entry(int32_t gtid, kmp_task_t *t)
+{
+    (void)gtid;
+    proxy_job *j = *(proxy_job **)t->shareds;
+    int index = ((counted_task *)t)->index;
+    atomic_fetch_add(&j->ran, 1);
+    CHECK(pthread_create(&j->completers[index], NULL, complete_later, t) == 0, "a completer thread");
+    atomic_fetch_add(&j->handed, 1);
+    return 0;
+}
+
+static int32_t after_proxies_entry(int32_t gtid, kmp_task_t *t)
+{
+    (void)gtid;
+    proxy_job *j = *(proxy_job **)t->shareds;
+    j->after = atomic_load(&j->completed);
+    return 0;
+}
+
+static kmp_task_t *proxy_task(int32_t gtid, int32_t flags, kmp_routine_entry_t entry, proxy_job *j, int index)
+{
+    kmp_task_t *t = __kmpc_omp_task_alloc(&loc, gtid, flags, sizeof(counted_task), sizeof j, entry);
+    memcpy(t->shareds, &j, sizeof j);
+    ((counted_task *)t)->index = index;
+    return t;
+}
+
+static void proxy_body(int32_t *gtid, int32_t *tid, proxy_job *j)
+{
+    (void)tid;
+    if (__kmpc_single(&loc, *gtid)) {
+        kmp_depend_info_t dep = {(intptr_t)&j->after, sizeof j->after, 2 /* out */};
+        for (int i = 0; i < PROXIES; i++) {
+            kmp_task_t *t = proxy_task(*gtid, 1 | 0x10, proxy_entry, j, i);
+            j->tasks[i] = t;
+            CHECK(__kmpc_omp_reg_task_with_affinity(&loc, *gtid, t, 1, &j->after) == 0,
+                  "task affinity registered");
+            __kmpc_omp_task_with_deps(&loc, *gtid, t, 1, &dep, 0, NULL);
+            dep.flags = 3; /* inout: each after the one before */
+        }
+        dep.flags = 1; /* in */
+        __kmpc_omp_task_with_deps(&loc, *gtid, proxy_task(*gtid, 1, after_proxies_entry, j, PROXIES), 1, &dep, 0,
+                                  NULL);
+        __kmpc_omp_taskwait(&loc, *gtid);
+        CHECK(atomic_load(&j->completed) == PROXIES && atomic_load(&j->ran) == PROXIES,
+              "taskwait returned with %d of %d proxy tasks completed (%d ran)", atomic_load(&j->completed), PROXIES,
+              atomic_load(&j->ran));
+        CHECK(j->after == PROXIES, "a task depending on proxy tasks ran after %ld of %d completions", j->after,
+              PROXIES);
+        for (int i = 0; i < PROXIES; i++)
+            pthread_join(j->completers[i], NULL);
+        __kmpc_end_single(&loc, *gtid);
+    }
+    __kmpc_barrier(&loc, *gtid);
+}
+
+static void test_proxy(void)
+{
+    static proxy_job j;
+    for (int e = 0; e < 4; e++)
+        for (unsigned k = 0; k < TEAMS; k++) {
+            memset(&j, 0, sizeof j);
+            fork_team(teams[k], (micro)proxy_body, &j);
+        }
+}
+
 /* ---- taskloop with task_dup and lastprivate ---- */
 
 typedef struct loop_task {
@@ -999,7 +1070,7 @@ int main(int argc, char **argv)
 {
     CHECK(argc == 2,
           "usage: test_kmp_abi fork|static|dispatch|reduce|single|tasks|taskloop|taskred|doacross|locks|schedule|"
-          "newer|detach");
+          "newer|detach|proxy");
     static const struct {
         const char *name;
         void (*run)(void);
@@ -1007,7 +1078,7 @@ int main(int argc, char **argv)
                  {"reduce", test_reduce},   {"single", test_single},     {"tasks", test_tasks},
                  {"taskloop", test_taskloop}, {"taskred", test_taskred}, {"doacross", test_doacross},
                  {"locks", test_locks},     {"schedule", test_schedule}, {"newer", test_newer},
-                 {"detach", test_detach}};
+                 {"detach", test_detach},     {"proxy", test_proxy}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         if (strcmp(argv[1], cases[i].name) == 0) {
             cases[i].run();

@@ -51,6 +51,13 @@ typedef struct kmp_schedule {
     bool ordered;
 } kmp_schedule;
 
+/* sched without its modifier bits and its ordered form: the plain kind. */
+static kmp_int32 plain_schedule(kmp_int32 sched)
+{
+    kmp_int32 base = sched & ~(KMP_SCH_MODIFIER_MONOTONIC | KMP_SCH_MODIFIER_NONMONOTONIC);
+    return base > KMP_ORD_LOWER && base <= KMP_ORD_UPPER ? base - (KMP_ORD_LOWER - 32) : base;
+}
+
 /* Every schedule muster runs is monotonic, which serves both modifiers. */
 static kmp_schedule decode_schedule(kmp_int32 sched)
 {
@@ -167,6 +174,11 @@ static void static_split(kmp_int32 base, unsigned *nthreads, unsigned *id)
     *id = muster_ws_thread_id(self);
 }
 
+static uint64_t round_up(uint64_t v, uint64_t multiple)
+{
+    return multiple > 1 && v % multiple != 0 ? v + multiple - v % multiple : v;
+}
+
 /* The caller's first chunk of the loop *b: its bounds in *b, the distance
  * to its next chunk in *stride (in values), *last whether it holds the
  * loop's last iteration. */
@@ -182,6 +194,10 @@ static void static_init(kmp_int32 sched, kmp_bounds *b, int64_t *stride, kmp_int
         *stride = b->incr;
         return;
     }
+    /* static simd (libomp's static_balanced_chunked): one block per member,
+     * rounded up to the simd width, which the chunk argument is. */
+    if (base == KMP_SCH_STATIC_BALANCED_CHUNKED && chunk > 0)
+        chunk = (int64_t)round_up(n / nthreads + (n % nthreads != 0), (uint64_t)chunk);
     uint64_t first, end; /* this member's first chunk, in iteration indices */
     if (s.chunked && chunk > 0) {
         uint64_t c = (uint64_t)chunk, nchunks = (n - 1u) / c + 1u;
@@ -226,12 +242,99 @@ KMP_STATIC_INIT(4u, kmp_uint32, kmp_int32, false)
 KMP_STATIC_INIT(8, kmp_int64, kmp_int64, true)
 KMP_STATIC_INIT(8u, kmp_uint64, kmp_int64, false)
 
+/* ---- distribute parallel for in one call (Intel's compilers) ----
+ * dist_for_static_init: the league's teams first split the loop in
+ * blocks (the team's block ends at *pupperD), then the team's members
+ * split their team's block by `sched`; *plast: the caller holds the loop's
+ * last iteration.  team_static_init: chunks of `chunk` dealt to the teams
+ * in turn (the caller's first chunk, and the stride to its next). */
+
+static void dist_static_init(kmp_int32 sched, kmp_bounds *b, uint64_t *team_upper, int64_t *stride,
+                             kmp_int32 *last, int64_t chunk)
+{
+    int64_t team_stride;
+    kmp_int32 team_last;
+    static_init(KMP_DISTRIBUTE_STATIC, b, &team_stride, &team_last, 0);
+    *team_upper = b->upper;
+    kmp_int32 member_last;
+    static_init(sched, b, stride, &member_last, chunk);
+    *last = team_last && member_last;
+}
+
+#define KMP_DIST_STATIC_INIT(suffix, T, ST, SIGNED)                                                              \
+    MUSTER_OMP_EXPORT void __kmpc_dist_for_static_init_##suffix(ident_t *loc, kmp_int32 gtid, kmp_int32 sched,   \
+                                                                kmp_int32 *plast, T *plower, T *pupper,         \
+                                                                T *pupperD, ST *pstride, ST incr, ST chunk)     \
+    {                                                                                                            \
+        (void)loc, (void)gtid;                                                                                   \
+        kmp_bounds b = bounds_of(*plower, *pupper, incr, SIGNED);                                                \
+        uint64_t team_upper;                                                                                     \
+        int64_t stride;                                                                                          \
+        kmp_int32 last;                                                                                          \
+        dist_static_init(sched, &b, &team_upper, &stride, &last, (int64_t)chunk);                                \
+        *plower = (T)b.lower;                                                                                    \
+        *pupper = (T)b.upper;                                                                                    \
+        if (pupperD != NULL)                                                                                     \
+            *pupperD = (T)team_upper;                                                                            \
+        *pstride = (ST)stride;                                                                                   \
+        if (plast != NULL)                                                                                       \
+            *plast = last;                                                                                       \
+    }                                                                                                            \
+    MUSTER_OMP_EXPORT void __kmpc_team_static_init_##suffix(ident_t *loc, kmp_int32 gtid, kmp_int32 *plast,      \
+                                                            T *plower, T *pupper, ST *pstride, ST incr,         \
+                                                            ST chunk)                                            \
+    {                                                                                                            \
+        (void)loc, (void)gtid;                                                                                   \
+        kmp_bounds b = bounds_of(*plower, *pupper, incr, SIGNED);                                                \
+        int64_t stride;                                                                                          \
+        kmp_int32 last;                                                                                          \
+        static_init(KMP_DISTRIBUTE_STATIC_CHUNKED, &b, &stride, &last, chunk > 0 ? (int64_t)chunk : 1);          \
+        *plower = (T)b.lower;                                                                                    \
+        *pupper = (T)b.upper;                                                                                    \
+        *pstride = (ST)stride;                                                                                   \
+        if (plast != NULL)                                                                                       \
+            *plast = last;                                                                                       \
+    }
+
+KMP_DIST_STATIC_INIT(4, kmp_int32, kmp_int32, true)
+KMP_DIST_STATIC_INIT(4u, kmp_uint32, kmp_int32, false)
+KMP_DIST_STATIC_INIT(8, kmp_int64, kmp_int64, true)
+KMP_DIST_STATIC_INIT(8u, kmp_uint64, kmp_int64, false)
+
 MUSTER_OMP_EXPORT void __kmpc_for_static_fini(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
 }
 
 /* ---- dispatch: a work share, as GOMP_loop_*_start opens ---- */
+
+/* The simd schedules (schedule(simd: ...); libomp's own tests call them
+ * directly): the chunk argument is the simd width, and every chunk but the
+ * last is a multiple of it, as libomp makes them.  static_balanced_chunked
+ * is one block per member, rounded up to the width; guided_simd is guided
+ * with every chunk a multiple of the width; runtime_simd takes
+ * run-sched-var: static without a chunk (or auto) as balanced, else its
+ * chunk times the width (libomp multiplies), guided as guided_simd. */
+static void simd_schedule(muster_omp_thread *self, kmp_int32 base, uint64_t n, uint64_t width, unsigned *kind,
+                          uint64_t *chunk, bool *guided_simd)
+{
+    bool balanced = base == KMP_SCH_STATIC_BALANCED_CHUNKED;
+    *kind = base == KMP_SCH_GUIDED_SIMD ? MUSTER_OMP_SCHED_GUIDED : MUSTER_OMP_SCHED_STATIC;
+    *chunk = width;
+    if (base == KMP_SCH_RUNTIME_SIMD) {
+        *kind = MUSTER_WS_SCHED_RUNTIME;
+        *chunk = 0;
+        muster_ws_resolve_schedule(self, kind, chunk);
+        balanced = *kind == MUSTER_OMP_SCHED_STATIC && *chunk == 0;
+        *chunk = (*chunk ? *chunk : 1u) * width;
+    }
+    if (balanced) {
+        unsigned nthreads = muster_ws_team_size(self);
+        uint64_t block = n / nthreads + (n % nthreads != 0);
+        *chunk = round_up(block ? block : 1u, width);
+    }
+    *guided_simd = *kind == MUSTER_OMP_SCHED_GUIDED; /* its chunks multiples of *chunk */
+}
 
 static void dispatch_init(kmp_int32 sched, const kmp_bounds *b, int64_t chunk)
 {
@@ -242,12 +345,16 @@ static void dispatch_init(kmp_int32 sched, const kmp_bounds *b, int64_t chunk)
         muster_ws_loop_close(self, false);
     kmp_schedule s = decode_schedule(sched);
     unsigned kind = s.kind;
-    uint64_t c = s.chunked && chunk > 0 ? (uint64_t)chunk : 0u;
-    muster_ws_resolve_schedule(self, &kind, &c);
-    uint64_t n = trip_count(b);
+    uint64_t n = trip_count(b), c = s.chunked && chunk > 0 ? (uint64_t)chunk : 0u;
+    bool simd = false;
+    kmp_int32 base = plain_schedule(sched);
+    if (base == KMP_SCH_STATIC_BALANCED_CHUNKED || base == KMP_SCH_GUIDED_SIMD || base == KMP_SCH_RUNTIME_SIMD)
+        simd_schedule(self, base, n, chunk > 0 ? (uint64_t)chunk : 1u, &kind, &c, &simd);
+    else
+        muster_ws_resolve_schedule(self, &kind, &c);
     muster_ws_loop proto = {.n = n, .start = b->lower, .incr = (uint64_t)b->incr,
                             .end = b->lower + n * (uint64_t)b->incr, .chunk = c, .sched = (uint8_t)kind,
-                            .ordered = s.ordered};
+                            .simd = simd, .ordered = s.ordered};
     muster_ws_loop_open(self, proto, NULL);
 }
 
@@ -302,6 +409,29 @@ KMP_DISPATCH(4, kmp_int32, kmp_int32, true)
 KMP_DISPATCH(4u, kmp_uint32, kmp_int32, false)
 KMP_DISPATCH(8, kmp_int64, kmp_int64, true)
 KMP_DISPATCH(8u, kmp_uint64, kmp_int64, false)
+
+/* distribute parallel for with a dynamic schedule in one call (Intel's
+ * compilers): the league's teams split the loop in blocks, then the team
+ * shares its block by `sched`; *plast: the caller's team holds the last
+ * block. */
+#define KMP_DIST_DISPATCH(suffix, T, ST, SIGNED)                                                                 \
+    MUSTER_OMP_EXPORT void __kmpc_dist_dispatch_init_##suffix(ident_t *loc, kmp_int32 gtid, kmp_int32 sched,     \
+                                                              kmp_int32 *plast, T lb, T ub, ST st, ST chunk)     \
+    {                                                                                                            \
+        (void)loc, (void)gtid;                                                                                   \
+        kmp_bounds b = bounds_of(lb, ub, st, SIGNED);                                                            \
+        int64_t team_stride;                                                                                     \
+        kmp_int32 team_last;                                                                                     \
+        static_init(KMP_DISTRIBUTE_STATIC, &b, &team_stride, &team_last, 0);                                     \
+        if (plast != NULL)                                                                                       \
+            *plast = team_last;                                                                                  \
+        dispatch_init(sched, &b, (int64_t)chunk);                                                                \
+    }
+
+KMP_DIST_DISPATCH(4, kmp_int32, kmp_int32, true)
+KMP_DIST_DISPATCH(4u, kmp_uint32, kmp_int32, false)
+KMP_DIST_DISPATCH(8, kmp_int64, kmp_int64, true)
+KMP_DIST_DISPATCH(8u, kmp_uint64, kmp_int64, false)
 
 /* ---- doacross: ordered(n) loops with depend(sink) / depend(source) ----
  * One flag per iteration of the whole nest, flattened in lexicographic

@@ -2,6 +2,7 @@
  * clang-built code.  __kmpc_fork_call forks a team through the same
  * muster_omp_parallel as GOMP_parallel; each member calls the outlined body
  * with its gtid, its thread number and the region's arguments. */
+#include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,13 @@ MUSTER_OMP_EXPORT void __kmpc_push_proc_bind(ident_t *loc, kmp_int32 gtid, kmp_i
     pushed.proc_bind = proc_bind >= MUSTER_OMP_BIND_PRIMARY && proc_bind <= MUSTER_OMP_BIND_SPREAD
                            ? (unsigned)proc_bind
                            : 0u;
+}
+
+/* Drops a pushed num_threads that no fork took (Intel's compilers). */
+MUSTER_OMP_EXPORT void __kmpc_pop_num_threads(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+    pushed.num_threads = 0;
 }
 
 static pushed_clauses take_pushed(void)
@@ -338,6 +346,35 @@ MUSTER_OMP_EXPORT void __kmpc_barrier(ident_t *loc, kmp_int32 gtid)
     muster_omp_team_barrier(muster_omp_self());
 }
 
+/* barrier_master: every member arrives; member 0 returns 1 and runs the
+ * code that follows while the others wait, until its
+ * __kmpc_end_barrier_master lets them go (they return 0).  The nowait form
+ * lets the others go at once. */
+MUSTER_OMP_EXPORT kmp_int32 __kmpc_barrier_master(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+    muster_omp_thread *self = muster_omp_self();
+    muster_omp_team_barrier(self);
+    if (self->id == 0)
+        return 1;
+    muster_omp_team_barrier(self); /* member 0's __kmpc_end_barrier_master */
+    return 0;
+}
+
+MUSTER_OMP_EXPORT void __kmpc_end_barrier_master(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+    muster_omp_team_barrier(muster_omp_self());
+}
+
+MUSTER_OMP_EXPORT kmp_int32 __kmpc_barrier_master_nowait(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+    muster_omp_thread *self = muster_omp_self();
+    muster_omp_team_barrier(self);
+    return self->id == 0;
+}
+
 MUSTER_OMP_EXPORT void __kmpc_flush(ident_t *loc)
 {
     (void)loc;
@@ -364,4 +401,51 @@ MUSTER_OMP_EXPORT kmp_int32 __kmpc_masked(ident_t *loc, kmp_int32 gtid, kmp_int3
 MUSTER_OMP_EXPORT void __kmpc_end_masked(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
+}
+
+/* ---- the runtime's start and end, and queries by location ---- */
+
+/* The program's start and end as Intel's compilers mark them: muster
+ * starts on first use and ends at exit, so there is nothing to do. */
+MUSTER_OMP_EXPORT void __kmpc_begin(ident_t *loc, kmp_int32 flags)
+{
+    (void)loc, (void)flags;
+}
+
+MUSTER_OMP_EXPORT void __kmpc_end(ident_t *loc)
+{
+    (void)loc;
+}
+
+/* Whether a parallel region may fork: always (a team of one when it
+ * cannot have more). */
+MUSTER_OMP_EXPORT kmp_int32 __kmpc_ok_to_fork(ident_t *loc)
+{
+    (void)loc;
+    return 1;
+}
+
+MUSTER_OMP_EXPORT kmp_int32 __kmpc_bound_num_threads(ident_t *loc)
+{
+    (void)loc;
+    return omp_get_num_threads();
+}
+
+MUSTER_OMP_EXPORT kmp_int32 __kmpc_bound_thread_num(ident_t *loc)
+{
+    (void)loc;
+    return omp_get_thread_num();
+}
+
+MUSTER_OMP_EXPORT kmp_int32 __kmpc_in_parallel(ident_t *loc)
+{
+    (void)loc;
+    return omp_in_parallel();
+}
+
+/* All the runtime's threads (libomp's count of every thread it knows). */
+MUSTER_OMP_EXPORT kmp_int32 __kmpc_global_num_threads(ident_t *loc)
+{
+    (void)loc;
+    return 1 + (kmp_int32)muster_omp_pool_live_workers();
 }

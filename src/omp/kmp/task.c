@@ -17,6 +17,7 @@
  * Dependences arrive as LLVM's records {base_addr, len, flags}, in two
  * lists; the core reads them where they are, through a muster_omp_depend. */
 #include <omp.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,7 @@ enum {
     KMP_TASK_TIED = 0x1,
     KMP_TASK_FINAL = 0x2,
     KMP_TASK_DESTRUCTORS = 0x8,
+    KMP_TASK_PROXY = 0x10,
     KMP_TASK_PRIORITY = 0x20,
     KMP_TASK_DETACHABLE = 0x40,
 };
@@ -63,6 +65,11 @@ typedef struct task_header {
     kmp_int32 flags;
     kmp_event_t *event;          /* detachable: its event; NULL otherwise */
     bool running;                /* its entry is running (an untied resubmission runs nested) */
+    /* A proxy task's block outlives its run: the program completes the task
+     * later by its address (__kmpc_proxy_task_completed_ooo), from any
+     * thread.  Two owners, the run's end and the completion: the second
+     * frees the block, which is malloc's (not a thread's task memory). */
+    _Atomic int proxy_owners;
     _Alignas(void *) unsigned char frame[MUSTER_OMP_UNDEFERRED_FRAME_SIZE]; /* if(0): the core's frame */
 } task_header;
 
@@ -72,6 +79,15 @@ typedef struct task_header {
 static task_header *header_of(kmp_task_t *task)
 {
     return (task_header *)(void *)((char *)task - HEADER_SPACE);
+}
+
+static kmp_event_t *new_event(void)
+{
+    kmp_event_t *e = malloc(sizeof *e);
+    if (e == NULL)
+        muster_omp_fatal("out of memory for a task's completion event");
+    e->core = NULL;
+    return e;
 }
 
 static kmp_task_t *alloc_task(kmp_int32 flags, size_t sizeof_task, size_t sizeof_shareds,
@@ -84,7 +100,9 @@ static kmp_task_t *alloc_task(kmp_int32 flags, size_t sizeof_task, size_t sizeof
     /* The per-thread task memory of the core: no malloc per task on the
      * hot path, and a block freed by the thread that ran the task goes
      * back to the one that made it. */
-    char *block = muster_omp_task_alloc(HEADER_SPACE + size);
+    bool proxy = (flags & KMP_TASK_PROXY) != 0;
+    char *block = proxy ? aligned_alloc(16, (HEADER_SPACE + size + 15u) & ~(size_t)15u)
+                        : muster_omp_task_alloc(HEADER_SPACE + size);
     if (block == NULL)
         muster_omp_fatal("out of memory for a task (%zu bytes)", size);
     task_header *h = (task_header *)(void *)block;
@@ -92,6 +110,9 @@ static kmp_task_t *alloc_task(kmp_int32 flags, size_t sizeof_task, size_t sizeof
     h->flags = flags;
     h->event = NULL;
     h->running = false;
+    atomic_init(&h->proxy_owners, 2);
+    if (proxy)
+        h->event = new_event();
     kmp_task_t *task = (kmp_task_t *)(void *)(block + HEADER_SPACE);
     memset(task, 0, sizeof *task);
     task->shareds = sizeof_shareds ? (char *)task + task_part : NULL;
@@ -101,7 +122,11 @@ static kmp_task_t *alloc_task(kmp_int32 flags, size_t sizeof_task, size_t sizeof
 
 static void free_task(kmp_task_t *task)
 {
-    muster_omp_task_free(header_of(task));
+    task_header *h = header_of(task);
+    if (!(h->flags & KMP_TASK_PROXY))
+        muster_omp_task_free(h);
+    else if (atomic_fetch_sub(&h->proxy_owners, 1) == 1) /* seq_cst: the last of two owners frees */
+        free(h);
 }
 
 /* After the task's last run: C++ destructors of its firstprivates, then
@@ -209,10 +234,7 @@ MUSTER_OMP_EXPORT kmp_event_t *__kmpc_task_allow_completion_event(ident_t *loc, 
     task_header *h = header_of(task);
     if (!(h->flags & KMP_TASK_DETACHABLE))
         muster_omp_fatal("a completion event for a task not allocated as detachable");
-    kmp_event_t *e = malloc(sizeof *e);
-    if (e == NULL)
-        muster_omp_fatal("out of memory for a task's completion event");
-    e->core = NULL;
+    kmp_event_t *e = new_event();
     h->event = e;
     return e;
 }
@@ -226,6 +248,44 @@ __attribute__((symver("omp_fulfill_event@VERSION"))) MUSTER_OMP_EXPORT void must
     void *core = e->core;
     free(e);
     omp_fulfill_event((omp_event_handle_t)(uintptr_t)core);
+}
+
+/* ---- proxy tasks ----
+ * A task allocated with the proxy flag is complete only when the program
+ * says so, by its address: a detachable task whose event the runtime made
+ * at allocation.  libomptarget completes target tasks this way; programs
+ * driving the ABI by hand do it from threads of their own. */
+
+static void complete_proxy(kmp_task_t *task, const char *entry)
+{
+    task_header *h = header_of(task);
+    if (!(h->flags & KMP_TASK_PROXY))
+        muster_omp_fatal("%s on a task not allocated as a proxy task (flags 0x%x)", entry, (unsigned)h->flags);
+    muster_kmp_fulfill_event(h->event);
+    free_task(task); /* the completion's ownership */
+}
+
+/* From a thread of the team. */
+MUSTER_OMP_EXPORT void __kmpc_proxy_task_completed(kmp_int32 gtid, kmp_task_t *task)
+{
+    (void)gtid;
+    complete_proxy(task, "__kmpc_proxy_task_completed");
+}
+
+/* Out of order: from any thread, OpenMP's or not. */
+MUSTER_OMP_EXPORT void __kmpc_proxy_task_completed_ooo(kmp_task_t *task)
+{
+    complete_proxy(task, "__kmpc_proxy_task_completed_ooo");
+}
+
+/* task affinity(...): where the task's data lives, a hint.  muster's
+ * scheduler places tasks by who is idle, not by data, so the hint is taken
+ * and not used (libomp records it and does not use it either). */
+MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_reg_task_with_affinity(ident_t *loc, kmp_int32 gtid, kmp_task_t *task,
+                                                              kmp_int32 naffins, void *affinity_list)
+{
+    (void)loc, (void)gtid, (void)task, (void)naffins, (void)affinity_list;
+    return 0;
 }
 
 MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_task(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
@@ -485,6 +545,27 @@ MUSTER_OMP_EXPORT void __kmpc_taskloop_5(ident_t *loc, kmp_int32 gtid, kmp_task_
     taskloop(pattern, if_val, lb, ub, st, nogroup, sched, grainsize, modifier != 0, task_dup);
 }
 
+/* The older untied-task protocol (Intel's compilers): a part to run. */
+MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_task_parts(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
+{
+    (void)loc, (void)gtid;
+    submit(task, NULL);
+    return 0;
+}
+
+/* Task ids, for Intel's tools: the task wing's keys, unique among the
+ * tasks that exist now (libomp's are serial numbers; tools that need
+ * those will get them through OMPT). */
+MUSTER_OMP_EXPORT kmp_uint64 __kmpc_get_taskid(void)
+{
+    return muster_omp_task_key(0);
+}
+
+MUSTER_OMP_EXPORT kmp_uint64 __kmpc_get_parent_taskid(void)
+{
+    return muster_omp_task_key(1);
+}
+
 /* ---- memory: the allocate clause, and depobj storage ---- */
 
 MUSTER_OMP_EXPORT void *__kmpc_alloc(int gtid, size_t size, omp_allocator_handle_t allocator)
@@ -497,4 +578,49 @@ MUSTER_OMP_EXPORT void __kmpc_free(int gtid, void *ptr, omp_allocator_handle_t a
 {
     (void)gtid;
     omp_free(ptr, allocator);
+}
+
+MUSTER_OMP_EXPORT void *__kmpc_aligned_alloc(int gtid, size_t alignment, size_t size,
+                                             omp_allocator_handle_t allocator)
+{
+    (void)gtid;
+    return omp_aligned_alloc(alignment, size, allocator);
+}
+
+MUSTER_OMP_EXPORT void *__kmpc_calloc(int gtid, size_t count, size_t size, omp_allocator_handle_t allocator)
+{
+    (void)gtid;
+    return omp_calloc(count, size, allocator);
+}
+
+MUSTER_OMP_EXPORT void *__kmpc_realloc(int gtid, void *ptr, size_t size, omp_allocator_handle_t allocator,
+                                       omp_allocator_handle_t free_allocator)
+{
+    (void)gtid;
+    return omp_realloc(ptr, size, allocator, free_allocator);
+}
+
+MUSTER_OMP_EXPORT omp_allocator_handle_t __kmpc_init_allocator(int gtid, omp_memspace_handle_t memspace,
+                                                               int ntraits, const omp_alloctrait_t traits[])
+{
+    (void)gtid;
+    return omp_init_allocator(memspace, ntraits, traits);
+}
+
+MUSTER_OMP_EXPORT void __kmpc_destroy_allocator(int gtid, omp_allocator_handle_t allocator)
+{
+    (void)gtid;
+    omp_destroy_allocator(allocator);
+}
+
+MUSTER_OMP_EXPORT void __kmpc_set_default_allocator(int gtid, omp_allocator_handle_t allocator)
+{
+    (void)gtid;
+    omp_set_default_allocator(allocator);
+}
+
+MUSTER_OMP_EXPORT omp_allocator_handle_t __kmpc_get_default_allocator(int gtid)
+{
+    (void)gtid;
+    return omp_get_default_allocator();
 }

@@ -34,6 +34,20 @@ typedef struct kmp_taskred_input {
     kmp_uint32 flags; /* bit 0: lazy private copies (allowed, not required) */
 } kmp_taskred_input_t;
 
+/* Ours, in flags: init is the older API's init(priv), one argument. */
+#define RED_INIT_OF_PRIVATE_ONLY 0x80000000u
+
+/* The older API's record (__kmpc_task_reduction_init, Intel's compilers):
+ * no original, and an init of the private copy alone. */
+typedef struct kmp_task_red_input {
+    void *shar;
+    size_t size;
+    void (*init)(void *priv);
+    void (*fini)(void *priv);
+    void (*comb)(void *shar, void *priv);
+    kmp_uint32 flags;
+} kmp_task_red_input_t;
+
 typedef struct red_item {
     kmp_taskred_input_t in;
     size_t stride;       /* bytes between members' copies */
@@ -83,7 +97,9 @@ static red_group *new_group(int num, const kmp_taskred_input_t *data, unsigned n
             muster_omp_fatal("out of memory for %u copies of a %zu-byte task reduction", nthreads, data[i].size);
         for (unsigned t = 0; t < nthreads; t++) {
             void *copy = it->copies + t * it->stride;
-            if (it->in.init)
+            if (it->in.init && (it->in.flags & RED_INIT_OF_PRIVATE_ONLY))
+                ((void (*)(void *))(void (*)(void))it->in.init)(copy); /* stored by newer_records */
+            else if (it->in.init)
                 it->in.init(copy, it->in.orig ? it->in.orig : it->in.shar);
             else
                 memset(copy, 0, it->in.size);
@@ -222,4 +238,39 @@ MUSTER_OMP_EXPORT void __kmpc_task_reduction_modifier_fini(ident_t *loc, int gti
     /* acq_rel: the last member out frees what the others read. */
     if (atomic_fetch_sub_explicit(&g->left, 1, memory_order_acq_rel) == 1)
         free_group(g);
+}
+
+/* ---- the older API: its records turned into the newer ones ---- */
+
+static kmp_taskred_input_t *newer_records(int num, const kmp_task_red_input_t *old)
+{
+    if (num <= 0)
+        muster_omp_fatal("a task reduction of %d items", num);
+    kmp_taskred_input_t *in = calloc((size_t)num, sizeof *in);
+    if (in == NULL)
+        muster_omp_fatal("out of memory for a task reduction");
+    for (int i = 0; i < num; i++)
+        in[i] = (kmp_taskred_input_t){.shar = old[i].shar,
+                                      .size = old[i].size,
+                                      .init = (void (*)(void *, void *))(void (*)(void))old[i].init, /* called as it is */
+                                      .fini = old[i].fini,
+                                      .comb = old[i].comb,
+                                      .flags = old[i].flags | RED_INIT_OF_PRIVATE_ONLY};
+    return in;
+}
+
+MUSTER_OMP_EXPORT void *__kmpc_task_reduction_init(int gtid, int num, void *data)
+{
+    kmp_taskred_input_t *in = newer_records(num, data);
+    void *g = __kmpc_taskred_init(gtid, num, in);
+    free(in);
+    return g;
+}
+
+MUSTER_OMP_EXPORT void *__kmpc_task_reduction_modifier_init(ident_t *loc, int gtid, int is_ws, int num, void *data)
+{
+    kmp_taskred_input_t *in = newer_records(num, data);
+    void *g = __kmpc_taskred_modifier_init(loc, gtid, is_ws, num, in);
+    free(in);
+    return g;
 }

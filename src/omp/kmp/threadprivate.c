@@ -23,6 +23,10 @@
 typedef void *(*kmpc_ctor)(void *);
 typedef void *(*kmpc_cctor)(void *, void *);
 typedef void (*kmpc_dtor)(void *);
+/* The array forms: construct or destroy `n` objects from the address on. */
+typedef void *(*kmpc_ctor_vec)(void *, size_t);
+typedef void *(*kmpc_cctor_vec)(void *, void *, size_t);
+typedef void (*kmpc_dtor_vec)(void *, size_t);
 
 /* One threadprivate variable: process-wide, never freed. */
 typedef struct tp_variable {
@@ -32,6 +36,9 @@ typedef struct tp_variable {
     void *initial;          /* the original's bytes when first asked for; NULL with a ctor */
     kmpc_ctor ctor;
     kmpc_dtor dtor;
+    kmpc_ctor_vec ctor_vec;  /* an array of C++ objects (register_vec) */
+    kmpc_dtor_vec dtor_vec;
+    size_t vector_length;
 } tp_variable;
 
 static tp_variable *variables;          /* guarded by variables_lock */
@@ -104,6 +111,8 @@ static void free_copies(void *unused)
             continue;
         if (e->var->dtor)
             e->var->dtor(e->copy);
+        else if (e->var->dtor_vec)
+            e->var->dtor_vec(e->copy, e->var->vector_length);
         free(e->copy);
     }
     free(t->entries);
@@ -136,7 +145,7 @@ static tp_variable *variable(void *orig, size_t size, kmpc_ctor ctor, kmpc_dtor 
         v->dtor = dtor;
     } else if (v->size == 0 && size != 0) {
         v->size = size;
-        if (v->ctor == NULL) {
+        if (v->ctor == NULL && v->ctor_vec == NULL) {
             v->initial = malloc(size);
             if (v->initial == NULL)
                 muster_omp_fatal("out of memory for a threadprivate variable's initial value");
@@ -171,6 +180,8 @@ MUSTER_OMP_EXPORT void *__kmpc_threadprivate_cached(ident_t *loc, kmp_int32 gtid
         muster_omp_fatal("out of memory for a threadprivate copy of %zu bytes", size);
     if (v->ctor)
         v->ctor(copy);
+    else if (v->ctor_vec)
+        v->ctor_vec(copy, v->vector_length);
     else
         memcpy(copy, v->initial, size);
     insert(&table, (tp_entry){orig, copy, v});
@@ -183,4 +194,24 @@ MUSTER_OMP_EXPORT void __kmpc_threadprivate_register(ident_t *loc, void *orig, k
 {
     (void)loc, (void)cctor;
     variable(orig, 0, ctor, dtor, true);
+}
+
+/* The array form of the above (Intel's compilers): vector_length objects. */
+MUSTER_OMP_EXPORT void __kmpc_threadprivate_register_vec(ident_t *loc, void *orig, kmpc_ctor_vec ctor,
+                                                         kmpc_cctor_vec cctor, kmpc_dtor_vec dtor,
+                                                         size_t vector_length)
+{
+    (void)loc, (void)cctor;
+    tp_variable *v = variable(orig, 0, NULL, NULL, true);
+    muster_omp_mutex_lock(&variables_lock);
+    v->ctor_vec = ctor;
+    v->dtor_vec = dtor;
+    v->vector_length = vector_length;
+    muster_omp_mutex_unlock(&variables_lock);
+}
+
+/* The older form without the compiler's cache slot: the same copies. */
+MUSTER_OMP_EXPORT void *__kmpc_threadprivate(ident_t *loc, kmp_int32 gtid, void *orig, size_t size)
+{
+    return __kmpc_threadprivate_cached(loc, gtid, orig, size, NULL);
 }

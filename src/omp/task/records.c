@@ -371,3 +371,18 @@ deferred_task *muster_omp_record_new(muster_omp_team *team, task_frame *running,
         atomic_fetch_add_explicit(&t->group->tasks, TASK_COUNT_ONE, memory_order_relaxed);
     return t;
 }
+
+/* ---- which task the thread runs, for libomp's task ids ---- */
+
+uint64_t muster_omp_task_key(unsigned ancestors)
+{
+    task_frame *frame = running_task();
+    while (frame != NULL && ancestors > 0) {
+        frame = frame->parent;
+        ancestors--;
+    }
+    if (frame != NULL)
+        return (uint64_t)(uintptr_t)frame;
+    /* An implicit task: its thread's node, unless asked past it. */
+    return ancestors == 0 ? (uint64_t)(uintptr_t)&muster_omp_implicit_node : 0;
+}

@@ -58,6 +58,10 @@ void muster_omp_task_plain(void (*fn)(void *), void *data, void (*cpyfn)(void *,
 /* muster_omp_task_plain's `how`: the description's flags in one word, so
  * that all six arguments travel in registers. */
 enum { MUSTER_OMP_TASK_IF = 1u, MUSTER_OMP_TASK_FINAL = 2u, MUSTER_OMP_TASK_QUEUE_ALONE = 4u };
+/* A key of the task the calling thread runs (ancestors 0) or of one of its
+ * ancestors: unique among the tasks that exist now (not over time: keys
+ * are reused); 0 past the implicit task. */
+uint64_t muster_omp_task_key(unsigned ancestors);
 void muster_omp_taskwait(void);
 void muster_omp_taskwait_depend(const muster_omp_depend *depend);
 void muster_omp_taskgroup_start(void);

@@ -7,6 +7,7 @@
 #include <omp.h> /* gcc's: our definitions must match its prototypes exactly */
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,7 +336,23 @@ MUSTER_OMP_EXPORT size_t omp_capture_affinity(char *buffer, size_t size, const c
     return muster_omp_capture_affinity(buffer, size, format);
 }
 
+/* Set once (read-mostly: a fork loads it before it would store). */
+static _Atomic bool display_on_stdout;
+
+void muster_omp_display_as_libomp(void)
+{
+    /* relaxed (both): a choice of stream, ordering nothing. */
+    if (!atomic_load_explicit(&display_on_stdout, memory_order_relaxed))
+        atomic_store_explicit(&display_on_stdout, true, memory_order_relaxed);
+}
+
+/* gcc's name (OMP_5.0), as libgomp: stderr.  LLVM's (VERSION) is kmp/api.c's. */
 MUSTER_OMP_EXPORT void omp_display_affinity(const char *format)
+{
+    muster_omp_display_affinity_to(stderr, format);
+}
+
+void muster_omp_display_affinity_to(FILE *out, const char *format)
 {
     char line[1024];
     size_t n = muster_omp_capture_affinity(line, sizeof line, format);
@@ -344,7 +361,8 @@ MUSTER_OMP_EXPORT void omp_display_affinity(const char *format)
         muster_omp_capture_affinity(text, n + 1, format);
     if (text == NULL)
         text = line; /* out of memory: the truncated line */
-    fprintf(stderr, "%s\n", text);
+    fprintf(out, "%s\n", text);
+    fflush(out);
     if (text != line)
         free(text);
 }
@@ -371,5 +389,7 @@ void muster_omp_affinity_display_on_start(muster_omp_thread *self)
     last_shown.id = id;
     last_shown.size = size;
     last_shown.place = self->place.place;
-    omp_display_affinity(NULL);
+    /* relaxed: as in muster_omp_display_as_libomp. */
+    muster_omp_display_affinity_to(atomic_load_explicit(&display_on_stdout, memory_order_relaxed) ? stdout : stderr,
+                                   NULL);
 }

@@ -25,6 +25,14 @@ size_t muster_omp_capture_affinity(char *buf, size_t size, const char *format);
  * omp_set_affinity_format's value, else env_format (the environment's). */
 size_t muster_omp_affinity_format_current(char *buf, size_t size, const char *env_format);
 
+/* An affinity line on `out` (omp_display_affinity's work).  libgomp writes
+ * them on stderr, libomp on stdout: the ABI layers choose. */
+void muster_omp_display_affinity_to(FILE *out, const char *format);
+
+/* The program has used LLVM's ABI (the kmp layer's forks say so): its
+ * OMP_DISPLAY_AFFINITY lines go to stdout, as libomp writes them. */
+void muster_omp_display_as_libomp(void);
+
 /* OMP_DISPLAY_AFFINITY: member.c calls this in each thread as it starts
  * an implicit task (self->team, self->id and self->place set); it prints
  * the affinity line when the variable is true and what the format shows

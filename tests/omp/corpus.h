@@ -200,6 +200,56 @@ static inline void corpus_run_child(const char *self, const char *which, const c
         FAIL("the child case '%s' failed (status %#x; its message is above)", which, status);
 }
 
+/* ---- which stream a runtime writes to ----
+ * Between begin and end, stdout and stderr (the descriptors, so the
+ * runtime's own writes too) go to two temporary files; end restores them
+ * and says which got `needle` (NULL: any text): CORPUS_STDOUT,
+ * CORPUS_STDERR, both, or 0.  Nothing in between may fail (a failure's
+ * message would go to the file). */
+enum { CORPUS_STDOUT = 1, CORPUS_STDERR = 2 };
+
+typedef struct corpus_capture {
+    int saved[2];
+    FILE *files[2];
+} corpus_capture;
+
+static inline void corpus_capture_begin(corpus_capture *c)
+{
+    fflush(stdout);
+    fflush(stderr);
+    for (int i = 0; i < 2; i++) {
+        c->files[i] = tmpfile();
+        c->saved[i] = dup(i + 1);
+        if (c->files[i] == NULL || c->saved[i] < 0 || dup2(fileno(c->files[i]), i + 1) < 0)
+            FAIL("cannot capture fd %d: %s", i + 1, strerror(errno));
+    }
+}
+
+static inline int corpus_capture_end(corpus_capture *c, const char *needle)
+{
+    fflush(stdout);
+    fflush(stderr);
+    int found = 0;
+    for (int i = 0; i < 2; i++) {
+        dup2(c->saved[i], i + 1);
+        close(c->saved[i]);
+        char text[8192];
+        rewind(c->files[i]);
+        size_t n = fread(text, 1, sizeof text - 1, c->files[i]);
+        text[n] = '\0';
+        fclose(c->files[i]);
+        if (needle != NULL ? strstr(text, needle) != NULL : n > 0)
+            found |= i == 0 ? CORPUS_STDOUT : CORPUS_STDERR;
+    }
+    return found;
+}
+
+static inline const char *corpus_stream_name(int found)
+{
+    static const char *const names[] = {"none", "stdout", "stderr", "both"};
+    return names[found & 3];
+}
+
 static inline int corpus_threads(void)
 {
     int t = omp_get_max_threads();

@@ -58,6 +58,19 @@ static int child(const char *which)
         CHECK_EQ(outer, 3, "outer team with OMP_NUM_THREADS=3,2");
         CHECK_EQ(inner, 2, "inner team with OMP_NUM_THREADS=3,2 and OMP_MAX_ACTIVE_LEVELS=3");
         CHECK_EQ(bad, 0, "threads of the outer team whose omp_get_max_threads is not 2");
+    } else if (strcmp(which, "display") == 0) {
+        /* Each member of a new team shows its line at the region's start. */
+        const char *want = getenv("CORPUS_DISPLAY_STREAM");
+        corpus_capture capture;
+        int members = 0;
+        corpus_capture_begin(&capture);
+#pragma omp parallel num_threads(2) reduction(+ : members)
+        members++;
+        int shown = corpus_capture_end(&capture, "shown 0 of");
+        CHECK(members >= 1, "a region of %d members", members);
+        CHECK(want != NULL && strcmp(corpus_stream_name(shown), want) == 0,
+              "OMP_DISPLAY_AFFINITY's lines went to %s, omp_display_affinity's to %s", corpus_stream_name(shown),
+              want ? want : "(unset)");
     } else if (strcmp(which, "limit") == 0) {
         CHECK_EQ(omp_get_thread_limit(), 3, "omp_get_thread_limit with OMP_THREAD_LIMIT=3");
         int n = team_size_for(5);
@@ -243,6 +256,21 @@ int main(int argc, char **argv)
     const char *const env_bind[] = {"OMP_PROC_BIND", "spread,close", "OMP_PLACES", "threads",
                                     "CORPUS_PARENT_PROCS", procs_text, NULL};
     corpus_run_child(argv[0], "bind", env_bind);
-    corpus_summary("max_threads=%d env_cases=4 ok", T);
+    /* Where affinity lines go: libgomp writes them on stderr, libomp on
+     * stdout (clang users' checks read them there); the runtime the
+     * program was built for decides, and the summary says which.  The
+     * OMP_DISPLAY_AFFINITY lines of a child go to the same stream. */
+    corpus_capture capture;
+    corpus_capture_begin(&capture);
+    omp_display_affinity("display %n");
+    int display = corpus_capture_end(&capture, "display 0");
+    CHECK(display == CORPUS_STDOUT || display == CORPUS_STDERR, "omp_display_affinity's line went to %s",
+          corpus_stream_name(display));
+    /* (libgomp shows the lines only where it binds threads: OMP_PROC_BIND.) */
+    const char *const env_display[] = {"OMP_DISPLAY_AFFINITY", "true", "OMP_AFFINITY_FORMAT", "shown %n of %N",
+                                       "OMP_PROC_BIND", "true", "CORPUS_DISPLAY_STREAM", corpus_stream_name(display),
+                                       NULL};
+    corpus_run_child(argv[0], "display", env_display);
+    corpus_summary("max_threads=%d env_cases=5 display=%s ok", T, corpus_stream_name(display));
     return 0;
 }

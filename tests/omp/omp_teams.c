@@ -16,6 +16,8 @@
  *     The summary says how many, to be compared with the peer's.
  * How many teams a runtime forms for num_teams(4) is its own (libomp forms
  * fewer on a small machine), so the summary leaves it out. */
+#include <stdatomic.h>
+
 #include "corpus.h"
 
 #define N 1000
@@ -56,15 +58,15 @@ static void distribute_parallel_chunked(int chunk)
 {
     league_map m = {.nteams = 0};
     memset(m.team_of, -1, sizeof m.team_of);
-    int counts_seen[MAX_TEAMS + 1] = {0};
+    _Atomic int counts_seen[MAX_TEAMS + 1] = {0};
 #pragma omp teams distribute parallel for num_teams(MAX_TEAMS) dist_schedule(static, chunk) shared(m, counts_seen)
     for (int i = 0; i < N; i++) {
         m.team_of[i] = omp_get_team_num();
         int n = omp_get_num_teams();
         if (n >= 1 && n <= MAX_TEAMS)
-            counts_seen[n] = 1; /* a flag: racing stores of the same value */
+            atomic_store(&counts_seen[n], 1);
         else
-            counts_seen[0] = 1;
+            atomic_store(&counts_seen[0], 1);
     }
     int kinds = 0;
     for (int n = 1; n <= MAX_TEAMS; n++)

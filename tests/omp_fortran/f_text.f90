@@ -8,14 +8,22 @@ program f_text
   use fcorpus
   implicit none
   character(len=40) :: buf
-  integer :: length, t
+  integer :: length, t, streams
 
   call corpus_begin('f_text')
   t = corpus_threads()
   call outside_a_team()
   call in_a_team()
+  ! Affinity lines go to one stream, the one the runtime the program was
+  ! built for writes them on: libgomp's stderr (gfortran), libomp's
+  ! stdout (flang).  Captured, so the summary stays the one stdout line.
+  call capture_begin()
   call omp_display_affinity('display %n')
+  streams = capture_end('display 0')
+  call check(streams == 1 .or. streams == 2, 'omp_display_affinity wrote its line to one stream')
+  call capture_begin()
   call omp_display_affinity('')
+  call check(capture_end('') == streams, 'omp_display_affinity with the set format on the same stream')
   call omp_set_affinity_format('')
   length = omp_get_affinity_format(buf)
   call check_eq(length, 0, 'omp_set_affinity_format with an empty string')

@@ -51,6 +51,24 @@ void fcorpus_summary(const char *text, int length)
     free(message);
 }
 
+/* corpus.h's capture, for Fortran: one at a time; end returns which
+ * streams got the needle (1 stdout, 2 stderr; an empty needle: any text). */
+static corpus_capture capture;
+
+void fcorpus_capture_begin(void);
+void fcorpus_capture_begin(void)
+{
+    corpus_capture_begin(&capture);
+}
+
+int fcorpus_capture_end(const char *needle, int length);
+int fcorpus_capture_end(const char *needle, int length)
+{
+    char buf[256];
+    const char *text = c_string(needle, length, buf, sizeof buf);
+    return corpus_capture_end(&capture, *text ? text : NULL);
+}
+
 int64_t fcorpus_seed(int a, int b);
 int64_t fcorpus_seed(int a, int b)
 {

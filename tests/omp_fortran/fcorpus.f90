@@ -11,7 +11,7 @@ module fcorpus
   implicit none
   private
   public :: corpus_begin, fail, check, check_eq, check_near, summary, str, corpus_seed, corpus_rand, &
-            corpus_delay, reexec_with, corpus_threads, runtime_entry, allowed_cpu
+            corpus_delay, reexec_with, corpus_threads, runtime_entry, allowed_cpu, capture_begin, capture_end
 
   interface
     subroutine c_begin(name, length) bind(c, name='fcorpus_begin')
@@ -54,6 +54,14 @@ module fcorpus
       character(kind=c_char), intent(in) :: name(*), version(*)
       integer(c_int), value :: name_length, version_length
       type(c_ptr) :: c_entry
+    end function
+    subroutine c_capture_begin() bind(c, name='fcorpus_capture_begin')
+    end subroutine
+    function c_capture_end(needle, length) bind(c, name='fcorpus_capture_end')
+      import :: c_char, c_int
+      character(kind=c_char), intent(in) :: needle(*)
+      integer(c_int), value :: length
+      integer(c_int) :: c_capture_end
     end function
     function c_allowed_cpu(n) bind(c, name='fcorpus_allowed_cpu')
       import :: c_int
@@ -139,6 +147,19 @@ contains
       call fail(what // ': expected ' // trim(adjustl(w)) // ', got ' // trim(adjustl(g)))
     end if
   end subroutine
+
+  ! stdout and stderr into files until capture_end, which says which got
+  ! the needle ('' for any text): 1 stdout, 2 stderr, 3 both, 0 neither.
+  ! Nothing in between may fail (the message would be captured).
+  subroutine capture_begin()
+    call c_capture_begin()
+  end subroutine
+
+  function capture_end(needle) result(streams)
+    character(len=*), intent(in) :: needle
+    integer :: streams
+    streams = c_capture_end(needle, int(len(needle), c_int))
+  end function
 
   subroutine summary(text)
     character(len=*), intent(in) :: text

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "omp/fortran/fortran.h"
+#include "omp/kmp/kmp_api.h" /* muster_kmp_display_affinity */
 #include "omp/internal.h" /* muster_omp_fatal */
 
 /* A NUL-terminated copy of a Fortran string, in `small` when it fits;
@@ -79,6 +80,16 @@ FORTRAN_ENTRY void omp_display_affinity_(const char *format, size_t format_lengt
 FORTRAN_ENTRY void omp_display_affinity_(const char *format, size_t format_length)
 {
     with_c_text(format, format_length, omp_display_affinity);
+}
+
+/* flang's (and libomp's) at VERSION: the C routine of LLVM's ABI, on
+ * stdout as libomp writes it. */
+__attribute__((symver("omp_display_affinity_@VERSION"))) FORTRAN_ENTRY void
+muster_fortran_kmp_display_affinity_(const char *format, size_t format_length);
+__attribute__((symver("omp_display_affinity_@VERSION"))) FORTRAN_ENTRY void
+muster_fortran_kmp_display_affinity_(const char *format, size_t format_length)
+{
+    with_c_text(format, format_length, muster_kmp_display_affinity);
 }
 
 FORTRAN_ENTRY size_t omp_capture_affinity_(char *buffer, const char *format, size_t buffer_length,

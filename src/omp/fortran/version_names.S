@@ -27,7 +27,6 @@ AT_VERSION omp_capture_affinity_
 AT_VERSION omp_destroy_allocator_
 AT_VERSION omp_destroy_lock_
 AT_VERSION omp_destroy_nest_lock_
-AT_VERSION omp_display_affinity_
 AT_VERSION omp_display_env_
 AT_VERSION omp_display_env_8_
 AT_VERSION omp_get_active_level_

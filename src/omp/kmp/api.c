@@ -30,6 +30,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "omp/display.h"
 #include "omp/env.h"
 #include "omp/internal.h"
 #include "omp/kmp/kmp_api.h"
@@ -469,6 +470,15 @@ MUSTER_OMP_EXPORT int kmp_get_cancellation_status(int kind)
 MUSTER_OMP_EXPORT int kmp_get_num_known_threads(void)
 {
     return 1 + (int)muster_omp_pool_live_workers();
+}
+
+/* ---- affinity lines: on stdout, as libomp writes them (libgomp and gcc's
+ * name: stderr) ---- */
+
+__attribute__((symver("omp_display_affinity@VERSION"))) MUSTER_OMP_EXPORT void
+muster_kmp_display_affinity(const char *format)
+{
+    muster_omp_display_affinity_to(stdout, format);
 }
 
 /* ---- ompc_*: by-value names of the OpenMP setters (LLVM's omp.h and

@@ -37,6 +37,8 @@ void kmp_set_warnings_on(void);
 void kmp_set_warnings_off(void);
 int kmp_get_cancellation_status(int kind);
 int kmp_get_num_known_threads(void);
+/* omp_display_affinity at VERSION: on stdout, as libomp writes it. */
+void muster_kmp_display_affinity(const char *format);
 
 void kmpc_set_stacksize(int size);
 void kmpc_set_stacksize_s(size_t size);

@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "omp/env.h" /* muster_omp_nteams_var */
+#include "omp/display.h" /* muster_omp_display_as_libomp */
+#include "omp/env.h"     /* muster_omp_nteams_var */
 #include "omp/kmp/kmp.h"
 
 /* The most arguments a region's body takes here; clang passes one per
@@ -72,8 +73,12 @@ MUSTER_OMP_EXPORT void __kmpc_pop_num_threads(ident_t *loc, kmp_int32 gtid)
     pushed.num_threads = 0;
 }
 
+/* Every fork of LLVM's ABI takes its pushed clauses here: also where the
+ * program's OMP_DISPLAY_AFFINITY lines are sent to stdout, as libomp
+ * writes them. */
 static pushed_clauses take_pushed(void)
 {
+    muster_omp_display_as_libomp();
     pushed_clauses p = pushed;
     pushed = (pushed_clauses){0, 0, 0, 0};
     return p;

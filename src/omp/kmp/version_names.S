@@ -33,7 +33,6 @@ FORWARD omp_calloc
 FORWARD omp_capture_affinity
 FORWARD omp_destroy_allocator
 FORWARD omp_destroy_lock
-FORWARD omp_display_affinity
 FORWARD omp_display_env
 FORWARD omp_free
 FORWARD omp_get_active_level
@@ -236,7 +235,7 @@ FORWARD GOMP_workshare_task_reduction_unregister
 
 ALIAS ompc_set_affinity_format, omp_set_affinity_format
 ALIAS ompc_get_affinity_format, omp_get_affinity_format
-ALIAS ompc_display_affinity, omp_display_affinity
+ALIAS ompc_display_affinity, muster_kmp_display_affinity
 ALIAS ompc_capture_affinity, omp_capture_affinity
 
     .section .note.GNU-stack, "", %progbits

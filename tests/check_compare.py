@@ -41,7 +41,8 @@ with tempfile.TemporaryDirectory() as tmp:
     report = os.path.join(tmp, "c.json")
     rc, out, err = compare("--rounds", "2", "--threads", "1,3", "--json", report, "--", relax, *SHORT)
     expect(rc == 0, f"relax agrees with itself: exit {rc}\n{out}{err}")
-    expect(out.count("agrees (3 lines compared; 1 that change") == 2, f"both team sizes agree on 3 lines:\n{out}")
+    expect(out.count("agrees (3 lines compared; 0 measurements, their numbers not compared; 1 that change") == 2,
+           f"both team sizes agree on 3 lines:\n{out}")
     expect("3 threads" in out and "1 thread " in out, f"a table per team size:\n{out}")
     data = json.load(open(report))
     names = [r["name"] for r in data["runtimes"]]
@@ -81,6 +82,14 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out, err = compare("--rounds", "1", "--figure", r"energy = (\S+)", "--", relax, *SHORT)
     expect(rc == 1 and "found no number" in out, f"--figure without a match: exit {rc}\n{out}")
 
+    # A verdict every run must print, and one that no run prints.
+    rc, out, err = compare("--rounds", "1", "--threads", "2", "--expect", r"^checksum = [0-9]", "--", relax, *SHORT)
+    expect(rc == 0 and "--expect '^checksum = [0-9]' found in all" in out, f"--expect found: exit {rc}\n{out}{err}")
+    rc, out, err = compare("--rounds", "1", "--threads", "2", "--expect", "Verification += +SUCCESSFUL", "--", relax,
+                           *SHORT)
+    expect(rc == 1 and "not found in round 1 on" in out and "missing from" in out,
+           f"--expect missing makes the exit status 1: exit {rc}\n{out}")
+
     # Runs that do not finish.
     rc, out, err = compare("--rounds", "1", "--timeout", "0.001", "--", relax)
     expect(rc == 1 and "timed out" in out, f"timeouts: exit {rc}\n{out}")
@@ -95,6 +104,8 @@ with tempfile.TemporaryDirectory() as tmp:
         (("--rounds", "0", "--", relax), 2, "--rounds: '0' is not a whole number from 1 to 1000"),
         (("--figure", "(", "--", relax), 2, "is not a regular expression"),
         (("--figure", "x", "--ignore-output", "--", relax), 2, "contradict"),
+        (("--expect", "(", "--", relax), 2, "--expect '(' is not a regular expression"),
+        (("--expect", "x", "--ignore-output", "--", relax), 2, "contradict"),
         (("--threads", "0", "--", relax), 2, "--threads"),
         (("--runtimes", "gnu", "--", relax), 2, "gnu"),
         (("--colour", "--", relax), 2, "--colour"),

@@ -6,6 +6,7 @@
  * then checks that the outputs agree. */
 #include "compare.h"
 
+#include "agreement.h"
 #include "bench_child.h"
 #include "cli.h"
 #include "json_write.h"
@@ -122,137 +123,13 @@ compare_abi compare_program_abi(const char *path, char *why, size_t why_len)
     return abi;
 }
 
-/* ---- the outputs' agreement ---- */
-
-/* One output split into its lines (without their newlines), once. */
-typedef struct lines {
-    const char **start;
-    size_t *len;
-    size_t n;
-} lines;
-
-static bool split_lines(const char *text, lines *l)
-{
-    size_t cap = 1;
-    for (const char *p = text; *p; p++)
-        cap += *p == '\n';
-    l->start = malloc(cap * sizeof *l->start);
-    l->len = malloc(cap * sizeof *l->len);
-    l->n = 0;
-    if (l->start == NULL || l->len == NULL)
-        return false;
-    for (const char *p = text; *p;) {
-        const char *end = strchr(p, '\n');
-        l->start[l->n] = p;
-        l->len[l->n++] = end ? (size_t)(end - p) : strlen(p);
-        p = end ? end + 1 : p + strlen(p);
-    }
-    return true;
-}
-
-/* Line i of an output: false past its last line. */
-static bool nth_line(const lines *l, size_t i, const char **start, size_t *len)
-{
-    if (i >= l->n)
-        return false;
-    *start = l->start[i];
-    *len = l->len[i];
-    return true;
-}
-
-static bool same_line(const char *a, size_t alen, bool ahas, const char *b, size_t blen, bool bhas)
-{
-    return ahas == bhas && (!ahas || (alen == blen && memcmp(a, b, alen) == 0));
-}
-
-/* Whether line i is the same in all nrounds outputs of runtime k. */
-static bool stable_in(const lines *outputs, size_t k, size_t nrounds, size_t i, const char **line, size_t *len,
-                      bool *has)
-{
-    *has = nth_line(&outputs[k * nrounds], i, line, len);
-    for (size_t r = 1; r < nrounds; r++) {
-        const char *s;
-        size_t l;
-        bool h = nth_line(&outputs[k * nrounds + r], i, &s, &l);
-        if (!same_line(*line, *len, *has, s, l, h))
-            return false;
-    }
-    return true;
-}
-
-/* compare_outputs on outputs already split. */
-static size_t compare_lines(const lines *outputs, const char *const *names, size_t nruntimes, size_t nrounds,
-                            size_t *compared, size_t *ignored, char *first_diff, size_t diff_len)
-{
-    size_t most = 0, differ = 0;
-    for (size_t j = 0; j < nruntimes * nrounds; j++)
-        most = outputs[j].n > most ? outputs[j].n : most;
-    for (size_t i = 0; i < most; i++) {
-        /* The reference: the line of the first runtime in which it never varies. */
-        const char *ref = NULL;
-        size_t ref_len = 0, ref_k = 0;
-        bool ref_has = false, any_stable = false;
-        for (size_t k = 0; k < nruntimes && !any_stable; k++)
-            if (stable_in(outputs, k, nrounds, i, &ref, &ref_len, &ref_has)) {
-                any_stable = true;
-                ref_k = k;
-            }
-        if (!any_stable) {
-            (*ignored)++;
-            continue;
-        }
-        (*compared)++;
-        bool agrees = true;
-        for (size_t j = 0; j < nruntimes * nrounds && agrees; j++) {
-            const char *s;
-            size_t l;
-            bool h = nth_line(&outputs[j], i, &s, &l);
-            if (!same_line(ref, ref_len, ref_has, s, l, h)) {
-                agrees = false;
-                if (differ == 0 && diff_len > 0)
-                    snprintf(first_diff, diff_len, "line %zu: \"%.*s\" in every run on %s, \"%.*s\" in round %zu on %s",
-                             i + 1, ref_has ? (int)ref_len : 9, ref_has ? ref : "<no line>", names[ref_k],
-                             h ? (int)l : 9, h ? s : "<no line>", j % nrounds + 1, names[j / nrounds]);
-            }
-        }
-        if (!agrees)
-            differ++;
-    }
-    return differ;
-}
-
-size_t compare_outputs(const char *const *outputs, const char *const *names, size_t nruntimes, size_t nrounds,
-                       size_t *compared, size_t *ignored, char *first_diff, size_t diff_len)
-{
-    *compared = *ignored = 0;
-    if (diff_len > 0)
-        first_diff[0] = '\0';
-    size_t n = nruntimes * nrounds, differ;
-    lines *split = calloc(n, sizeof *split);
-    bool ok = split != NULL;
-    for (size_t j = 0; ok && j < n; j++)
-        ok = split_lines(outputs[j], &split[j]);
-    if (ok) {
-        differ = compare_lines(split, names, nruntimes, nrounds, compared, ignored, first_diff, diff_len);
-    } else {
-        differ = 1;
-        snprintf(first_diff, diff_len, "out of memory comparing the outputs");
-    }
-    for (size_t j = 0; split != NULL && j < n; j++) {
-        free(split[j].start);
-        free(split[j].len);
-    }
-    free(split);
-    return differ;
-}
-
 /* ---- options ---- */
 
 struct options {
     omp_bench_choice choice; /* threads, runtimes (compilers unused) */
     unsigned long rounds;
     double timeout_s, tolerance;
-    const char *figure, *json, *plot;
+    const char *figure, *expect, *json, *plot;
     int ignore_output;
     char **program; /* argv of the program, NULL-terminated */
 };
@@ -270,13 +147,15 @@ static void usage(FILE *out)
             "time, how many rounds took over 5x the median (marked !, a bad mode the median\n"
             "hides), CPU seconds (user + system) and CPU / wall, context switches (voluntary /\n"
             "involuntary), peak memory and exit status; then whether the outputs agree.\n\n"
-            "Agreement: an output line (by its place) that is the same in every round of one\n"
-            "runtime must be the same in every run of every runtime; lines that change from round\n"
-            "to round everywhere (timings) are ignored; with one round every line counts (and a\n"
-            "timing so coarse that it repeats in every round of a runtime counts too).  The\n"
-            "first 16 KiB of each run's standard output are compared.  Or --figure REGEX compares\n"
-            "one number, or --ignore-output none.  A disagreement, a run that fails or does not\n"
-            "finish, makes the exit status 1.\n\n"
+            "Agreement: answers must agree, measurements need not.  Line by line (by place) in\n"
+            "the first 16 KiB of each run's standard output: a line that changes from round to\n"
+            "round under every runtime is a timing and is ignored; a line that names a time or a\n"
+            "rate (time, seconds, elapsed, rate, ms, us, Mop/s, GB/s ...) and differs only in\n"
+            "its numbers is a measurement: its words must agree, its numbers need not; every\n"
+            "other line must be the same in every run.  --expect REGEX also requires each run's\n"
+            "output to match (a verdict such as 'Verification += +SUCCESSFUL').  Or --figure\n"
+            "REGEX compares one number, or --ignore-output nothing.  A disagreement, a run that\n"
+            "fails or does not finish, makes the exit status 1.\n\n"
             "options:\n"
             "  --runtimes LIST    libgomp, libomp, muster, comma-separated (default: all that can run it)\n"
             "  --threads LIST     team sizes, OMP_NUM_THREADS (default: the CPUs available)\n"
@@ -285,6 +164,8 @@ static void usage(FILE *out)
             "  --figure REGEX     compare the number REGEX matches (its first group, else the whole\n"
             "                     match; POSIX extended) instead of the lines\n"
             "  --tolerance X      relative difference --figure allows (default 1e-9)\n"
+            "  --expect REGEX     every run's output must match REGEX (POSIX extended, ^ and $ at\n"
+            "                     each line); may go with the line check or --figure\n"
             "  --ignore-output    do not compare outputs\n"
             "  --json FILE        also write every run's figures as JSON to FILE\n"
             "  --plot FILE        also draw wall time (median, range of the rounds) and CPU time per\n"
@@ -346,6 +227,25 @@ static int set_figure(const char *value, void *opts)
     return 0;
 }
 
+static int set_expect(const char *value, void *opts)
+{
+    if (strlen(value) > 256)
+        return cli_usage_error(PROG, "--expect: a regular expression of at most 256 characters, not %zu",
+                               strlen(value));
+    if (stacks_quantifiers(value))
+        return cli_usage_error(PROG, "--expect '%s': a quantifier follows another (as in '+*'); give one", value);
+    regex_t re;
+    int rc = regcomp(&re, value, REG_EXTENDED | REG_NEWLINE | REG_NOSUB);
+    if (rc != 0) {
+        char msg[256];
+        regerror(rc, &re, msg, sizeof msg);
+        return cli_usage_error(PROG, "--expect '%s' is not a regular expression: %s", value, msg);
+    }
+    regfree(&re);
+    ((struct options *)opts)->expect = value;
+    return 0;
+}
+
 static int set_json(const char *value, void *opts)
 {
     ((struct options *)opts)->json = value;
@@ -381,6 +281,7 @@ static const cli_option option_table[] = {
     NUMBER("--timeout", CLI_VALUE_DOUBLE, timeout_s, 0, 86400),
     NUMBER("--tolerance", CLI_VALUE_DOUBLE, tolerance, 0, 1e300),
     {"--figure", CLI_VALUE_CUSTOM, 0, 0, 0, set_figure},
+    {"--expect", CLI_VALUE_CUSTOM, 0, 0, 0, set_expect},
     {"--json", CLI_VALUE_CUSTOM, 0, 0, 0, set_json},
     {"--plot", CLI_VALUE_CUSTOM, 0, 0, 0, set_plot},
     {"--ignore-output", CLI_FLAG, offsetof(struct options, ignore_output), 0, 0, NULL},
@@ -406,6 +307,8 @@ static int parse_options(int argc, char **argv, struct options *o)
         return cli_usage_error(PROG, "no program to run: give it after --, as in 'muster compare -- ./prog'");
     if (o->figure != NULL && o->ignore_output)
         return cli_usage_error(PROG, "--figure and --ignore-output contradict each other: give one");
+    if (o->expect != NULL && o->ignore_output)
+        return cli_usage_error(PROG, "--expect and --ignore-output contradict each other: give one");
     if (o->plot != NULL && plotter == NULL)
         return cli_usage_error(PROG, "--plot needs the muster command's Python reports, which this build lacks");
     o->program = argv + split + 1;
@@ -576,6 +479,28 @@ static void print_cell_table(FILE *out, const comparison *c, size_t t)
         fprintf(out, "  muster ÷ the better peer: %.2f× wall\n", mine / best_other);
 }
 
+/* --expect: every run's output matches; returns the runs that do not. */
+static size_t check_expected(FILE *out, const comparison *c)
+{
+    const struct options *o = c->o;
+    regex_t re;
+    if (o->expect == NULL || regcomp(&re, o->expect, REG_EXTENDED | REG_NEWLINE | REG_NOSUB) != 0)
+        return 0;
+    size_t missing = 0, runs = 0;
+    for (size_t t = 0; t < o->choice.nthreads; t++)
+        for (size_t s = 0; s < c->nruntimes; s++)
+            for (size_t r = 0; r < o->rounds; r++, runs++)
+                if (regexec(&re, run_at(c, t, s, r)->out, 0, NULL, 0) != 0 && missing++ < 5)
+                    fprintf(out, "output @%u: --expect '%s' not found in round %zu on %s\n", o->choice.threads[t],
+                            o->expect, r + 1, omp_runtime_name(c->order[s]));
+    if (missing == 0)
+        fprintf(out, "output: --expect '%s' found in all %zu runs\n", o->expect, runs);
+    else
+        fprintf(out, "output: --expect '%s' missing from %zu of %zu runs\n", o->expect, missing, runs);
+    regfree(&re);
+    return missing;
+}
+
 /* The agreement check at every team size; returns the disagreements. */
 static size_t check_agreement(FILE *out, const comparison *c, const regex_t *figure)
 {
@@ -584,7 +509,7 @@ static size_t check_agreement(FILE *out, const comparison *c, const regex_t *fig
         fprintf(out, "\noutput: not compared (--ignore-output)\n");
         return 0;
     }
-    size_t total = 0;
+    size_t total = check_expected(out, c);
     for (size_t t = 0; t < o->choice.nthreads; t++) {
         unsigned threads = o->choice.threads[t];
         if (figure != NULL) {
@@ -623,18 +548,19 @@ static size_t check_agreement(FILE *out, const comparison *c, const regex_t *fig
         const char *names[OMP_RUNTIME_COUNT];
         for (size_t s = 0; s < c->nruntimes; s++)
             names[s] = omp_runtime_name(c->order[s]);
-        size_t compared, ignored;
         char diff[1024];
-        size_t differ =
-            compare_outputs(outputs, names, c->nruntimes, o->rounds, &compared, &ignored, diff, sizeof diff);
-        if (differ == 0)
-            fprintf(out, "output @%u: agrees (%zu line%s compared; %zu that change from round to round ignored)\n",
-                    threads, compared, compared == 1 ? "" : "s", ignored);
+        agreement a = compare_outputs(outputs, names, c->nruntimes, o->rounds, diff, sizeof diff);
+        if (a.differ == 0)
+            fprintf(out,
+                    "output @%u: agrees (%zu line%s compared; %zu measurement%s, their numbers not compared; %zu "
+                    "that change from round to round ignored)\n",
+                    threads, a.compared, a.compared == 1 ? "" : "s", a.measured, a.measured == 1 ? "" : "s",
+                    a.ignored);
         else
-            fprintf(out, "output @%u: DISAGREE on %zu of %zu lines compared; the first, %s%s\n", threads, differ,
-                    compared, diff,
-                    o->rounds == 1 ? " (with one round every line counts, timings too: try --rounds 3)" : "");
-        total += differ;
+            fprintf(out, "output @%u: DISAGREE on %zu of %zu lines compared; the first, %s%s\n", threads, a.differ,
+                    a.compared, diff,
+                    o->rounds == 1 ? " (with one round, an unnamed timing counts: try --rounds 3)" : "");
+        total += a.differ;
     }
     return total;
 }

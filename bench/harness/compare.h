@@ -25,14 +25,6 @@ typedef enum compare_abi {
 } compare_abi;
 compare_abi compare_program_abi(const char *path, char *why, size_t why_len);
 
-/* The output agreement check: outputs[k * nrounds + r] is the output of
- * round r under runtime k (named names[k]).  A line (by its place) that is
- * the same in every round of some runtime is compared: it must then be the
- * same in every run of every runtime; a line that changes from round to
- * round under every runtime is ignored.  Returns the number of disagreeing
- * lines (0: they agree), the first described in first_diff, and the counts
- * of lines compared and ignored. */
-size_t compare_outputs(const char *const *outputs, const char *const *names, size_t nruntimes, size_t nrounds,
-                       size_t *compared, size_t *ignored, char *first_diff, size_t diff_len);
+/* The output agreement check is agreement.h's. */
 
 #endif

@@ -18,6 +18,7 @@ Not run by CI (it needs the suite); a development tool.
 import argparse
 import concurrent.futures
 import os
+import signal
 import subprocess
 import sys
 
@@ -61,10 +62,25 @@ def compile_one(suite, work, build, path):
     extra = ["-J", mods] if build == "gfortran" else []
     cmd = [compiler] + include + extra + [path, "-o", out] + flags
     try:
-        ok = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300).returncode == 0
+        ok = run_group(cmd, 300, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
     except subprocess.TimeoutExpired:
         ok = False
     return name, out if ok else None
+
+
+def run_group(cmd, timeout, **kwargs):
+    """subprocess.run in a process group of its own, the whole group killed
+    on timeout: a compiler driver killed alone leaves its cc1 running (a
+    clang 14 compile of test_metadirective_arch_is_nvidia.c spun for an hour
+    after its driver's timeout)."""
+    with subprocess.Popen(cmd, start_new_session=True, **kwargs) as p:
+        try:
+            out, err = p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
+            raise
+        return subprocess.CompletedProcess(cmd, p.returncode, out, err)
 
 
 def runtimes_for(build):
@@ -82,8 +98,8 @@ def run_one(build, binary, runtime, muster, threads, timeout):
     if runtime == "muster":
         cmd = [muster, "run", "--"] + cmd
     try:
-        p = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=timeout,
-                           text=True, errors="replace")
+        p = run_group(cmd, timeout, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                      errors="replace")
     except subprocess.TimeoutExpired:
         return "timed out"
     if p.returncode == 0:

@@ -209,7 +209,7 @@ static void describe(char *first_diff, size_t diff_len, size_t i, const char *re
 static agreement compare_lines(const lines *outputs, const char *const *names, size_t nruntimes, size_t nrounds,
                                char *first_diff, size_t diff_len)
 {
-    agreement a = {0, 0, 0, 0};
+    agreement a = {0, 0, 0, 0, {0}};
     size_t most = 0, n = nruntimes * nrounds;
     for (size_t j = 0; j < n; j++)
         most = outputs[j].n > most ? outputs[j].n : most;
@@ -244,6 +244,8 @@ static agreement compare_lines(const lines *outputs, const char *const *names, s
             continue;
         }
         a.compared++;
+        if (a.differ < sizeof a.lines / sizeof a.lines[0])
+            a.lines[a.differ] = i + 1;
         if (a.differ++ == 0 && diff_len > 0) {
             const char *s;
             size_t l;
@@ -261,7 +263,7 @@ agreement compare_outputs(const char *const *outputs, const char *const *names, 
     if (diff_len > 0)
         first_diff[0] = '\0';
     size_t n = nruntimes * nrounds;
-    agreement a = {1, 0, 0, 0};
+    agreement a = {1, 0, 0, 0, {0}};
     lines *split = calloc(n, sizeof *split);
     bool ok = split != NULL;
     for (size_t j = 0; ok && j < n; j++)

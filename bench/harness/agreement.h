@@ -13,6 +13,7 @@ typedef struct agreement {
     size_t compared;  /* lines compared as answers */
     size_t measured;  /* lines that name a time or rate: their text compared, their numbers not */
     size_t ignored;   /* lines that change from round to round under every runtime */
+    size_t lines[8];  /* the first (up to 8) disagreeing lines, numbered from 1 */
 } agreement;
 
 /* outputs[k * nrounds + r] is the output of round r under runtime k (named

@@ -206,7 +206,7 @@ static const tool_case cases[] = {
      * libomp itself the same program runs. */
     {"run_missing_entry_named", PROGRAMS, {0}, {RUN_WHOAMI, "--", "@missing_entry"}, 127,
      {"muster run: *missing_entry_prog needs 1 OpenMP entry point that libmuster-omp does not define:",
-      "  *missing_entry_prog:", "    __kmpc_atomic_fixed4_add@VERSION", "muster run: not started*"},
+      "  *missing_entry_prog:", "    __kmpc_invoke_task_func@VERSION", "muster run: not started*"},
      {"main ran", "*symbol lookup error*"}},
     {"run_static_refused", PROGRAMS, {0}, {RUN_WHOAMI, "--", "@static"}, 126,
      {"muster run: *static_prog is statically linked: no OpenMP runtime can be put under it",
@@ -219,7 +219,7 @@ static const tool_case cases[] = {
     {"compare_leaves_out_missing_entry", PROGRAMS, {0},
      {"@muster", "compare", "--rounds", "1", "--threads", "1", "--", "@missing_entry"}, 0,
      {"muster compare: *missing_entry_prog needs 1 OpenMP entry point that *libmuster-omp* does not define:",
-      "    __kmpc_atomic_fixed4_add@VERSION", "muster compare: muster left out", "  libomp  *all exit 0"},
+      "    __kmpc_invoke_task_func@VERSION", "muster compare: muster left out", "  libomp  *all exit 0"},
      {"  muster  *"}},
     /* Without muster run, the clang program maps LLVM's libomp (the cases
      * above could not pass by accident). */

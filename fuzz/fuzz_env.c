@@ -1,5 +1,6 @@
 /* libFuzzer target: every environment variable muster reads (OMP_*,
- * GOMP_*, KMP_FORCE_REDUCTION, MUSTER_*), read again as at load by each
+ * GOMP_*, KMP_FORCE_REDUCTION, KMP_BLOCKTIME, KMP_LIBRARY, MUSTER_*), read
+ * again as at load by each
  * module that reads them (libmuster-omp's ICVs, places and settings, the
  * wait policy, the barrier's algorithm and cluster size).  The input is
  * lines; a line's first byte picks the variable, the rest (up to a NUL) is
@@ -21,7 +22,8 @@ static const char *const variables[] = {
     "OMP_MAX_ACTIVE_LEVELS", "OMP_NESTED", "OMP_THREAD_LIMIT", "OMP_STACKSIZE", "GOMP_STACKSIZE",
     "OMP_WAIT_POLICY", "OMP_CANCELLATION", "OMP_DISPLAY_ENV", "OMP_DISPLAY_AFFINITY", "OMP_AFFINITY_FORMAT",
     "OMP_DEFAULT_DEVICE", "OMP_MAX_TASK_PRIORITY", "OMP_TEAMS_THREAD_LIMIT", "OMP_NUM_TEAMS",
-    "KMP_FORCE_REDUCTION", "MUSTER_OMP_QUEUE_AHEAD", "MUSTER_OMP_DELAY_DEPTH", "MUSTER_OMP_HELP_FIRST_DEPTH",
+    "KMP_FORCE_REDUCTION", "KMP_BLOCKTIME", "KMP_LIBRARY", "MUSTER_OMP_QUEUE_AHEAD", "MUSTER_OMP_DELAY_DEPTH",
+    "MUSTER_OMP_HELP_FIRST_DEPTH",
     "MUSTER_OMP_DEFER", "MUSTER_OMP_TASK_STATS", "MUSTER_OMP_WAIT_STATS", "MUSTER_WAIT_POLICY",
     "MUSTER_SPIN_NS", "MUSTER_LOAD_WATCH", "MUSTER_BARRIER", "MUSTER_CLUSTER_SIZE", "GOMP_CPU_AFFINITY",
     "OMP_ALLOCATOR", "OMP_TOOL",

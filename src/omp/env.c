@@ -23,6 +23,7 @@
 #include "barrier/runtime.h"
 #include "omp/env.h"
 #include "omp/task/settings.h" /* MUSTER_OMP_DELAY_DEPTH, MUSTER_OMP_QUEUE_AHEAD */
+#include "wait/policy.h"        /* muster_wait_request_spin_ns: KMP_BLOCKTIME */
 
 #define DEFAULT_AFFINITY_FORMAT "level %L thread %i affinity %A"
 #define MIN_STACKSIZE (16u * 1024u) /* glibc's PTHREAD_STACK_MIN on x86-64 and AArch64 */
@@ -472,6 +473,49 @@ static void read_force_reduction(void)
     muster_omp_warn_env("KMP_FORCE_REDUCTION", raw, "is not critical, atomic or tree", "the runtime's choice");
 }
 
+/* KMP_LIBRARY (serial, turnaround, throughput) and KMP_BLOCKTIME (whole
+ * milliseconds, or infinite): libomp's, read as libomp reads them and
+ * turned into the wait layer's request (wait/policy.h), a blocktime after
+ * the library mode (which sets a spin of its own).  Serial also makes
+ * nthreads-var 1, as libomp runs every region serially then. */
+static void read_kmp_waiting(muster_omp_icvs *icvs)
+{
+    extras.kmp_library = 0;
+    extras.kmp_blocktime_ms = -1;
+    const char *raw = getenv("KMP_LIBRARY");
+    const char *p = value_start(raw);
+    if (p != NULL) {
+        static const char *const modes[] = {"serial", "turnaround", "throughput"};
+        for (unsigned i = 0; i < 3 && extras.kmp_library == 0; i++) {
+            const char *q = p;
+            if (take_word(&q, modes[i]) && *q == '\0')
+                extras.kmp_library = i + 1;
+        }
+        if (extras.kmp_library == 0)
+            muster_omp_warn_env("KMP_LIBRARY", raw, "is not serial, turnaround or throughput", "throughput");
+        if (extras.kmp_library == 1)
+            icvs->nthreads = 1;
+        muster_wait_request_spin_ns(extras.kmp_library == 2 ? MUSTER_MAX_SPIN_NS : -1);
+    }
+    raw = getenv("KMP_BLOCKTIME");
+    p = value_start(raw);
+    if (p == NULL)
+        return;
+    const char *q = p;
+    char *end;
+    long ms = strtol(p, &end, 10);
+    if (take_word(&q, "infinite") && *q == '\0') {
+        extras.kmp_blocktime_ms = INT_MAX;
+        muster_wait_request_spin_ns(MUSTER_MAX_SPIN_NS);
+    } else if (end != p && ms >= 0 && ms < INT_MAX && (skip_spaces((const char **)&end), *end == '\0')) {
+        extras.kmp_blocktime_ms = (int)ms;
+        muster_wait_request_spin_ns((int64_t)ms * 1000000);
+    } else {
+        muster_omp_warn_env("KMP_BLOCKTIME", raw, "is not a whole number of milliseconds or infinite",
+                            "muster's default spin");
+    }
+}
+
 static void read_environment(void)
 {
     muster_omp_icvs *icvs = &globals.icvs;
@@ -495,6 +539,7 @@ static void read_environment(void)
     read_affinity_format();
     read_force_reduction();
     read_defer();
+    read_kmp_waiting(icvs);
 
     /* As libgomp: OMP_PLACES alone turns binding on (bind-var true); with
      * OMP_PROC_BIND=false the places are not used. */

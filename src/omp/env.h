@@ -53,6 +53,12 @@ typedef struct muster_omp_env_extras {
     unsigned queue_ahead;        /* MUSTER_OMP_QUEUE_AHEAD (scheduler.h) */
     unsigned help_first_depth;   /* MUSTER_OMP_HELP_FIRST_DEPTH (task/settings.h) */
     bool defer_ahead;            /* MUSTER_OMP_DEFER=ahead: queue whether or not anyone is hungry */
+    /* libomp's KMP_BLOCKTIME (ms; INT_MAX: infinite; -1: unset) and
+     * KMP_LIBRARY (1 serial, 2 turnaround, 3 throughput; 0: unset), which
+     * programs written for libomp set: the wait layer's request, as
+     * kmp_set_blocktime and kmp_set_library make it (kmp/api.c). */
+    int kmp_blocktime_ms;
+    unsigned kmp_library;
 } muster_omp_env_extras;
 
 const muster_omp_env_extras *muster_omp_env_extras_get(void);

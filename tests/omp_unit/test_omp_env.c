@@ -28,6 +28,7 @@
 #include "check.h"
 #include "env_driver.h"
 #include "omp/env.h"
+#include "wait/policy.h" /* muster_wait_requested_spin_ns */
 
 static const char *bind_name(unsigned bind)
 {
@@ -60,9 +61,11 @@ static void print_globals(const muster_omp_globals *g)
     const muster_omp_env_extras *x = muster_omp_env_extras_get();
     static const char *const reductions[] = {"auto", "critical", "atomic", "tree"};
     printf(" places=%s display=%d,%d num_teams=%u teams_thread_limit=%u max_task_priority=%u"
-           " display_affinity=%d affinity_format='%s' force_reduction=%s\n",
+           " display_affinity=%d affinity_format='%s' force_reduction=%s kmp_library=%u kmp_blocktime=%d"
+           " spin_request_ns=%lld\n",
            places, g->display_env, g->display_env_verbose, x->num_teams, x->teams_thread_limit,
-           x->max_task_priority, x->display_affinity, x->affinity_format, reductions[x->force_reduction]);
+           x->max_task_priority, x->display_affinity, x->affinity_format, reductions[x->force_reduction],
+           x->kmp_library, x->kmp_blocktime_ms, (long long)muster_wait_requested_spin_ns());
 }
 
 /* The default team size is the affinity mask capped by the cgroup quota,
@@ -329,6 +332,23 @@ static const omp_env_case cases[] = {
     {"display_env_false", {"OMP_DISPLAY_ENV=false"}, NULL, {0}, "display=0,0", NULL, -1, {0}},
     /* KMP_FORCE_REDUCTION, as libomp (clang-built reductions, kmp/sync.c) */
     {"force_reduction_unset", {0}, NULL, {0}, "force_reduction=auto", NULL, -1, {0}},
+    /* libomp's waiting: KMP_LIBRARY, KMP_BLOCKTIME, into the wait layer's request */
+    {"kmp_unset", {0}, NULL, {0}, "kmp_library=0 kmp_blocktime=-1 spin_request_ns=-1", NULL, -1, {0}},
+    {"kmp_blocktime_0", {"KMP_BLOCKTIME=0"}, NULL, {0}, "kmp_blocktime=0 spin_request_ns=0", NULL, -1, {0}},
+    {"kmp_blocktime_7", {"KMP_BLOCKTIME= 7 "}, NULL, {0}, "kmp_blocktime=7 spin_request_ns=7000000", NULL, -1, {0}},
+    {"kmp_blocktime_infinite", {"KMP_BLOCKTIME=infinite"}, NULL, {0},
+     "kmp_blocktime=2147483647 spin_request_ns=10000000000", NULL, -1, {0}},
+    {"kmp_blocktime_bad", {"KMP_BLOCKTIME=5ms"}, NULL,
+     {"KMP_BLOCKTIME='5ms' is not a whole number of milliseconds or infinite; using muster's default spin"},
+     "kmp_blocktime=-1 spin_request_ns=-1", NULL, -1, {0}},
+    {"kmp_library_turnaround", {"KMP_LIBRARY=turnaround"}, NULL, {0},
+     "kmp_library=2 kmp_blocktime=-1 spin_request_ns=10000000000", NULL, -1, {0}},
+    {"kmp_library_serial", {"KMP_LIBRARY=serial", "OMP_NUM_THREADS=4"}, NULL, {0}, "kmp_library=1", NULL, -1, {0}},
+    {"kmp_library_then_blocktime", {"KMP_LIBRARY=turnaround", "KMP_BLOCKTIME=3"}, NULL, {0},
+     "kmp_library=2 kmp_blocktime=3 spin_request_ns=3000000", NULL, -1, {0}},
+    {"kmp_library_bad", {"KMP_LIBRARY=fast"}, NULL,
+     {"KMP_LIBRARY='fast' is not serial, turnaround or throughput; using throughput"}, "kmp_library=0", NULL, -1,
+     {0}},
     {"force_reduction_tree", {"KMP_FORCE_REDUCTION=tree"}, NULL, {0}, "force_reduction=tree", NULL, -1, {0}},
     {"force_reduction_critical", {"KMP_FORCE_REDUCTION= Critical "}, NULL, {0}, "force_reduction=critical", NULL,
      -1, {0}},

@@ -44,7 +44,8 @@ enum { KMP_LIBRARY_SERIAL = 1, KMP_LIBRARY_TURNAROUND = 2, KMP_LIBRARY_THROUGHPU
 /* libomp's cancellation kinds (kmp_get_cancellation_status). */
 enum { KMP_CANCEL_PARALLEL = 1, KMP_CANCEL_LOOP = 2, KMP_CANCEL_SECTIONS = 3, KMP_CANCEL_TASKGROUP = 4 };
 
-static _Atomic int library_mode = KMP_LIBRARY_THROUGHPUT;
+/* Set by kmp_set_library; 0: none, KMP_LIBRARY's (env.c) or throughput. */
+static _Atomic int library_mode;
 
 /* ---- stack size ---- */
 
@@ -148,7 +149,9 @@ MUSTER_OMP_EXPORT void kmp_set_library_throughput(void)
 
 MUSTER_OMP_EXPORT int kmp_get_library(void)
 {
-    return library_mode;
+    int mode = library_mode;
+    unsigned from_env = muster_omp_env_extras_get()->kmp_library;
+    return mode != 0 ? mode : from_env != 0 ? (int)from_env : KMP_LIBRARY_THROUGHPUT;
 }
 
 /* libomp's dispatch buffers per team: muster's work shares are its own

@@ -732,6 +732,49 @@ static void test_last_arriver_is_noted(void)
     pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
 }
 
+/* The program's request (wait/policy.h: kmp_set_blocktime's, KMP_BLOCKTIME's):
+ * a hybrid waiter whose team fits the CPUs spins that long instead of its
+ * default budget (at most 3.2 ms adapted: it would have announced its sleep
+ * long before 50 ms); withdrawn, the default again; a waiter whose team
+ * outnumbers the CPUs sleeps as before, whatever was asked. */
+static bool sleeps_within(unsigned participants, unsigned ms)
+{
+    muster_flag flag = 0;
+    sleeper s = {.flag = &flag, .target = 1,
+                 .waiter = muster_team_waiter(participants, MUSTER_WAIT_HYBRID, -1, NULL)};
+    atomic_init(&s.result, -1);
+    atomic_init(&s.done, 0);
+    pthread_t thread;
+    CHECK(pthread_create(&thread, NULL, sleeper_main, &s) == 0, "waiter thread");
+    bool slept = false;
+    for (unsigned i = 0; i < ms * 10 && !slept; i++) {
+        slept = (atomic_load(&flag) & MUSTER_FLAG_SLEEPING) != 0;
+        usleep(100);
+    }
+    muster_flag_publish(&flag, 1, true);
+    pthread_join(thread, NULL);
+    CHECK(atomic_load(&s.result) == 0, "the wait ended when published");
+    return slept;
+}
+
+static void test_program_request(void)
+{
+    CHECK(muster_wait_requested_spin_ns() == -1, "no request at start");
+    muster_wait_request_spin_ns(MUSTER_MAX_SPIN_NS);
+    CHECK(muster_wait_requested_spin_ns() == MUSTER_MAX_SPIN_NS, "the request reads back");
+    CHECK(!sleeps_within(1, 50), "a long request: the waiter still spins after 50 ms");
+    unsigned crowd = muster_cpus_available() + 1;
+    CHECK(sleeps_within(crowd, 5000), "a team of %u on %u CPUs sleeps whatever was asked", crowd,
+          muster_cpus_available());
+    muster_wait_request_spin_ns(-1);
+    CHECK(muster_wait_requested_spin_ns() == -1 && muster_wait_requested_spin_iterations() == UINT64_MAX,
+          "withdrawn");
+    CHECK(sleeps_within(1, 5000), "without a request the default budget ends in a sleep");
+    muster_wait_request_spin_ns(0);
+    CHECK(muster_wait_requested_spin_iterations() == 0 && sleeps_within(1, 5000), "a request of 0: a sleep");
+    muster_wait_request_spin_ns(-1);
+}
+
 int main(void)
 {
     unsetenv("MUSTER_SPIN_NS");
@@ -757,6 +800,7 @@ int main(void)
     test_colocated_barrier_yields();
     test_last_arriver_is_noted();
     test_pinned_creator_sees_process_cpus();
+    test_program_request();
     printf("wait layer ok\n");
     return 0;
 }

@@ -208,42 +208,41 @@ static bool stacks_quantifiers(const char *re)
     return false;
 }
 
-static int set_figure(const char *value, void *opts)
+/* 0 when value is a regular expression the option may take (at most 256
+ * characters, no stacked quantifiers, which made regcomp take gigabytes),
+ * else the usage error naming it. */
+static int check_regex(const char *option, const char *value, int flags)
 {
     if (strlen(value) > 256)
-        return cli_usage_error(PROG, "--figure: a regular expression of at most 256 characters, not %zu",
+        return cli_usage_error(PROG, "%s: a regular expression of at most 256 characters, not %zu", option,
                                strlen(value));
     if (stacks_quantifiers(value))
-        return cli_usage_error(PROG, "--figure '%s': a quantifier follows another (as in '+*'); give one", value);
+        return cli_usage_error(PROG, "%s '%s': a quantifier follows another (as in '+*'); give one", option, value);
     regex_t re;
-    int rc = regcomp(&re, value, REG_EXTENDED);
+    int rc = regcomp(&re, value, flags);
     if (rc != 0) {
         char msg[256];
         regerror(rc, &re, msg, sizeof msg);
-        return cli_usage_error(PROG, "--figure '%s' is not a regular expression: %s", value, msg);
+        return cli_usage_error(PROG, "%s '%s' is not a regular expression: %s", option, value, msg);
     }
     regfree(&re);
-    ((struct options *)opts)->figure = value;
     return 0;
+}
+
+static int set_figure(const char *value, void *opts)
+{
+    int rc = check_regex("--figure", value, REG_EXTENDED);
+    if (rc == 0)
+        ((struct options *)opts)->figure = value;
+    return rc;
 }
 
 static int set_expect(const char *value, void *opts)
 {
-    if (strlen(value) > 256)
-        return cli_usage_error(PROG, "--expect: a regular expression of at most 256 characters, not %zu",
-                               strlen(value));
-    if (stacks_quantifiers(value))
-        return cli_usage_error(PROG, "--expect '%s': a quantifier follows another (as in '+*'); give one", value);
-    regex_t re;
-    int rc = regcomp(&re, value, REG_EXTENDED | REG_NEWLINE | REG_NOSUB);
-    if (rc != 0) {
-        char msg[256];
-        regerror(rc, &re, msg, sizeof msg);
-        return cli_usage_error(PROG, "--expect '%s' is not a regular expression: %s", value, msg);
-    }
-    regfree(&re);
-    ((struct options *)opts)->expect = value;
-    return 0;
+    int rc = check_regex("--expect", value, REG_EXTENDED | REG_NEWLINE | REG_NOSUB);
+    if (rc == 0)
+        ((struct options *)opts)->expect = value;
+    return rc;
 }
 
 static int set_json(const char *value, void *opts)

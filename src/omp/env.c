@@ -96,23 +96,28 @@ static const char *value_start(const char *raw)
 
 /* ---- one reader per kind of variable ---- */
 
+bool muster_omp_parse_truth(const char *text, bool *out)
+{
+    const char *p = value_start(text);
+    if (p == NULL)
+        return false;
+    bool value = take_word(&p, "true") ? true : take_word(&p, "false") ? false : (p = "x", false);
+    if (*p != '\0')
+        return false;
+    *out = value;
+    return true;
+}
+
 /* A boolean (true / false).  Returns false (and warns) when set but malformed. */
 static bool read_boolean(const char *variable, bool *out, bool *was_set)
 {
     const char *raw = getenv(variable);
-    const char *p = value_start(raw);
     if (was_set)
         *was_set = false;
-    if (p == NULL)
+    if (raw == NULL)
         return true;
     bool value;
-    if (take_word(&p, "true"))
-        value = true;
-    else if (take_word(&p, "false"))
-        value = false;
-    else
-        p = "x";
-    if (*p != '\0') {
+    if (!muster_omp_parse_truth(raw, &value)) {
         muster_omp_warn_env(variable, raw, "is not true or false", *out ? "true" : "false");
         return false;
     }
@@ -473,24 +478,59 @@ static void read_force_reduction(void)
     muster_omp_warn_env("KMP_FORCE_REDUCTION", raw, "is not critical, atomic or tree", "the runtime's choice");
 }
 
-/* KMP_LIBRARY (serial, turnaround, throughput) and KMP_BLOCKTIME (whole
- * milliseconds, or infinite): libomp's, read as libomp reads them and
- * turned into the wait layer's request (wait/policy.h), a blocktime after
- * the library mode (which sets a spin of its own).  Serial also makes
- * nthreads-var 1, as libomp runs every region serially then. */
+/* ---- values other modules parse as the environment does (env.h) ---- */
+
+bool muster_omp_parse_size(const char *text, size_t *out)
+{
+    const char *p = value_start(text);
+    return p != NULL && parse_size(p, out);
+}
+
+bool muster_omp_parse_kmp_blocktime(const char *text, int *ms)
+{
+    const char *p = value_start(text);
+    if (p == NULL)
+        return false;
+    const char *q = p;
+    if (take_word(&q, "infinite") && *q == '\0') {
+        *ms = INT_MAX;
+        return true;
+    }
+    unsigned long value;
+    if (!take_number(&p, INT_MAX - 1ul, &value) || *p != '\0')
+        return false;
+    *ms = (int)value;
+    return true;
+}
+
+unsigned muster_omp_parse_kmp_library(const char *text)
+{
+    const char *p = value_start(text);
+    static const char *const modes[] = {"serial", "turnaround", "throughput"};
+    for (unsigned i = 0; p != NULL && i < 3; i++) {
+        const char *q = p;
+        if (take_word(&q, modes[i]) && *q == '\0')
+            return i + 1;
+    }
+    return 0;
+}
+
+int64_t muster_omp_kmp_blocktime_spin_ns(int ms)
+{
+    return ms == INT_MAX ? MUSTER_MAX_SPIN_NS : (int64_t)ms * 1000000;
+}
+
+/* KMP_LIBRARY and KMP_BLOCKTIME, libomp's, turned into the wait layer's
+ * request (wait/policy.h), a blocktime after the library mode (which sets
+ * a spin of its own).  Serial also makes nthreads-var 1, as libomp runs
+ * every region serially then. */
 static void read_kmp_waiting(muster_omp_icvs *icvs)
 {
     extras.kmp_library = 0;
     extras.kmp_blocktime_ms = -1;
     const char *raw = getenv("KMP_LIBRARY");
-    const char *p = value_start(raw);
-    if (p != NULL) {
-        static const char *const modes[] = {"serial", "turnaround", "throughput"};
-        for (unsigned i = 0; i < 3 && extras.kmp_library == 0; i++) {
-            const char *q = p;
-            if (take_word(&q, modes[i]) && *q == '\0')
-                extras.kmp_library = i + 1;
-        }
+    if (raw != NULL) {
+        extras.kmp_library = muster_omp_parse_kmp_library(raw);
         if (extras.kmp_library == 0)
             muster_omp_warn_env("KMP_LIBRARY", raw, "is not serial, turnaround or throughput", "throughput");
         if (extras.kmp_library == 1)
@@ -498,18 +538,12 @@ static void read_kmp_waiting(muster_omp_icvs *icvs)
         muster_wait_request_spin_ns(extras.kmp_library == 2 ? MUSTER_MAX_SPIN_NS : -1);
     }
     raw = getenv("KMP_BLOCKTIME");
-    p = value_start(raw);
-    if (p == NULL)
+    if (raw == NULL)
         return;
-    const char *q = p;
-    char *end;
-    long ms = strtol(p, &end, 10);
-    if (take_word(&q, "infinite") && *q == '\0') {
-        extras.kmp_blocktime_ms = INT_MAX;
-        muster_wait_request_spin_ns(MUSTER_MAX_SPIN_NS);
-    } else if (end != p && ms >= 0 && ms < INT_MAX && (skip_spaces((const char **)&end), *end == '\0')) {
-        extras.kmp_blocktime_ms = (int)ms;
-        muster_wait_request_spin_ns((int64_t)ms * 1000000);
+    int ms;
+    if (muster_omp_parse_kmp_blocktime(raw, &ms)) {
+        extras.kmp_blocktime_ms = ms;
+        muster_wait_request_spin_ns(muster_omp_kmp_blocktime_spin_ns(ms));
     } else {
         muster_omp_warn_env("KMP_BLOCKTIME", raw, "is not a whole number of milliseconds or infinite",
                             "muster's default spin");

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "muster/topology.h"
@@ -176,6 +177,18 @@ unsigned muster_omp_teams_thread_limit_var(void);
  * the program set another (kmp_set_stacksize_s); 0 = the system's.  A
  * size below the minimum becomes the minimum. */
 void muster_omp_set_worker_stacksize(size_t size);
+
+/* Values as the environment's readers take them (spaces around allowed),
+ * for kmp_set_defaults (kmp/api.c), which takes the same settings from a
+ * string: false when malformed.  A size: OMP_STACKSIZE's syntax; a truth:
+ * true or false; KMP_BLOCKTIME: whole milliseconds or infinite (INT_MAX);
+ * KMP_LIBRARY: 1 serial, 2 turnaround, 3 throughput, 0 when malformed. */
+bool muster_omp_parse_size(const char *text, size_t *out);
+bool muster_omp_parse_truth(const char *text, bool *out);
+bool muster_omp_parse_kmp_blocktime(const char *text, int *ms);
+unsigned muster_omp_parse_kmp_library(const char *text);
+/* A blocktime's spin, for the wait layer's request: infinite is its longest. */
+int64_t muster_omp_kmp_blocktime_spin_ns(int ms);
 size_t muster_omp_worker_stacksize(void);
 
 #endif

@@ -40,7 +40,7 @@
 /* libomp's library modes (kmp_get_library). */
 enum { KMP_LIBRARY_SERIAL = 1, KMP_LIBRARY_TURNAROUND = 2, KMP_LIBRARY_THROUGHPUT = 3 };
 /* libomp's "infinite" blocktime, milliseconds. */
-#define KMP_MAX_BLOCKTIME 2147483647
+#define KMP_MAX_BLOCKTIME INT_MAX
 /* libomp's cancellation kinds (kmp_get_cancellation_status). */
 enum { KMP_CANCEL_PARALLEL = 1, KMP_CANCEL_LOOP = 2, KMP_CANCEL_SECTIONS = 3, KMP_CANCEL_TASKGROUP = 4 };
 
@@ -92,7 +92,7 @@ MUSTER_OMP_EXPORT void kmp_set_blocktime(int ms)
         fprintf(stderr, "libmuster-omp: kmp_set_blocktime(%d): not a number of milliseconds; using 0\n", ms);
         ms = 0;
     }
-    muster_wait_request_spin_ns(ms == KMP_MAX_BLOCKTIME ? MUSTER_MAX_SPIN_NS : (int64_t)ms * 1000000);
+    muster_wait_request_spin_ns(muster_omp_kmp_blocktime_spin_ns(ms)); /* KMP_MAX_BLOCKTIME is INT_MAX */
 }
 
 /* The request in force, else the default budget, in whole milliseconds
@@ -164,32 +164,6 @@ MUSTER_OMP_EXPORT void kmp_set_disp_num_buffers(int buffers)
 
 /* ---- kmp_set_defaults: "NAME=VALUE|NAME=VALUE", as libomp reads it ---- */
 
-/* A size with an optional k, m or g (kilobytes when none, as KMP_STACKSIZE
- * and OMP_STACKSIZE read). */
-static bool parse_size(const char *value, size_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long n = strtoull(value, &end, 10);
-    if (errno != 0 || end == value || n == 0)
-        return false;
-    unsigned long long unit = 1024;
-    switch (tolower((unsigned char)*end)) {
-    case '\0': break;
-    case 'b': unit = 1; break;
-    case 'k': unit = 1024; break;
-    case 'm': unit = 1024 * 1024; break;
-    case 'g': unit = 1024ull * 1024 * 1024; break;
-    default: return false;
-    }
-    if (*end != '\0' && end[1] != '\0' && !(tolower((unsigned char)end[1]) == 'b' && end[2] == '\0'))
-        return false;
-    if (n > SIZE_MAX / unit)
-        return false;
-    *out = (size_t)(n * unit);
-    return true;
-}
-
 static bool parse_int(const char *value, int *out)
 {
     char *end;
@@ -199,18 +173,6 @@ static bool parse_int(const char *value, int *out)
         return false;
     *out = (int)n;
     return true;
-}
-
-static bool parse_truth(const char *value, bool *out)
-{
-    static const char *const yes[] = {"1", "true", "on", "yes"}, *const no[] = {"0", "false", "off", "no"};
-    for (unsigned i = 0; i < 4; i++) {
-        if (strcasecmp(value, yes[i]) == 0)
-            return *out = true;
-        if (strcasecmp(value, no[i]) == 0)
-            return !(*out = false);
-    }
-    return false;
 }
 
 static void bad_default(const char *name, const char *value, const char *want)
@@ -225,23 +187,18 @@ static void apply_default(const char *name, const char *value)
     size_t size;
     bool truth;
     if (strcasecmp(name, "KMP_BLOCKTIME") == 0) {
-        if (strcasecmp(value, "infinite") == 0)
-            kmp_set_blocktime(KMP_MAX_BLOCKTIME);
-        else if (parse_int(value, &n))
+        if (muster_omp_parse_kmp_blocktime(value, &n))
             kmp_set_blocktime(n);
         else
             bad_default(name, value, "a number of milliseconds or 'infinite'");
     } else if (strcasecmp(name, "KMP_LIBRARY") == 0) {
-        if (strcasecmp(value, "serial") == 0)
-            kmp_set_library_serial();
-        else if (strcasecmp(value, "turnaround") == 0)
-            kmp_set_library_turnaround();
-        else if (strcasecmp(value, "throughput") == 0)
-            kmp_set_library_throughput();
+        unsigned mode = muster_omp_parse_kmp_library(value);
+        if (mode != 0)
+            kmp_set_library((int)mode);
         else
             bad_default(name, value, "serial, turnaround or throughput");
     } else if (strcasecmp(name, "KMP_STACKSIZE") == 0 || strcasecmp(name, "OMP_STACKSIZE") == 0) {
-        if (parse_size(value, &size))
+        if (muster_omp_parse_size(value, &size))
             kmp_set_stacksize_s(size);
         else
             bad_default(name, value, "a size (a number with an optional B, K, M or G)");
@@ -251,7 +208,7 @@ static void apply_default(const char *name, const char *value)
         else
             bad_default(name, value, "a positive number");
     } else if (strcasecmp(name, "OMP_DYNAMIC") == 0) {
-        if (parse_truth(value, &truth))
+        if (muster_omp_parse_truth(value, &truth))
             omp_set_dynamic(truth);
         else
             bad_default(name, value, "true or false");
@@ -261,7 +218,7 @@ static void apply_default(const char *name, const char *value)
         else
             bad_default(name, value, "a number");
     } else if (strcasecmp(name, "KMP_WARNINGS") == 0) {
-        if (parse_truth(value, &truth))
+        if (muster_omp_parse_truth(value, &truth))
             muster_omp_set_warnings(truth);
         else
             bad_default(name, value, "true or false");

@@ -61,12 +61,10 @@ static kmp_int32 plain_schedule(kmp_int32 sched)
 /* Every schedule muster runs is monotonic, which serves both modifiers. */
 static kmp_schedule decode_schedule(kmp_int32 sched)
 {
-    kmp_int32 base = sched & ~(KMP_SCH_MODIFIER_MONOTONIC | KMP_SCH_MODIFIER_NONMONOTONIC);
-    kmp_schedule s = {MUSTER_OMP_SCHED_STATIC, false, false};
-    if (base > KMP_ORD_LOWER && base <= KMP_ORD_UPPER) {
-        s.ordered = true;
-        base -= KMP_ORD_LOWER - 32;
-    }
+    kmp_int32 base = plain_schedule(sched);
+    /* ordered: plain_schedule took the ordered form's offset off. */
+    kmp_schedule s = {MUSTER_OMP_SCHED_STATIC, false, base != (sched & ~(KMP_SCH_MODIFIER_MONOTONIC |
+                                                                         KMP_SCH_MODIFIER_NONMONOTONIC))};
     switch (base) {
     case KMP_SCH_STATIC_CHUNKED:
     case KMP_SCH_STATIC_BALANCED_CHUNKED:

@@ -95,21 +95,6 @@ int cli_parse_double(const char *prog, const char *option, const char *text, dou
     return 0;
 }
 
-void cli_format_cpu_list(char *buf, size_t len, const int *cpu, unsigned n)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (unsigned i = 0; i < n && used < len; i++) {
-        unsigned j = i;
-        while (j + 1 < n && cpu[j + 1] == cpu[j] + 1)
-            j++;
-        int w = j > i ? snprintf(buf + used, len - used, "%s%d-%d", i ? "," : "", cpu[i], cpu[j])
-                      : snprintf(buf + used, len - used, "%s%d", i ? "," : "", cpu[i]);
-        used += w > 0 ? (size_t)w : 0;
-        i = j;
-    }
-}
-
 static int set_value(const char *prog, const cli_option *o, const char *value, void *opts)
 {
     char *field = (char *)opts + o->offset;

@@ -81,8 +81,5 @@ int cli_for_each_item(const char *prog, const char *option, const char *list,
 int cli_parse_count_list(const char *prog, const char *option, const char *list, unsigned long min,
                          unsigned long max, unsigned *counts, size_t *n, size_t capacity);
 
-/* "0-3,8,10-11" for an ascending list of CPU ids: runs of consecutive ids
- * become ranges.  Truncated (still terminated) when buf is too small. */
-void cli_format_cpu_list(char *buf, size_t len, const int *cpu, unsigned n);
 
 #endif

@@ -10,7 +10,10 @@
  *    v1 and v2 hierarchies found by their mounts, a container's view (the
  *    mount's root is its own cgroup), escaped mount points, the tighter of
  *    v1 and v2, controllers that are not cpu ignored;
- *  - muster_cpus_available() lies in [1, the affinity mask's count]. */
+ *  - muster_cpus_available() lies in [1, the affinity mask's count];
+ *  - platform/affinity.h: the thread's mask read as ids agrees with its
+ *    count, binding to one CPU and setting the saved mask back, and the
+ *    CPU-list text ("0-3,8,10-11"), cut short without half a number. */
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
@@ -21,6 +24,7 @@
 #include <unistd.h>
 
 #include "muster/barrier.h"
+#include "platform/affinity.h"
 #include "platform/cpus.h"
 
 #include "check.h"
@@ -389,6 +393,48 @@ static void test_cpus_available(void)
     CHECK(muster_cpus_available() == cpus); /* stable */
 }
 
+static void check_cpu_list(const int *cpus, unsigned n, size_t size, const char *expected)
+{
+    char out[64];
+    memset(out, 'x', sizeof out);
+    muster_format_cpu_list(out, size, cpus, n);
+    CHECK(strcmp(out, expected) == 0, "cpu list of %u ids in %zu bytes: \"%s\", not \"%s\"", n, size, out,
+          expected);
+}
+
+static void test_cpu_list_text(void)
+{
+    static const int ids[] = {0, 1, 2, 3, 8, 10, 11, 14};
+    check_cpu_list(ids, 8, 64, "0-3,8,10-11,14");
+    check_cpu_list(ids, 1, 64, "0");
+    check_cpu_list(ids + 4, 1, 64, "8");
+    check_cpu_list(ids, 0, 64, "");
+    check_cpu_list(ids, 8, 6, "0-3,8"); /* exactly fits */
+    check_cpu_list(ids, 8, 5, "0-3"); /* ",8" does not: no half-written entry */
+    check_cpu_list(ids, 8, 1, "");
+}
+
+static void test_thread_mask(void)
+{
+    int *cpus = NULL;
+    unsigned count = 0;
+    CHECK(muster_thread_cpus(&cpus, &count) == 0 && count >= 1, "the thread's mask could not be read");
+    CHECK(count == muster_thread_cpu_count(), "mask as ids: %u CPUs, as a count: %u", count,
+          muster_thread_cpu_count());
+    for (unsigned k = 1; k < count; k++)
+        CHECK(cpus[k] > cpus[k - 1], "mask ids not ascending at %u", k);
+    cpu_set_t saved;
+    CHECK(muster_thread_mask_get(&saved) == 0, "mask get");
+    int last = cpus[count - 1];
+    CHECK(muster_thread_bind(&last, 1) == 0, "bind to CPU %d", last);
+    CHECK(muster_thread_cpu_count() == 1, "bound to one CPU, the mask holds %u", muster_thread_cpu_count());
+    sched_yield(); /* let the kernel move us there */
+    CHECK(sched_getcpu() == last, "bound to CPU %d, running on %d", last, sched_getcpu());
+    CHECK(muster_thread_mask_set(&saved) == 0, "mask set back");
+    CHECK(muster_thread_cpu_count() == count, "mask set back: %u CPUs, not %u", muster_thread_cpu_count(), count);
+    free(cpus);
+}
+
 int main(void)
 {
     test_parse();
@@ -397,6 +443,8 @@ int main(void)
     test_v1_tree();
     test_quota_from_proc_files();
     test_cpus_available();
+    test_cpu_list_text();
+    test_thread_mask();
     printf("test_cpus: ok\n");
     return 0;
 }

@@ -22,13 +22,14 @@
 #include "model/probe.h"
 
 #include "check.h"
+#include "platform/affinity.h"
 
 static int *cpus;
 static unsigned ncpus;
 
 static void check_affinity(void)
 {
-    CHECK(muster_probe_affinity(&cpus, &ncpus) == 0);
+    CHECK(muster_thread_cpus(&cpus, &ncpus) == 0);
     cpu_set_t set;
     CHECK(sched_getaffinity(0, sizeof set, &set) == 0);
     CHECK(ncpus == (unsigned)CPU_COUNT(&set), "%u CPUs, the mask has %d", ncpus, CPU_COUNT(&set));

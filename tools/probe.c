@@ -9,6 +9,7 @@
 #include "model/probe.h"
 #include "muster/barrier.h"
 #include "muster/topology.h"
+#include "platform/affinity.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -118,7 +119,7 @@ static int choose_item(const char *item, size_t len, const struct cpu_mask *mask
         int at = mask_index(mask, c);
         if (at < 0) {
             char allowed[256];
-            cli_format_cpu_list(allowed, sizeof allowed, mask->cpu, mask->count);
+            muster_format_cpu_list(allowed, sizeof allowed, mask->cpu, mask->count);
             return cli_usage_error(PROG, "--cpus: CPU %ld is not in this process's affinity mask (%s)", c, allowed);
         }
         chosen[at] = 1;
@@ -256,7 +257,7 @@ static void print_layers(FILE *out, const muster_machine *m)
 static void print_report(FILE *out, const muster_machine *m, const struct options *o)
 {
     char cpus[256];
-    cli_format_cpu_list(cpus, sizeof cpus, m->cpu_ids, m->cpus);
+    muster_format_cpu_list(cpus, sizeof cpus, m->cpu_ids, m->cpus);
     fprintf(out, "muster probe: %s, %u CPU%s (%s)\n", m->name, m->cpus, m->cpus == 1 ? "" : "s", cpus);
     if (m->cpus == 1) {
         fprintf(out, "one CPU: no pairs to measure, only epsilon\n");
@@ -520,7 +521,7 @@ static int run(const struct options *o)
 int probe_main(int argc, char **argv)
 {
     struct cpu_mask mask;
-    if (muster_probe_affinity(&mask.cpu, &mask.count) != 0) {
+    if (muster_thread_cpus(&mask.cpu, &mask.count) != 0) {
         fprintf(stderr, "%s: cannot read the CPU affinity mask: %s\n", PROG, strerror(errno));
         return CLI_FAILED;
     }

@@ -3,6 +3,7 @@
 #include "topology.h"
 
 #include "cli.h"
+#include "platform/affinity.h"
 
 #include <muster/barrier.h>
 #include <muster/topology.h>
@@ -40,7 +41,7 @@ static char *cpus_text(const int *cpus, unsigned count)
     size_t size = (size_t)count * 12 + 3;
     char *buf = malloc(size);
     if (buf != NULL)
-        cli_format_cpu_list(buf, size, cpus, count);
+        muster_format_cpu_list(buf, size, cpus, count);
     return buf;
 }
 

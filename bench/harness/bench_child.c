@@ -194,12 +194,10 @@ void bench_progress_end(const bench_progress *p)
         fprintf(stderr, "\r\033[K");
 }
 
-/* The last line of what the process wrote on stderr: the loader's "symbol
- * lookup error", a runtime's abort message. */
-static void last_line(const char *text, char *buf, size_t len)
+void bench_last_line(const char *text, char *buf, size_t len)
 {
     size_t n = strlen(text);
-    while (n > 0 && text[n - 1] == '\n')
+    while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r'))
         n--;
     size_t start = n;
     while (start > 0 && text[start - 1] != '\n')
@@ -210,7 +208,7 @@ static void last_line(const char *text, char *buf, size_t len)
 int bench_child_explain(const bench_child_output *co, const char *name, double timeout_s, char *buf, size_t len)
 {
     char tail[512];
-    last_line(co->err, tail, sizeof tail);
+    bench_last_line(co->err, tail, sizeof tail);
     if (co->timed_out) {
         snprintf(buf, len, "did not finish in %g s", timeout_s);
         return 1;

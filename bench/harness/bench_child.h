@@ -68,6 +68,11 @@ bench_progress bench_progress_start(const char *prog, const char *unit, unsigned
 void bench_progress_step(bench_progress *p, const char *what, unsigned threads, const char *runtime);
 void bench_progress_end(const bench_progress *p);
 
+/* The last non-empty line of text into buf (always terminated): of what a
+ * process wrote on stderr, the loader's "symbol lookup error" or a
+ * runtime's abort message. */
+void bench_last_line(const char *text, char *buf, size_t len);
+
 /* Why a child that printed no result ended as it did, as one line in buf
  * ("did not finish in 5 s", "NAME died of signal 11 (...): last stderr
  * line", "NAME exited with status 1: ...").  Returns 1 when it timed out. */

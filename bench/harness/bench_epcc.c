@@ -1,4 +1,5 @@
 #include "bench_epcc.h"
+#include "platform/affinity.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -169,10 +170,7 @@ static void pin_self(struct team *t, int cpu)
 {
     if (cpu < 0)
         return;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    int rc = pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    int rc = muster_thread_bind(&cpu, 1);
     if (rc != 0)
         child_fail(t, "cannot pin thread 0 to CPU %d: %s", cpu, strerror(rc));
 }
@@ -181,13 +179,8 @@ static void start_worker(struct team *t, struct worker *w, int cpu)
 {
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    if (cpu >= 0) {
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        CPU_SET(cpu, &set);
-        /* Pinned from its first instruction, so it never starts elsewhere. */
-        pthread_attr_setaffinity_np(&attr, sizeof set, &set);
-    }
+    if (cpu >= 0)
+        (void)muster_thread_attr_on_cpu(&attr, cpu); /* pinned from its first instruction */
     int rc = pthread_create(&w->thread, &attr, worker_main, w);
     pthread_attr_destroy(&attr);
     if (rc != 0)

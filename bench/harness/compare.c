@@ -341,18 +341,6 @@ static double seconds(struct timeval tv)
     return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
-/* The last non-empty line of text, for a failing run's message. */
-static void last_line(const char *text, char *buf, size_t len)
-{
-    size_t n = strlen(text);
-    while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r'))
-        n--;
-    size_t start = n;
-    while (start > 0 && text[start - 1] != '\n')
-        start--;
-    snprintf(buf, len, "%.*s", (int)(n - start), text + start);
-}
-
 static bool pull_figure(const char *text, const regex_t *re, double *value)
 {
     regmatch_t m[2];
@@ -386,7 +374,7 @@ static void run_once(const struct options *o, const char *library, unsigned thre
     r->timed_out = co.timed_out;
     r->status = co.status;
     r->out = strdup(co.out);
-    last_line(co.err, r->err_line, sizeof r->err_line);
+    bench_last_line(co.err, r->err_line, sizeof r->err_line);
     if (figure != NULL)
         r->has_figure = pull_figure(co.out, figure, &r->figure);
 }

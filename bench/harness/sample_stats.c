@@ -1,14 +1,9 @@
 #include "sample_stats.h"
+#include "sorted.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* The median of a sorted copy; the samples stay in the order they were taken. */
 static double median_of(const double *x, size_t n)
@@ -18,8 +13,7 @@ static double median_of(const double *x, size_t n)
     if (sorted == NULL)
         return NAN;
     memcpy(sorted, x, n * sizeof *sorted);
-    qsort(sorted, n, sizeof *sorted, compare_double);
-    double m = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    double m = muster_median_sorting(sorted, n);
     if (sorted != small)
         free(sorted);
     return m;

@@ -1,6 +1,7 @@
 #include "report_text.h"
 #include "cli.h"
 #include "json_write.h"
+#include "platform/affinity.h"
 
 #include <math.h>
 #include <string.h>
@@ -93,7 +94,7 @@ void report_json_machine(FILE *out, const report_machine *m)
 void report_put_machine(FILE *out, const report_machine *m)
 {
     char cpus[256];
-    cli_format_cpu_list(cpus, sizeof cpus, m->cpu_list, m->cpus_available);
+    muster_format_cpu_list(cpus, sizeof cpus, m->cpu_list, m->cpus_available);
     fprintf(out, "%u of %ld CPUs available (%s)", m->cpus_available, m->cpus_online, cpus);
 }
 

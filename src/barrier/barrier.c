@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/mman.h>
 
 #include "internal.h"
 #include "names.h"
 #include "platform/cpus.h"
+#include "platform/platform.h"
 #include "wait/census.h"
 
 /* ---- names ---- */
@@ -433,8 +433,8 @@ int muster_barrier_reset(muster_barrier *b)
         return muster_fail(MUSTER_E_INVAL, "barrier is NULL");
     /* Dropping the pages zeroes every flag and private counter, and leaves
      * them untouched again, so first touch still places them. */
-    if (b->arena != NULL && madvise(b->arena, b->arena_bytes, MADV_DONTNEED) != 0)
-        return muster_fail(MUSTER_E_SYSTEM, "madvise failed while resetting the barrier");
+    if (b->arena != NULL && muster_release_pages(b->arena, b->arena_bytes) != 0)
+        return muster_fail(MUSTER_E_SYSTEM, "cannot release the barrier's pages (madvise) while resetting it");
     if (b->ops->reset != NULL)
         b->ops->reset(b);
     if (b->census != NULL)

@@ -19,6 +19,7 @@
  *    edge: on the Phytium 2000+ of Table I the tolerance groups {54.1, 61.4}
  *    but 61.4 is nearer 65.6, and there it goes. */
 #include "machine/machine.h"
+#include "sorted.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -29,12 +30,6 @@
 typedef struct group {
     size_t start, end;
 } group;
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* Every off-diagonal latency, ascending; NULL when memory runs out or a
  * value is not a positive finite number (sorting NaN is meaningless). */
@@ -55,15 +50,14 @@ static double *sorted_off_diagonal(const muster_machine *m, size_t *count)
             }
             v[k++] = x;
         }
-    qsort(v, k, sizeof *v, compare_doubles);
+    muster_sort_doubles(v, k);
     *count = k;
     return v;
 }
 
 static double group_median(const double *v, group g)
 {
-    size_t n = g.end - g.start, mid = g.start + n / 2;
-    return n % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+    return muster_median_of_sorted(v + g.start, g.end - g.start);
 }
 
 /* Cuts the sorted values into groups by the tolerance rule; with groups ==

@@ -10,7 +10,9 @@
  * interrupted is an outlier on one side only. */
 #include "model/probe.h"
 #include "error.h"
+#include "sorted.h"
 
+#include "platform/affinity.h"
 #include "platform/platform.h"
 
 #include <errno.h>
@@ -33,70 +35,24 @@
 #define CALIBRATION_ROUND_TRIPS 200u
 #define CALIBRATION_REPETITIONS 3u
 
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* To the picosecond: finer digits are noise, and would fill the machine file. */
 static double picoseconds(double ns) { return round(ns * 1000) / 1000; }
 
-/* Sorts v. */
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, compare_doubles);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* ---- the affinity mask and pinned threads ------------------------------- */
-
-int muster_probe_affinity(int **cpus, unsigned *count)
-{
-    /* sched_getaffinity fails with EINVAL when the set is smaller than the
-     * kernel's CPU count, so grow it until it fits. */
-    for (int possible = CPU_SETSIZE; possible <= (1 << 18); possible *= 2) {
-        size_t size = CPU_ALLOC_SIZE(possible);
-        cpu_set_t *set = CPU_ALLOC(possible);
-        if (set == NULL)
-            return -1;
-        if (sched_getaffinity(0, size, set) != 0) {
-            CPU_FREE(set);
-            if (errno != EINVAL)
-                return -1;
-            continue;
-        }
-        unsigned n = (unsigned)CPU_COUNT_S(size, set), k = 0;
-        *cpus = malloc((n ? n : 1) * sizeof **cpus);
-        for (int c = 0; *cpus != NULL && c < possible; c++)
-            if (CPU_ISSET_S(c, size, set))
-                (*cpus)[k++] = c;
-        CPU_FREE(set);
-        *count = k;
-        return *cpus != NULL && k > 0 ? 0 : -1;
-    }
-    return -1;
-}
 
 /* Starts fn(arg) on a thread that runs only on cpu: pinned before it runs,
  * so its first access already comes from the right cache. */
 static int start_pinned(pthread_t *thread, int cpu, void *(*fn)(void *), void *arg)
 {
     pthread_attr_t attr;
-    size_t size = CPU_ALLOC_SIZE(cpu + 1);
-    cpu_set_t *set = CPU_ALLOC(cpu + 1);
-    if (set == NULL)
-        return ENOMEM;
-    CPU_ZERO_S(size, set);
-    CPU_SET_S(cpu, size, set);
     int rc = pthread_attr_init(&attr);
     if (rc == 0) {
-        rc = pthread_attr_setaffinity_np(&attr, size, set);
+        rc = muster_thread_attr_on_cpu(&attr, cpu);
         if (rc == 0)
             rc = pthread_create(thread, &attr, fn, arg);
         pthread_attr_destroy(&attr);
     }
-    CPU_FREE(set);
     return rc;
 }
 
@@ -289,8 +245,8 @@ int muster_probe_pair(int cpu_a, int cpu_b, unsigned round_trips, const muster_p
             free_pingpong(p);
         return -1;
     }
-    *median_ns = picoseconds(median(p->samples, o->repetitions));
-    *min_ns = picoseconds(p->samples[0]); /* sorted by median() */
+    *median_ns = picoseconds(muster_median_sorting(p->samples, o->repetitions));
+    *min_ns = picoseconds(p->samples[0]); /* sorted by muster_median_sorting() */
     free_pingpong(p);
     if (!(*min_ns > 0))
         return muster_say(err, err_len, "CPU %d and CPU %d: the clock did not advance over %u round trips; use more round "
@@ -338,7 +294,7 @@ int muster_probe_local(int cpu, unsigned repetitions, double *ns, char *err, siz
         return muster_say(err, err_len, "cannot start a thread on CPU %d: %s", cpu, strerror(rc));
     }
     pthread_join(thread, NULL);
-    *ns = picoseconds(median(job.samples, job.repetitions));
+    *ns = picoseconds(muster_median_sorting(job.samples, job.repetitions));
     free(job.samples);
     if (!(*ns > 0))
         return muster_say(err, err_len, "CPU %d: the clock did not advance over %u local accesses", cpu, LOCAL_ITERATIONS);
@@ -371,7 +327,7 @@ static int measure_epsilon(const muster_probe_options *o, double *eps, char *err
     for (unsigned i = 0; i < o->cpu_count && rc == 0; i++)
         rc = muster_probe_local(o->cpus[i], o->repetitions, &per_cpu[i], err, len);
     if (rc == 0)
-        *eps = median(per_cpu, o->cpu_count);
+        *eps = muster_median_sorting(per_cpu, o->cpu_count);
     free(per_cpu);
     return rc;
 }

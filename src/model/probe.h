@@ -34,9 +34,6 @@ typedef struct muster_probe_options {
     unsigned partner_silent_after;
 } muster_probe_options;
 
-/* The CPUs of this process's affinity mask, ascending, in a malloc'd array
- * (any number of CPUs, not only CPU_SETSIZE).  0 or -1. */
-int muster_probe_affinity(int **cpus, unsigned *count);
 
 /* Per-round-trip time between cpu_a (which starts each round trip) and
  * cpu_b, over o->repetitions samples of round_trips round trips: the

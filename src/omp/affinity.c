@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "omp/env.h"
+#include "platform/affinity.h"
 
 const muster_omp_places *muster_omp_places_get(void)
 {
@@ -173,18 +174,7 @@ static void pin_to_place(int place)
     if (place < 0 || (unsigned)place >= places->count)
         return;
     unsigned first = places->start[place], end = places->start[place + 1];
-    int max_cpu = places->cpus[end - 1];
-    size_t bytes = CPU_ALLOC_SIZE(max_cpu + 1);
-    cpu_set_t *set = CPU_ALLOC(max_cpu + 1);
-    if (set == NULL) {
-        warn_pin_failed(place, ENOMEM);
-        return;
-    }
-    CPU_ZERO_S(bytes, set);
-    for (unsigned k = first; k < end; k++)
-        CPU_SET_S(places->cpus[k], bytes, set);
-    int rc = pthread_setaffinity_np(pthread_self(), bytes, set);
-    CPU_FREE(set);
+    int rc = muster_thread_bind(&places->cpus[first], end - first);
     if (rc != 0)
         warn_pin_failed(place, rc);
 }
@@ -225,7 +215,7 @@ static int cpu_after(const cpu_set_t *mask, int cpu, unsigned steps)
 
 bool muster_omp_spread_start(pthread_attr_t *attr, unsigned id, cpu_set_t *inherited)
 {
-    if (pthread_getaffinity_np(pthread_self(), sizeof *inherited, inherited) != 0)
+    if (muster_thread_mask_get(inherited) != 0)
         return false;
     unsigned cpus = (unsigned)CPU_COUNT(inherited);
     if (cpus < 2 || id % cpus == 0)
@@ -233,10 +223,7 @@ bool muster_omp_spread_start(pthread_attr_t *attr, unsigned id, cpu_set_t *inher
     int start = cpu_after(inherited, muster_current_cpu(), id % cpus);
     if (start < 0)
         return false;
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(start, &one);
-    return pthread_attr_setaffinity_np(attr, sizeof one, &one) == 0;
+    return muster_thread_attr_on_cpu(attr, start) == 0;
 }
 
 void muster_omp_spread_done(const cpu_set_t *inherited)
@@ -244,5 +231,5 @@ void muster_omp_spread_done(const cpu_set_t *inherited)
     /* Cannot fail with a mask the creator held a moment ago, unless its
      * CPUs went offline; the worker then keeps its start CPU, which the
      * kernel would move it off anyway. */
-    (void)pthread_setaffinity_np(pthread_self(), sizeof *inherited, inherited);
+    (void)muster_thread_mask_set(inherited);
 }

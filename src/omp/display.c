@@ -6,17 +6,17 @@
  * muster_omp_env_set_display). */
 #include <omp.h> /* gcc's: our definitions must match its prototypes exactly */
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "barrier/runtime.h" /* muster_algorithm_name */
 #include "omp/display.h"
 #include "omp/env.h"
+#include "platform/affinity.h"
+#include "platform/platform.h"
 
 /* ---- OMP_DISPLAY_ENV (OpenMP 5.1 §6.12) ---- */
 
@@ -173,24 +173,13 @@ MUSTER_OMP_EXPORT size_t omp_get_affinity_format(char *buffer, size_t size)
 /* The calling thread's CPUs as a list with ranges: "0-3,8". */
 static void format_own_cpus(char *out, size_t size)
 {
-    cpu_set_t mask;
+    int *cpus;
+    unsigned count;
     out[0] = '\0';
-    if (sched_getaffinity(0, sizeof mask, &mask) != 0)
+    if (muster_thread_cpus(&cpus, &count) != 0)
         return;
-    size_t used = 0;
-    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-        if (!CPU_ISSET(cpu, &mask))
-            continue;
-        int last = cpu;
-        while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, &mask))
-            last++;
-        int n = last > cpu ? snprintf(out + used, size - used, "%s%d-%d", used ? "," : "", cpu, last)
-                           : snprintf(out + used, size - used, "%s%d", used ? "," : "", cpu);
-        if (n < 0 || (size_t)n >= size - used)
-            return;
-        used += (size_t)n;
-        cpu = last;
-    }
+    muster_format_cpu_list(out, size, cpus, count);
+    free(cpus);
 }
 
 /* The value of one field type into value[]; false when the type is unknown. */
@@ -211,7 +200,7 @@ static bool field_value(char type, char *value, size_t size)
         value[size - 1] = '\0';
         return true;
     case 'P': snprintf(value, size, "%ld", (long)getpid()); return true;
-    case 'i': snprintf(value, size, "%ld", (long)syscall(SYS_gettid)); return true;
+    case 'i': snprintf(value, size, "%ld", muster_thread_os_id()); return true;
     case 'A': format_own_cpus(value, size); return true;
     default: return false;
     }

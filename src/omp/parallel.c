@@ -21,6 +21,7 @@
 #include "omp/env.h"
 #include "omp/internal.h"
 #include "omp/task/scheduler.h"
+#include "platform/affinity.h"
 
 /* What a forking thread puts back after its region. */
 typedef struct region {
@@ -62,8 +63,7 @@ static int libgomp_cpu_count(void)
 
 static int mask_cpus(void)
 {
-    cpu_set_t mask;
-    return sched_getaffinity(0, sizeof mask, &mask) == 0 ? CPU_COUNT(&mask) : 0;
+    return (int)muster_thread_cpu_count();
 }
 
 /* Gives the initial thread every CPU back when `cpus` is all of them. */
@@ -72,11 +72,10 @@ static bool restore_whole_machine(int cpus)
     if (cpus < 2 || cpus > CPU_SETSIZE || sysconf(_SC_NPROCESSORS_CONF) != cpus ||
         sysconf(_SC_NPROCESSORS_ONLN) != cpus)
         return false;
-    cpu_set_t all;
-    CPU_ZERO(&all);
+    int all[CPU_SETSIZE];
     for (int cpu = 0; cpu < cpus; cpu++)
-        CPU_SET(cpu, &all);
-    return sched_setaffinity(0, sizeof all, &all) == 0 && mask_cpus() == cpus;
+        all[cpu] = cpu;
+    return muster_thread_bind(all, (unsigned)cpus) == 0 && mask_cpus() == cpus;
 }
 
 static void undo_libgomp_binding(void)

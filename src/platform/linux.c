@@ -82,6 +82,16 @@ void *muster_map_zeroed(size_t bytes)
     return memory == MAP_FAILED ? NULL : memory;
 }
 
+int muster_release_pages(void *memory, size_t bytes)
+{
+    return madvise(memory, bytes, MADV_DONTNEED);
+}
+
+long muster_thread_os_id(void)
+{
+    return (long)syscall(SYS_gettid);
+}
+
 void muster_unmap(void *memory, size_t bytes)
 {
     if (memory != NULL)

@@ -86,9 +86,16 @@ int muster_futex_wake_tagged(_Atomic uint32_t *word, int count, uint32_t bits);
  * as setenv beside another thread's getenv. */
 bool muster_process_single_threaded(void);
 
+/* The calling thread's id as the kernel numbers it (gettid): the process
+ * id for the initial thread. */
+long muster_thread_os_id(void);
+
 /* Anonymous zero-filled memory that no thread has touched yet, so each page
  * lands on the NUMA node of the first thread that writes it. */
 void *muster_map_zeroed(size_t bytes);
+/* Gives pages back to the kernel: they read as zeros again when touched
+ * next (MADV_DONTNEED).  0, or -1 with errno set. */
+int muster_release_pages(void *memory, size_t bytes);
 void muster_unmap(void *memory, size_t bytes);
 
 #endif

@@ -10,13 +10,13 @@
  *   - stack size onto the worker stack size (OMP_STACKSIZE), for workers
  *     started afterwards;
  *   - affinity masks are CPU sets: a thread is bound to one with
- *     sched_setaffinity, as libomp binds it;
+ *     platform/affinity.h's muster_thread_mask_set, as libomp binds it;
  *   - kmp_malloc and the rest are the C library's;
  *   - warnings on and off switch the runtime's warnings.
  * C names take their arguments by value; the Fortran names (fortran/kmp.c)
  * by reference.  All are at LLVM's node VERSION (libmuster-omp.map). */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* cpu_set_t, sched_setaffinity */
+#define _GNU_SOURCE /* cpu_set_t */
 #endif
 #include <ctype.h>
 #include <errno.h>
@@ -34,6 +34,7 @@
 #include "omp/env.h"
 #include "omp/internal.h"
 #include "omp/kmp/kmp_api.h"
+#include "platform/affinity.h"
 #include "platform/cpus.h"
 #include "wait/policy.h"
 
@@ -347,13 +348,13 @@ MUSTER_OMP_EXPORT int kmp_get_affinity_mask_proc(int proc, void **mask)
 MUSTER_OMP_EXPORT int kmp_set_affinity(void **mask)
 {
     cpu_set_t *set = mask_of(mask, "kmp_set_affinity");
-    return sched_setaffinity(0, sizeof *set, set) == 0 ? 0 : errno;
+    return muster_thread_mask_set(set);
 }
 
 MUSTER_OMP_EXPORT int kmp_get_affinity(void **mask)
 {
     cpu_set_t *set = mask_of(mask, "kmp_get_affinity");
-    return sched_getaffinity(0, sizeof *set, set) == 0 ? 0 : errno;
+    return muster_thread_mask_get(set);
 }
 
 /* The calling thread back on the process's whole mask. */
@@ -363,11 +364,7 @@ MUSTER_OMP_EXPORT int kmp_set_thread_affinity_mask_initial(void)
     unsigned n = muster_affinity_cpus(cpus, CPU_SETSIZE);
     if (n == 0)
         return -1;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    for (unsigned i = 0; i < n && i < CPU_SETSIZE; i++)
-        CPU_SET(cpus[i], &set);
-    return sched_setaffinity(0, sizeof set, &set) == 0 ? 0 : errno;
+    return muster_thread_bind(cpus, n < CPU_SETSIZE ? n : CPU_SETSIZE);
 }
 
 /* ---- memory ---- */

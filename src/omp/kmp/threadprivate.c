@@ -14,11 +14,11 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "omp/kmp/kmp.h"
 #include "omp/mutex.h"
+#include "platform/platform.h"
 
 typedef void *(*kmpc_ctor)(void *);
 typedef void *(*kmpc_cctor)(void *, void *);
@@ -158,7 +158,7 @@ static tp_variable *variable(void *orig, size_t size, kmpc_ctor ctor, kmpc_dtor 
 
 static bool initial_thread(void)
 {
-    return syscall(SYS_gettid) == getpid();
+    return muster_thread_os_id() == getpid();
 }
 
 MUSTER_OMP_EXPORT void *__kmpc_threadprivate_cached(ident_t *loc, kmp_int32 gtid, void *orig, size_t size,

@@ -60,6 +60,7 @@
 #include "wait/policy.h"
 #include "wait/wait.h"
 #include "omp/waiter.h"
+#include "omp/warn.h" /* muster_omp_fatal, the warnings */
 
 /* Exported with default visibility; everything else in the .so is hidden
  * (-fvisibility=hidden), so the program cannot bind to our internals. */
@@ -352,20 +353,6 @@ void muster_omp_workshares_free(muster_omp_workshares *ws);
 
 /* ---- environment and affinity ---- */
 
-/* Whether the runtime's warnings are wanted (kmp_set_warnings_on/off;
- * on by default): muster_omp_warn_env and the warnings about smaller
- * teams and unbound threads ask. */
-void muster_omp_set_warnings(bool on);
-bool muster_omp_warnings_wanted(void);
-/* One warning line on stderr: "libmuster-omp: VAR='value' problem; using instead". */
-void muster_omp_warn_env(const char *variable, const char *value, const char *problem, const char *instead);
-/* A statistics switch of the environment (MUSTER_OMP_TASK_STATS,
- * MUSTER_OMP_WAIT_STATS): true for 1; false for 0 or unset, and for
- * anything else, with the warning line. */
-bool muster_omp_env_statistics(const char *variable);
-/* A runtime error the program cannot go on from: one line on stderr
- * ("libmuster-omp: ..."), then abort. */
-_Noreturn void muster_omp_fatal(const char *format, ...) __attribute__((format(printf, 1, 2)));
 
 /* For a team of `size` threads forked by `primary` with proc-bind policy
  * `bind` (MUSTER_OMP_BIND_*): fills each member's place state (index = thread

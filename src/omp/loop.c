@@ -7,6 +7,7 @@
 
 #include "omp/task/task.h"
 #include "omp/workshare.h"
+#include "omp/warn.h"
 
 /* ---- schedules ---- */
 
@@ -294,11 +295,11 @@ static void init_doacross(muster_ws_slot *slot, const muster_ws_loop_extras *ext
         if (extras->counts[d] == 0)
             return; /* no iterations: nobody posts or waits */
         if (__builtin_mul_overflow(product, extras->counts[d], &product))
-            muster_ws_fatal("doacross loop nest with more than 2^64 iterations is not supported");
+            muster_omp_fatal("doacross loop nest with more than 2^64 iterations is not supported");
     }
     muster_ws_doacross *d = muster_ws_slot_doacross(slot, extras->ncounts, slot->loop.nthreads);
     if (d == NULL)
-        muster_ws_fatal("out of memory for a doacross loop");
+        muster_omp_fatal("out of memory for a doacross loop");
     for (unsigned i = 0; i < extras->ncounts; i++)
         d->counts[i] = extras->counts[i];
     slot->doacross = d;
@@ -311,7 +312,7 @@ static void init_slot(muster_ws_slot *slot, const muster_ws_loop *proto, const m
     if (extras == NULL)
         return;
     if (extras->mem != NULL && muster_ws_slot_memory(slot, (size_t)(uintptr_t)*extras->mem) == NULL)
-        muster_ws_fatal("out of memory for a work share");
+        muster_omp_fatal("out of memory for a work share");
     /* A team of one has nobody to wait for: post and wait do nothing. */
     if (extras->ncounts != 0 && proto->nthreads > 1)
         init_doacross(slot, extras);

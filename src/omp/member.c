@@ -60,7 +60,6 @@ void muster_omp_team_barrier(muster_omp_thread *self)
     muster_omp_tasks_settle_events(team);
     int rc = muster_omp_wait_running_tasks(self, team, team->barrier, self->id);
     if (rc < 0) {
-        fprintf(stderr, "libmuster-omp: barrier failed: %s (%s)\n", muster_strerror(rc), muster_error_detail());
-        abort();
+        muster_omp_fatal("barrier failed: %s (%s)", muster_strerror(rc), muster_error_detail());
     }
 }

@@ -321,8 +321,7 @@ void muster_omp_parallel_start(void (*fn)(void *), void *data, unsigned num_thre
     muster_omp_thread *self = muster_omp_self();
     region *r = malloc(sizeof *r);
     if (r == NULL) {
-        fprintf(stderr, "libmuster-omp: out of memory starting a parallel region\n");
-        abort();
+        muster_omp_fatal("out of memory starting a parallel region");
     }
     begin_region(self, r, fn, data, num_threads, proc_bind);
     start_members(self, r, setup, setup_arg);
@@ -333,8 +332,7 @@ void muster_omp_parallel_end(void)
     muster_omp_thread *self = muster_omp_self();
     region *r = self->region;
     if (r == NULL) {
-        fprintf(stderr, "libmuster-omp: GOMP_parallel_end without GOMP_parallel_start\n");
-        abort();
+        muster_omp_fatal("GOMP_parallel_end without GOMP_parallel_start");
     }
     end_region(self, r);
     free(r);

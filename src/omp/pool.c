@@ -105,8 +105,7 @@ static void *worker_main(void *arg)
          * while it waits: they may appear after this member has finished. */
         int rc = muster_omp_wait_running_tasks(self, team, team->fork_barrier, w->id);
         if (rc < 0) {
-            fprintf(stderr, "libmuster-omp: join failed: %s\n", muster_strerror(rc));
-            abort();
+            muster_omp_fatal("join failed: %s", muster_strerror(rc));
         }
         self->team = NULL;
         self->id = 0;
@@ -333,8 +332,7 @@ void muster_omp_pool_join(muster_omp_team *team)
                          : muster_barrier_wait_working(team->fork_barrier, 0, work);
     muster_omp_tasks_work_done(work);
     if (rc < 0) {
-        fprintf(stderr, "libmuster-omp: join failed: %s\n", muster_strerror(rc));
-        abort();
+        muster_omp_fatal("join failed: %s", muster_strerror(rc));
     }
     if (team->split) {
         pool->docked = team->size;

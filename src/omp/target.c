@@ -351,8 +351,7 @@ static void *allocate(size_t alignment, size_t size, omp_allocator_handle_t allo
         if (a == NULL || a->fallback == omp_atv_null_fb)
             return NULL;
         if (a->fallback == omp_atv_abort_fb) {
-            fprintf(stderr, "libmuster-omp: out of memory allocating %zu bytes (abort_fb)\n", size);
-            abort();
+            muster_omp_fatal("out of memory allocating %zu bytes (abort_fb)", size);
         }
         allocator = fallback_of(a);
     }

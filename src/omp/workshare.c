@@ -1,5 +1,6 @@
 /* The work-share ring that every worksharing construct enters (see workshare.h). */
 #include "omp/workshare.h"
+#include "omp/warn.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -16,12 +17,6 @@ struct muster_omp_workshares {
     muster_ws_slot slots[MUSTER_WS_RING];
     muster_ws_member members[]; /* size of them, indexed by thread number */
 };
-
-_Noreturn void muster_ws_fatal(const char *what)
-{
-    fprintf(stderr, "libmuster-omp: %s\n", what);
-    abort();
-}
 
 /* ---- team state ---- */
 
@@ -147,7 +142,7 @@ static void free_thread_records(void *unused)
 static void create_records_key(void)
 {
     if (pthread_key_create(&records_key, free_thread_records) != 0)
-        muster_ws_fatal("cannot create the key that frees work-share records");
+        muster_omp_fatal("cannot create the key that frees work-share records");
 }
 
 static serial_record *serial_fresh(serial_record *r)
@@ -170,7 +165,7 @@ static serial_record *serial_take(void)
         pthread_setspecific(records_key, &free_records);
         r = aligned_alloc(MUSTER_CACHE_LINE, (sizeof *r + MUSTER_CACHE_LINE - 1) / MUSTER_CACHE_LINE * MUSTER_CACHE_LINE);
         if (r == NULL)
-            muster_ws_fatal("out of memory for a work share");
+            muster_omp_fatal("out of memory for a work share");
         memset(r, 0, sizeof *r);
     }
     return serial_fresh(r);
@@ -358,7 +353,7 @@ muster_ws_member *muster_ws_join_opened(muster_omp_thread *self)
     }
     muster_ws_member *m = muster_ws_member_begin(self);
     if (muster_ws_enter(self, m))
-        muster_ws_fatal("a combined construct's work share was not opened before the team started");
+        muster_omp_fatal("a combined construct's work share was not opened before the team started");
     return m;
 }
 

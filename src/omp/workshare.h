@@ -174,8 +174,6 @@ muster_ws_doacross *muster_ws_slot_doacross(muster_ws_slot *slot, unsigned ncoun
 /* True for exactly one member per single construct. */
 bool muster_ws_single_claim(muster_omp_thread *self);
 
-/* Fatal runtime error: a message on stderr, then abort. */
-_Noreturn void muster_ws_fatal(const char *what);
 
 /* ---- loops (loop.c) ---- */
 

@@ -58,16 +58,11 @@
 /* Task arguments up to this size are copied on the stack, larger on the heap. */
 #define STACK_ARG_LIMIT 4096
 
-static inline _Noreturn void fatal(const char *what)
-{
-    muster_omp_fatal("%s", what);
-}
-
 static inline void *checked_malloc(size_t bytes)
 {
     void *p = malloc(bytes ? bytes : 1);
     if (p == NULL)
-        fatal("out of memory");
+        muster_omp_fatal("out of memory");
     return p;
 }
 
@@ -231,6 +226,13 @@ static inline task_frame *running_task(void)
 {
     task_frame *frame = muster_omp_current_frame;
     return frame != NULL && frame->team == current_team() ? frame : NULL;
+}
+
+/* Whether a task created by `running` (NULL: the implicit task) is
+ * included: made inside a final task, so run at once and final too. */
+static inline bool included_in_final(const task_frame *running)
+{
+    return running != NULL && running->final;
 }
 
 /* The depth of a task created or run by `running`, the team's task the

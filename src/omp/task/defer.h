@@ -226,7 +226,7 @@ static inline bool muster_omp_defer_ready(muster_omp_team_tasks *tt, unsigned id
  * once to keep the serial order. */
 static inline bool muster_omp_defer_record(bool if_clause, bool included, const muster_omp_team *team)
 {
-    return if_clause && !included && team != NULL && team->tasks != NULL;
+    return muster_omp_defer_possible(if_clause, included, team); /* the same conditions, for another reason */
 }
 
 /* The throttle: true when member id must run its next task at once because

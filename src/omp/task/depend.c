@@ -2,6 +2,7 @@
 #include "omp/task/depend.h"
 
 #include "omp/task/task_memory.h"
+#include "omp/warn.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,8 +47,7 @@ struct muster_omp_dep_table {
 
 static _Noreturn void out_of_memory(void)
 {
-    fprintf(stderr, "libmuster-omp: out of memory for task dependences\n");
-    abort();
+    muster_omp_fatal("out of memory for task dependences");
 }
 
 static void *checked_realloc(void *p, size_t bytes)
@@ -220,8 +220,7 @@ static void add_list_to_before(dep_entry *e, dep_list *list)
     for (uint32_t i = 0; i < list->n; i++) {
         muster_omp_dep *r = record_at(e, list, list->items[i], i);
         if (r == NULL) {
-            fprintf(stderr, "libmuster-omp: task dependences: a list entry without its record\n");
-            abort();
+            muster_omp_fatal("task dependences: a list entry without its record");
         }
         add_at(e, &e->set_before, list->items[i], r);
     }

@@ -139,7 +139,7 @@ MUSTER_OMP_EXPORT void omp_fulfill_event(omp_event_handle_t handle)
     task_event *event = (task_event *)(uintptr_t)handle;
     /* release: publishes what the fulfiller wrote for the task's successors. */
     if (atomic_exchange_explicit(&event->fulfilled, 1, memory_order_release) != 0)
-        fatal("omp_fulfill_event: event already fulfilled");
+        muster_omp_fatal("omp_fulfill_event: event already fulfilled");
     muster_futex_wake(&event->fulfilled, INT32_MAX);
     drop_event(event);
 }
@@ -163,7 +163,7 @@ static void fulfil_record(deferred_task *t)
     /* relaxed: only detects a second call made before the task completed
      * (after that the record is gone, as libgomp's is). */
     if (atomic_exchange_explicit(&t->fulfilled, true, memory_order_relaxed))
-        fatal("omp_fulfill_event: event already fulfilled");
+        muster_omp_fatal("omp_fulfill_event: event already fulfilled");
     /* acq_rel: as in run_record_body. */
     if (atomic_fetch_sub_explicit(&t->detach_outstanding, 1, memory_order_acq_rel) != 1)
         return;

@@ -62,7 +62,7 @@ void muster_omp_taskgroup_end(void)
 {
     taskgroup *group = innermost_group();
     if (group == NULL)
-        fatal("the end of a taskgroup that was not started");
+        muster_omp_fatal("the end of a taskgroup that was not started");
     muster_omp_wait_descendants(&group->tasks, muster_omp_frame_node(running_task()));
     if (muster_omp_pending_events != NULL)
         muster_omp_events_settle_group(group);
@@ -122,7 +122,7 @@ void muster_omp_undeferred_begin(void *storage, bool final)
     const task_frame *running = parent != NULL && parent->team == team ? parent : NULL;
     *frame = (task_frame){.parent = parent,
                           .team = team,
-                          .final = final || (running != NULL && running->final),
+                          .final = final || included_in_final(running),
                           .depth = depth_below(running),
                           .work_first = work_first_at_once(running)};
     muster_omp_current_frame = frame;
@@ -132,7 +132,7 @@ void muster_omp_undeferred_end(void *storage)
 {
     task_frame *frame = storage;
     if (muster_omp_current_frame != frame)
-        fatal("an undeferred task ended that is not the innermost one running");
+        muster_omp_fatal("an undeferred task ended that is not the innermost one running");
     muster_omp_frame_leave(frame);
 }
 
@@ -242,7 +242,7 @@ void muster_omp_successor_ready(void *task, void *arg)
          * owns no deque of the team, so the task goes to the shared queue
          * (as priority 0 when it has none). */
         if (!muster_omp_tasks_push_prioritized(t->team->tasks, t, t->priority, MUSTER_OMP_NOT_MEMBER))
-            fatal("out of memory queueing a task");
+            muster_omp_fatal("out of memory queueing a task");
         return;
     }
     if (!muster_omp_record_queue_again(t, self->id))
@@ -343,7 +343,7 @@ deferred_task *muster_omp_record_new(muster_omp_team *team, task_frame *running,
      * block returns here whichever thread finishes the task. */
     deferred_task *t = muster_omp_task_alloc(header + (size_t)(arg_size > 0 ? arg_size : 0) + align);
     if (t == NULL)
-        fatal("out of memory for a task");
+        muster_omp_fatal("out of memory for a task");
     char *arg = (char *)(((uintptr_t)t + header + align - 1) & ~(uintptr_t)(align - 1));
     if (task->cpyfn != NULL)
         task->cpyfn(arg, task->data);

@@ -66,7 +66,7 @@ void muster_omp_tasks_solo_scheduler(muster_omp_team *team)
     } else {
         tt = muster_omp_team_tasks_create(1);
         if (tt == NULL)
-            fatal("out of memory for a team of one's task scheduler");
+            muster_omp_fatal("out of memory for a team of one's task scheduler");
     }
     team->tasks = tt;
 }

@@ -273,7 +273,7 @@ static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *
                                                             void *data, void (*cpyfn)(void *, void *),
                                                             long arg_size, long arg_align)
 {
-    bool included = running != NULL && running->final;
+    bool included = included_in_final(running);
     muster_omp_team_tasks *tt = if_clause && !included && team != NULL ? scheduler_for(team, queue_alone) : NULL;
     if (tt != NULL) {
         muster_omp_defer_plan plan = muster_omp_defer_plain(self, tt, running != NULL ? running->depth : 0,
@@ -306,7 +306,7 @@ static __attribute__((noinline)) void task_with_clauses(const muster_omp_task_de
         return;
     task_frame *outer = muster_omp_current_frame;
     task_frame *running = creator_frame(outer, team);
-    bool included = running != NULL && running->final;
+    bool included = included_in_final(running);
     bool final = task->final || included;
     bool detached = task->detach != NULL;
     int priority = effective_priority(task->priority);
@@ -366,7 +366,7 @@ void muster_omp_task_plain(void (*fn)(void *), void *data, void (*cpyfn)(void *,
     muster_omp_team *team = self->team;
     task_frame *outer = muster_omp_current_frame;
     task_frame *running = creator_frame(outer, team);
-    bool included = running != NULL && running->final;
+    bool included = included_in_final(running);
     plain_task(self, team, outer, running, final || included, if_clause, queue_alone, fn, data, cpyfn, arg_size,
                arg_align);
 }
@@ -399,7 +399,7 @@ bool muster_omp_taskloop_task(const muster_omp_task_desc *task, const void *boun
      * do on libgomp (one task waiting for another).  A full deque or the
      * team's throttle runs the task here.  A final taskloop's tasks are
      * queued too; only those created inside a final task are included. */
-    bool included = running != NULL && running->final;
+    bool included = included_in_final(running);
     if (muster_omp_defer_record(task->if_clause, included, team)) {
         deferred_task *t = muster_omp_record_new(team, running, task->final, task);
         memcpy(t->data, bounds, bounds_size);

@@ -27,6 +27,12 @@ strayed more than 10% from the median, and muster's median ns/day / the
 better peer's (above 1: muster is faster).  A run that fails (nonzero
 exit, or no Performance line) is named with the tail of its output.
 
+--baseline BUILD adds a fourth runtime, "baseline": another build folder of
+muster (BUILD/tools/muster), a checkout before a change, run in the same
+rotation, with muster's ns/day over the baseline's in the same round.  Runs
+of muster and the baseline set MUSTER_OMP_WAIT_STATS=1: their rows give the
+median futex sleeps and costly-yield spells of a run, from that line.
+
 Not run by CI (it needs Debian's gromacs); a development tool.
 """
 import argparse
@@ -42,6 +48,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIBOMP = "/usr/lib/llvm-14/lib/libomp.so.5"
 RUNTIMES = ("libgomp", "libomp", "muster")
+MUSTERS = ("muster", "baseline")  # runtimes that are builds of muster
+WAIT_STATS = re.compile(r"^libmuster-omp: waits: sleeps=(\d+) .*costly_spells=(\d+)", re.M)
 STRAY = 0.10  # a round "strays" when its ns/day is this far from the runtime's median
 
 
@@ -171,25 +179,26 @@ def prepare(gmx, work, box):
     return atoms
 
 
-def under(runtime, threads, muster):
+def under(runtime, threads, musters):
     """The command prefix and environment that run gmx on `runtime` (as scripts/npb.py does)."""
-    if runtime == "muster":
-        return [muster, "run", "--threads", str(threads), "--"], {}
+    if runtime in MUSTERS:
+        return [musters[runtime], "run", "--threads", str(threads), "--"], {"MUSTER_OMP_WAIT_STATS": "1"}
     env = {"OMP_NUM_THREADS": str(threads)}
     if runtime == "libomp":
         env["LD_PRELOAD"] = LIBOMP
     return [], env
 
 
-def mdrun(gmx, work, name, runtime, threads, nsteps, muster, timeout):
-    """One timed run: (ns/day or None, wall s, CPU s, why it failed or None)."""
+def mdrun(gmx, work, name, runtime, threads, nsteps, musters, timeout):
+    """One timed run: (ns/day or None, wall s, CPU s, steal s, (sleeps, costly spells) or None, why it
+    failed or None)."""
     runs = os.path.join(work, "runs")
     os.makedirs(runs, exist_ok=True)
     base = os.path.join(runs, name)
     for ext in (".log", ".edr", ".cpt", ".out"):
         if os.path.exists(base + ext):
             os.remove(base + ext)
-    prefix, env = under(runtime, threads, muster)
+    prefix, env = under(runtime, threads, musters)
     cmd = prefix + [gmx, "mdrun", "-s", os.path.join(work, "topol.tpr"), "-deffnm", base, "-g", base + ".log",
                     "-ntmpi", "1", "-ntomp", str(threads), "-pin", "off", "-nb", "cpu", "-nsteps", str(nsteps),
                     "-noconfout", "-cpt", "-1"]
@@ -214,6 +223,11 @@ def mdrun(gmx, work, name, runtime, threads, nsteps, muster, timeout):
         with open(base + ".log", errors="replace") as f:
             m = re.search(r"^Performance:\s+([0-9.]+)", f.read(), re.M)
         perf = float(m.group(1)) if m else None
+    waits = None
+    with open(out, errors="replace") as f:
+        m = WAIT_STATS.search(f.read())
+    if m:
+        waits = (int(m.group(1)), int(m.group(2)))
     why = None
     if killed:
         why = f"timed out after {timeout} s"
@@ -227,21 +241,26 @@ def mdrun(gmx, work, name, runtime, threads, nsteps, muster, timeout):
         why += (f" (output: {out}); its last lines:\n" + "\n".join("    " + l[:96] for l in tail) if tail
                 else f" (output: {out}, empty)")
         perf = None
-    return perf, wall, cpu, stolen, why
+    return perf, wall, cpu, stolen, waits, why
 
 
-def round_ratios(results, threads, rounds):
-    """muster's ns/day over the better peer's of the same round, for every round that has all three:
+def round_ratios(results, threads, rounds, against):
+    """muster's ns/day over the best of `against` in the same round, for every round that has them:
     the machine's drift between rounds cancels."""
     ratios = []
     for k in range(rounds):
         def perf(runtime):
             runs = results.get((runtime, threads), [])
             return runs[k][0] if k < len(runs) else None
-        peers = [perf(r) for r in RUNTIMES if r != "muster" and perf(r) is not None]
-        if perf("muster") is not None and peers:
-            ratios.append(perf("muster") / max(peers))
+        others = [perf(r) for r in against if perf(r) is not None]
+        if perf("muster") is not None and others:
+            ratios.append(perf("muster") / max(others))
     return ratios
+
+
+def median_of(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
 
 
 def report(results, failures, runtimes, threads_list, rounds, nsteps, atoms):
@@ -253,7 +272,7 @@ def report(results, failures, runtimes, threads_list, rounds, nsteps, atoms):
     for threads in threads_list:
         print()
         print(f"{threads} threads  {'ns/day':>8s} {'worst':>8s} {'best':>8s} {'wall s':>8s} {'CPU s':>8s} "
-              f"{'steal s':>8s} {'strays':>7s} {'failed':>7s}")
+              f"{'steal s':>8s} {'strays':>7s} {'failed':>7s} {'sleeps':>7s} {'costly':>7s}")
         medians = {}
         for runtime in runtimes:
             runs = results.get((runtime, threads), [])
@@ -266,20 +285,27 @@ def report(results, failures, runtimes, threads_list, rounds, nsteps, atoms):
             perf = [r[0] for r in good]
             med = medians[runtime] = statistics.median(perf)
             strays = sum(abs(x - med) > STRAY * med for x in perf)
+            sleeps = median_of(r[4][0] if r[4] else None for r in good)
+            costly = median_of(r[4][1] if r[4] else None for r in good)
+            waits = f" {sleeps:7.0f} {costly:7.0f}" if sleeps is not None else f" {'-':>7s} {'-':>7s}"
             print(f"{runtime:10s} {med:8.3f} {min(perf):8.3f} {max(perf):8.3f} "
                   f"{statistics.median(r[1] for r in good):8.2f} {statistics.median(r[2] for r in good):8.2f} "
-                  f"{statistics.median(r[3] for r in good):8.2f} {strays:7d} {failed:7d}")
-        peers = {r: m for r, m in medians.items() if r != "muster"}
+                  f"{statistics.median(r[3] for r in good):8.2f} {strays:7d} {failed:7d}{waits}")
+        peers = {r: m for r, m in medians.items() if r not in MUSTERS}
         if "muster" in medians and peers:
             best = max(peers, key=peers.get)
             line = f"muster / better peer ({best}): {medians['muster'] / peers[best]:.3f}"
             if "libomp" in peers and best != "libomp":
                 line += f"; muster / libomp: {medians['muster'] / peers['libomp']:.3f}"
             print(line)
-            ratios = round_ratios(results, threads, rounds)
+            ratios = round_ratios(results, threads, rounds, [r for r in RUNTIMES if r not in MUSTERS])
             if ratios:
                 print(f"muster / the better peer of the same round: median {statistics.median(ratios):.3f}, "
                       f"worst {min(ratios):.3f}, over {len(ratios)} rounds")
+        if "muster" in medians and "baseline" in medians:
+            ratios = round_ratios(results, threads, rounds, ["baseline"])
+            print(f"muster / baseline of the same round: median {statistics.median(ratios):.3f}, "
+                  f"worst {min(ratios):.3f}, best {max(ratios):.3f}, over {len(ratios)} rounds")
     print()
     print("target (2 CPUs): at 4 threads, muster >= libomp's ns/day; at 2 threads, not below its "
           "2-thread lead")
@@ -305,6 +331,8 @@ def main():
                     help="edge of the water cube in nm, used only when preparing (default %(default)s: "
                          "about 8,900 atoms)")
     ap.add_argument("--timeout", type=int, default=1800, help="seconds allowed one run (default %(default)s)")
+    ap.add_argument("--baseline", metavar="BUILD",
+                    help="another build folder of muster (a checkout before a change) to run as 'baseline'")
     a = ap.parse_args()
     try:
         threads_list = [int(t) for t in a.threads.split(",") if t]
@@ -323,9 +351,15 @@ def main():
         ap.error("gmx not found: this needs Debian's GROMACS; run `apt-get install gromacs` (as root)")
     if "libomp" in runtimes and not os.path.exists(LIBOMP):
         ap.error(f"{LIBOMP} not found: run `apt-get install libomp5-14`, or leave libomp out of --runtimes")
-    muster = os.path.join(ROOT, "build", "tools", "muster")
-    if "muster" in runtimes and not os.access(muster, os.X_OK):
-        ap.error(f"{muster} not found: build muster first (README)")
+    musters = {"muster": os.path.join(ROOT, "build", "tools", "muster")}
+    if a.baseline:
+        musters["baseline"] = os.path.join(os.path.abspath(a.baseline), "tools", "muster")
+        if not os.access(musters["baseline"], os.X_OK):
+            ap.error(f"--baseline {a.baseline!r}: {musters['baseline']} not found: give a build folder of muster "
+                     "(the folder cmake built, holding tools/muster)")
+        runtimes.append("baseline")
+    if "muster" in runtimes and not os.access(musters["muster"], os.X_OK):
+        ap.error(f"{musters['muster']} not found: build muster first (README)")
     atoms = prepare(gmx, os.path.abspath(a.work), a.box)
     work = os.path.abspath(a.work)
 
@@ -336,9 +370,9 @@ def main():
         for threads in threads_list:
             for runtime in order:
                 note(f"gromacs: round {r + 1}/{a.rounds}: {runtime}, {threads} threads ...")
-                perf, wall, cpu, stolen, why = mdrun(gmx, work, f"r{r + 1}-{runtime}-t{threads}", runtime, threads,
-                                             a.nsteps, muster, a.timeout)
-                results.setdefault((runtime, threads), []).append((perf, wall, cpu, stolen))
+                perf, wall, cpu, stolen, waits, why = mdrun(gmx, work, f"r{r + 1}-{runtime}-t{threads}", runtime,
+                                                            threads, a.nsteps, musters, a.timeout)
+                results.setdefault((runtime, threads), []).append((perf, wall, cpu, stolen, waits))
                 if why:
                     failures.append(f"FAILED round {r + 1}, {runtime}, {threads} threads: {why}")
                     note(f"gromacs:   {runtime} FAILED: {why.splitlines()[0]}")

@@ -435,6 +435,29 @@ static void test_thread_mask(void)
     free(cpus);
 }
 
+/* /proc/stat's busy ticks: user, nice, system, irq and softirq of the
+ * chosen cpuN lines; the total line, idle, iowait and steal left out. */
+static void test_stat_busy(void)
+{
+    const char *text = "cpu  600 6 300 9000 90 30 3 700 0 0\n"
+                       "cpu0 100 1 50 4000 40 10 1 300 0 0\n"
+                       "cpu1 200 2 100 3000 30 10 1 200 0 0\n"
+                       "cpu3 300 3 150 2000 20 10 1 200 0 0\n"
+                       "intr 12345 0 0\n"
+                       "ctxt 999\n";
+    unsigned long long ticks = 0;
+    CHECK(muster_parse_stat_busy(text, NULL, 0, &ticks) == 0 && ticks == 162 + 313 + 464,
+          "all CPUs: %llu busy ticks", ticks);
+    int some[] = {1, 3};
+    CHECK(muster_parse_stat_busy(text, some, 2, &ticks) == 0 && ticks == 313 + 464, "cpus 1 and 3: %llu", ticks);
+    int absent[] = {2};
+    CHECK(muster_parse_stat_busy(text, absent, 1, &ticks) == -1, "cpu 2 is not in the text");
+    CHECK(muster_parse_stat_busy("cpu0 1 2\n", NULL, 0, &ticks) == -1, "a short cpu line was read");
+    CHECK(muster_parse_stat_busy("", NULL, 0, &ticks) == -1, "empty text was read");
+    uint64_t busy_ns = 0;
+    CHECK(muster_cpus_busy_ns(&busy_ns) && busy_ns > 0, "this machine's /proc/stat");
+}
+
 int main(void)
 {
     test_parse();
@@ -445,6 +468,7 @@ int main(void)
     test_cpus_available();
     test_cpu_list_text();
     test_thread_mask();
+    test_stat_busy();
     printf("test_cpus: ok\n");
     return 0;
 }

@@ -1,9 +1,13 @@
 /* The load watch (wait/load.h): its evidence rule, a probe beside a busy
- * thread on the same CPU, yields beside one that make yields costly, a
+ * thread on the same CPU, yields beside a busy process that make yields
+ * costly, yields to a busy thread of ours that do not, a
  * contended wait that sleeps without learning a longer budget, an
  * oversubscribed wait that stops yielding while yields are costly, and
  * barriers whose waiters change mode mid-flight. */
+#include <signal.h>
 #include <stdatomic.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 
 #include "stress_common.h"
 #include "platform/cpus.h"
@@ -126,32 +130,157 @@ static void test_probe_sees_busy_thread(void)
     muster_load_reset();
 }
 
-/* Yields beside a busy thread on the same CPU are away for its slice:
- * they make yields costly.  The busy thread is ours, standing in for
- * another process: the process then uses one of its CPUs, under
- * MUSTER_LOAD_OWN_SHARE_PERCENT of two or more (with one, it has them all,
- * and the check is skipped).  (Not checked: that yields alone stay cheap;
- * under a parallel test run another process may share the CPU.) */
+/* ---- yields beside another process ---- */
+
+/* A busy process: a child pinned to cpu, spinning until killed; `running`
+ * is shared with it (MAP_SHARED), set once it spins there. */
+typedef struct busy_process {
+    pid_t pid;
+    _Atomic bool *running;
+} busy_process;
+
+static bool start_busy_process_on(int cpu, busy_process *b)
+{
+    void *shared = mmap(NULL, sizeof(_Atomic bool), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    CHECK(shared != MAP_FAILED, "shared page");
+    b->running = shared;
+    atomic_init(b->running, false);
+    b->pid = fork();
+    CHECK(b->pid >= 0, "fork");
+    if (b->pid == 0) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        sched_setaffinity(0, sizeof one, &one);
+        atomic_store(b->running, true);
+        for (;;)
+            for (volatile int i = 0; i < 1000; i++)
+                ;
+    }
+    while (!atomic_load(b->running))
+        sched_yield();
+    return true;
+}
+
+static void stop_busy_process(busy_process *b)
+{
+    kill(b->pid, SIGKILL);
+    waitpid(b->pid, NULL, 0);
+    munmap((void *)b->running, sizeof(_Atomic bool));
+}
+
+/* Yields beside another process that is busy on the same CPU are away for
+ * its slice: they make yields costly.  The process then uses one of its
+ * CPUs, under MUSTER_LOAD_OWN_SHARE_PERCENT of two or more (with one, it
+ * has them all, and the check is skipped), and the CPU it lacks went to
+ * someone else, which /proc/stat shows.  (Not checked: that yields alone
+ * stay cheap; under a parallel test run another process may share the
+ * CPU.) */
 static void test_costly_yields(void)
 {
     if (muster_cpus_available() < 2) {
         printf("test_wait_load: costly yields not checked: the process may use one CPU\n");
         return;
     }
+    int cpu;
+    cpu_set_t saved;
+    CHECK(muster_affinity_cpus(&cpu, 1) >= 1, "the affinity mask");
+    pthread_getaffinity_np(pthread_self(), sizeof saved, &saved);
+    pin_self_to(cpu);
     muster_load_reset();
+    busy_process busy;
+    start_busy_process_on(cpu, &busy);
+    muster_load_counts before = muster_load_counters();
+    /* Past the machine's first window, so that its verdict counts too. */
+    uint64_t until = muster_now_ns() + 2 * (uint64_t)MUSTER_LOAD_MACHINE_WINDOW_NS;
+    int yields = 0;
+    for (; yields < 2000 && (muster_now_ns() < until || !muster_load_yields_costly()); yields++)
+        muster_load_yield();
+    bool costly = muster_load_yields_costly();
+    stop_busy_process(&busy);
+    pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
+    CHECK(costly, "%d yields beside a busy process left yields cheap", yields);
+    CHECK(muster_load_counters().costly_yields - before.costly_yields >= 2, "costly yields not counted");
+    muster_load_reset();
+}
+
+/* A process short of its CPUs while nobody else uses them (the host's
+ * steal, or a serial phase: here a busy thread of ours shares this
+ * thread's CPU and the others stand idle) yields long to its own threads:
+ * once the machine's window has been judged, no long yield is evidence.
+ * Judged only when other processes used under a tenth of a CPU over the
+ * try (under a parallel test run they may not), up to three tries; it
+ * fails when a judged try took a long yield as evidence, and says so when
+ * none could be judged.  A try must have seen long yields too. */
+typedef struct shortfall_try {
+    double others;        /* other processes' CPUs, over the try */
+    int long_yields;      /* after the first machine window */
+    uint64_t evidence;    /* ... of them taken as evidence */
+} shortfall_try;
+
+static shortfall_try run_shortfall(void)
+{
+    shortfall_try t = {0};
     busy_thread busy;
     pthread_t thread;
     cpu_set_t saved;
     if (!start_busy_beside_me(&busy, &thread, &saved))
-        return;
-    muster_load_counts before = muster_load_counters();
-    int yields = 0;
-    for (; yields < 200 && !muster_load_yields_costly(); yields++)
-        muster_load_yield();
-    stop_busy(&busy, thread, &saved);
-    CHECK(muster_load_yields_costly(), "%d yields beside a busy thread left yields cheap", yields);
-    CHECK(muster_load_counters().costly_yields - before.costly_yields >= 2, "costly yields not counted");
+        return (shortfall_try){.others = -1};
     muster_load_reset();
+    uint64_t busy0 = 0, busy1 = 0, wall0 = muster_now_ns(), own0 = muster_process_cpu_ns();
+    bool readable = muster_cpus_busy_ns(&busy0);
+    uint64_t judged_from = wall0 + MUSTER_LOAD_MACHINE_WINDOW_NS + MUSTER_LOAD_MACHINE_WINDOW_NS / 4;
+    uint64_t until = judged_from + 2 * (uint64_t)MUSTER_LOAD_MACHINE_WINDOW_NS;
+    muster_load_counts before = {0};
+    bool counting = false;
+    for (uint64_t now = wall0; now < until; now = muster_now_ns()) {
+        if (!counting && now >= judged_from) {
+            before = muster_load_counters();
+            counting = true;
+        }
+        uint64_t start = muster_now_ns();
+        muster_load_yield();
+        if (counting && muster_now_ns() - start >= MUSTER_LOAD_LONG_YIELD_NS)
+            t.long_yields++;
+    }
+    t.evidence = muster_load_counters().costly_yields - before.costly_yields;
+    uint64_t own = muster_process_cpu_ns() - own0, wall = muster_now_ns() - wall0;
+    stop_busy(&busy, thread, &saved);
+    muster_load_reset();
+    if (!readable || !muster_cpus_busy_ns(&busy1))
+        return (shortfall_try){.others = -1};
+    t.others = busy1 - busy0 > own ? (double)(busy1 - busy0 - own) / (double)wall : 0.0;
+    return t;
+}
+
+static void test_shortfall_alone_yields_cheap(void)
+{
+    if (muster_cpus_available() < 2) {
+        printf("test_wait_load: shortfall alone not checked: the process may use one CPU\n");
+        return;
+    }
+    shortfall_try t = {0};
+    int judged = 0;
+    for (int attempt = 0; attempt < 3; attempt++) {
+        t = run_shortfall();
+        if (t.others < 0) {
+            printf("test_wait_load: shortfall alone not checked: /proc/stat or the current CPU unreadable\n");
+            return;
+        }
+        if (t.others >= 0.1)
+            continue;
+        judged++;
+        CHECK(t.long_yields >= 10, "beside a busy thread of ours only %d yields were long", t.long_yields);
+        if (t.evidence == 0)
+            return;
+    }
+    if (judged == 0) {
+        printf("test_wait_load: shortfall alone not judged: other processes used %.2f CPUs\n", t.others);
+        return;
+    }
+    CHECK(false, "a process short of its CPUs with nobody else on them (others %.2f CPUs) took %llu of %d long "
+          "yields to its own thread as evidence, in %d tries of %d", t.others, (unsigned long long)t.evidence,
+          t.long_yields, judged, judged);
 }
 
 /* A team crowding its own CPUs (three threads and one per CPU, each
@@ -471,6 +600,7 @@ int main(void)
     test_evidence_rule();
     test_probe_sees_busy_thread();
     test_costly_yields();
+    test_shortfall_alone_yields_cheap();
     test_crowded_team_yields_cheap();
     test_contended_waits();
     test_waiter_finds_busy_thread();

@@ -40,10 +40,11 @@ __attribute__((destructor)) static void report_wait_stats(void)
     fprintf(stderr,
             "libmuster-omp: waits: sleeps=%llu wakes=%llu yields=%llu woken=%llu slow_wakes=%llu "
             "mean_wake_us=%.1f load_probes=%llu load_evidence=%llu contended_spells=%llu costly_yields=%llu "
-            "costly_spells=%llu\n",
+            "costly_spells=%llu busy_windows=%llu quiet_windows=%llu\n",
             (unsigned long long)w.sleeps, (unsigned long long)w.wakes, (unsigned long long)w.yields,
             (unsigned long long)w.woken, (unsigned long long)w.slow_wakes,
             w.woken > 0 ? (double)w.wake_delay_ns / (double)w.woken / 1000.0 : 0.0,
             (unsigned long long)l.probes, (unsigned long long)l.evidence, (unsigned long long)l.contended_spells,
-            (unsigned long long)l.costly_yields, (unsigned long long)l.costly_spells);
+            (unsigned long long)l.costly_yields, (unsigned long long)l.costly_spells,
+            (unsigned long long)l.busy_windows, (unsigned long long)l.quiet_windows);
 }

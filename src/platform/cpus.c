@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "platform/cpus.h"
 #include "platform/platform.h"
@@ -348,4 +349,99 @@ unsigned muster_cpus_available(void)
     if (quota > 0.0 && ceil(quota) < cpus)
         cpus = (unsigned)ceil(quota);
     return cpus;
+}
+
+/* One "cpuN user nice system idle iowait irq softirq steal ..." line of
+ * /proc/stat: N (-1 for the "cpu" total) and the busy ticks.  False for any
+ * other line. */
+static bool parse_stat_line(const char *line, int *cpu, unsigned long long *busy)
+{
+    if (strncmp(line, "cpu", 3) != 0)
+        return false;
+    char *end;
+    *cpu = -1;
+    if (line[3] >= '0' && line[3] <= '9')
+        *cpu = (int)strtol(line + 3, &end, 10);
+    else if (line[3] == ' ')
+        end = (char *)line + 3;
+    else
+        return false;
+    unsigned long long field[7];
+    for (int f = 0; f < 7; f++) {
+        const char *start = end;
+        field[f] = strtoull(start, &end, 10);
+        if (end == start)
+            return false;
+    }
+    /* user, nice, system, (idle, iowait,) irq, softirq */
+    *busy = field[0] + field[1] + field[2] + field[5] + field[6];
+    return true;
+}
+
+/* Whether cpu is among the n ascending ids (any cpu when n is 0). */
+static bool among(int cpu, const int *cpus, unsigned n)
+{
+    if (n == 0)
+        return true;
+    for (unsigned i = 0; i < n && cpus[i] <= cpu; i++)
+        if (cpus[i] == cpu)
+            return true;
+    return false;
+}
+
+int muster_parse_stat_busy(const char *text, const int *cpus, unsigned n, unsigned long long *ticks)
+{
+    unsigned long long sum = 0;
+    bool found = false;
+    for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+        int cpu;
+        unsigned long long busy;
+        if (parse_stat_line(line, &cpu, &busy) && cpu >= 0 && among(cpu, cpus, n)) {
+            sum += busy;
+            found = true;
+        }
+    }
+    *ticks = sum;
+    return found ? 0 : -1;
+}
+
+/* The process's CPU ids, read once (the load-time mask does not change);
+ * none (all CPUs) when the mask holds more than fit. */
+#define STAT_CPUS_MAX 1024
+static int stat_cpus[STAT_CPUS_MAX];
+static unsigned stat_cpu_count;
+static pthread_once_t stat_cpus_once = PTHREAD_ONCE_INIT;
+
+static void read_stat_cpus(void)
+{
+    unsigned count = muster_affinity_cpus(stat_cpus, STAT_CPUS_MAX);
+    stat_cpu_count = count <= STAT_CPUS_MAX ? count : 0;
+}
+
+bool muster_cpus_busy_ns(uint64_t *busy_ns)
+{
+    pthread_once(&stat_cpus_once, read_stat_cpus);
+    FILE *file = fopen("/proc/stat", "r");
+    if (!file)
+        return false;
+    /* The cpu lines come first; the long "intr" line after them is not read. */
+    char line[512];
+    unsigned long long sum = 0;
+    bool found = false;
+    while (fgets(line, sizeof line, file)) {
+        int cpu;
+        unsigned long long busy;
+        if (!parse_stat_line(line, &cpu, &busy))
+            break;
+        if (cpu >= 0 && among(cpu, stat_cpus, stat_cpu_count)) {
+            sum += busy;
+            found = true;
+        }
+    }
+    fclose(file);
+    long hz = sysconf(_SC_CLK_TCK);
+    if (!found || hz <= 0)
+        return false;
+    *busy_ns = (uint64_t)(sum * (1000000000ull / (unsigned long long)hz));
+    return true;
 }

@@ -3,6 +3,9 @@
 #ifndef MUSTER_PLATFORM_CPUS_H
 #define MUSTER_PLATFORM_CPUS_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 /* CPUs this process may really use: the affinity mask, capped by its
  * cgroup's CPU quota, v2 or v1 (rounded up).  Always >= 1. */
 unsigned muster_cpus_available(void);
@@ -45,5 +48,17 @@ int muster_parse_cfs_quota(const char *quota_text, const char *period_text, doub
  * cpu.cfs_period_us. */
 double muster_cgroup_cpu_quota(const char *root, const char *cgroup);
 double muster_cgroup_v1_cpu_quota(const char *root, const char *cgroup);
+
+/* The time this process's CPUs (its mask at load) spent running anything,
+ * any process's threads or the kernel's, since boot: user, nice, system,
+ * irq and softirq of /proc/stat, not idle, iowait or the hypervisor's
+ * steal.  In ns, counted at the kernel's ticks (10 ms steps as read).
+ * False when it cannot be read. */
+bool muster_cpus_busy_ns(uint64_t *busy_ns);
+
+/* The same from /proc/stat's text: the busy ticks of the "cpuN" lines whose
+ * N is among the n ascending ids in cpus (all of them when n is 0).
+ * Returns -1 when no such line could be read. */
+int muster_parse_stat_busy(const char *text, const int *cpus, unsigned n, unsigned long long *ticks);
 
 #endif

@@ -93,9 +93,64 @@ static _Atomic uint64_t window_wall_ns, window_cpu_ns;
 static _Atomic bool window_to_others;
 static _Atomic unsigned own_cpus;
 
+/* Whether other processes ran on this process's CPUs, judged over windows
+ * of MUSTER_LOAD_MACHINE_WINDOW_NS or more: the time those CPUs were busy
+ * (/proc/stat) less the process's own CPU time.  A process short of its
+ * CPUs while nobody else used them lost them to the host's steal or left
+ * them idle (a serial phase); a long yield then went to a team-mate.
+ * Unknown until a window has been judged, and again after a quiet spell. */
+enum neighbours_seen { NEIGHBOURS_UNKNOWN, NEIGHBOURS_IDLE, NEIGHBOURS_BUSY };
+static _Atomic uint64_t machine_wall_ns, machine_busy_ns, machine_own_ns;
+static _Atomic int machine_verdict;
+static _Atomic bool machine_judging;
+static _Atomic uint64_t busy_windows, quiet_windows; /* relaxed: statistics */
+
+static bool neighbours_may_be_busy(uint64_t now_ns, uint64_t own_ns)
+{
+    /* relaxed (all but the judge's flag): a hint, as in
+     * long_yield_to_others, whose windows these are. */
+    uint64_t start = atomic_load_explicit(&machine_wall_ns, memory_order_relaxed);
+    if (start != 0 && now_ns >= start && now_ns - start < MUSTER_LOAD_MACHINE_WINDOW_NS)
+        return atomic_load_explicit(&machine_verdict, memory_order_relaxed) != NEIGHBOURS_IDLE;
+    /* One judge at a time: two would pair one's start with the other's
+     * busy time, a window with no busy time in it, and read it as quiet.
+     * acquire: pairs with the release below, so the judge sees the last
+     * judge's start, busy and own times together. */
+    if (atomic_exchange_explicit(&machine_judging, true, memory_order_acquire))
+        return atomic_load_explicit(&machine_verdict, memory_order_relaxed) != NEIGHBOURS_IDLE;
+    start = atomic_load_explicit(&machine_wall_ns, memory_order_relaxed);
+    if (start != 0 && now_ns >= start && now_ns - start < MUSTER_LOAD_MACHINE_WINDOW_NS) {
+        /* release: pairs with the acquire above (nothing written here). */
+        atomic_store_explicit(&machine_judging, false, memory_order_release);
+        return atomic_load_explicit(&machine_verdict, memory_order_relaxed) != NEIGHBOURS_IDLE;
+    }
+    uint64_t busy_ns;
+    int verdict = NEIGHBOURS_UNKNOWN;
+    if (own_ns != 0 && muster_cpus_busy_ns(&busy_ns)) {
+        uint64_t busy_start = atomic_exchange_explicit(&machine_busy_ns, busy_ns, memory_order_relaxed);
+        uint64_t own_start = atomic_exchange_explicit(&machine_own_ns, own_ns, memory_order_relaxed);
+        atomic_store_explicit(&machine_wall_ns, now_ns, memory_order_relaxed);
+        if (start != 0 && now_ns > start && now_ns - start <= 4 * (uint64_t)MUSTER_LOAD_MACHINE_WINDOW_NS &&
+            busy_ns >= busy_start && own_ns >= own_start) {
+            uint64_t busy = busy_ns - busy_start, own = own_ns - own_start;
+            uint64_t others = busy > own ? busy - own : 0;
+            verdict = others * 100 >= (now_ns - start) * MUSTER_LOAD_NEIGHBOUR_PERCENT ? NEIGHBOURS_BUSY
+                                                                                      : NEIGHBOURS_IDLE;
+            /* relaxed: a statistic */
+            atomic_fetch_add_explicit(verdict == NEIGHBOURS_BUSY ? &busy_windows : &quiet_windows, 1,
+                                      memory_order_relaxed);
+        }
+    }
+    atomic_store_explicit(&machine_verdict, verdict, memory_order_relaxed);
+    /* release: pairs with the next judge's acquire exchange above. */
+    atomic_store_explicit(&machine_judging, false, memory_order_release);
+    return verdict != NEIGHBOURS_IDLE;
+}
+
 /* Whether a yield that ended at now_ns, away MUSTER_LOAD_LONG_YIELD_NS or
  * more, went to another process: false when over the last window this
- * process used MUSTER_LOAD_OWN_SHARE_PERCENT of its CPUs or more, and
+ * process used MUSTER_LOAD_OWN_SHARE_PERCENT of its CPUs or more, when
+ * over the machine's last window nobody else used them, and
  * while no window can be judged yet (the first long yield, or the first
  * after a quiet spell: it starts one). */
 static bool long_yield_to_others(uint64_t now_ns)
@@ -118,6 +173,9 @@ static bool long_yield_to_others(uint64_t now_ns)
         }
         to_others = (cpu_ns - cpu_start) * 100 < (now_ns - start) * cpus * MUSTER_LOAD_OWN_SHARE_PERCENT;
     }
+    /* Judged at every window, so that the machine's window keeps rolling. */
+    bool neighbours = neighbours_may_be_busy(now_ns, cpu_ns);
+    to_others = to_others && neighbours;
     atomic_store_explicit(&window_to_others, to_others, memory_order_relaxed);
     return to_others;
 }
@@ -165,6 +223,8 @@ void muster_load_reset(void)
     atomic_store_explicit(&window_wall_ns, 0, memory_order_relaxed);
     atomic_store_explicit(&window_cpu_ns, 0, memory_order_relaxed);
     atomic_store_explicit(&window_to_others, false, memory_order_relaxed);
+    atomic_store_explicit(&machine_wall_ns, 0, memory_order_relaxed);
+    atomic_store_explicit(&machine_verdict, NEIGHBOURS_UNKNOWN, memory_order_relaxed);
 }
 
 muster_load_counts muster_load_counters(void)
@@ -174,5 +234,7 @@ muster_load_counts muster_load_counters(void)
                                 atomic_load_explicit(&contended.pieces, memory_order_relaxed),
                                 atomic_load_explicit(&contended.spells, memory_order_relaxed),
                                 atomic_load_explicit(&costly.pieces, memory_order_relaxed),
-                                atomic_load_explicit(&costly.spells, memory_order_relaxed)};
+                                atomic_load_explicit(&costly.spells, memory_order_relaxed),
+                                atomic_load_explicit(&busy_windows, memory_order_relaxed),
+                                atomic_load_explicit(&quiet_windows, memory_order_relaxed)};
 }

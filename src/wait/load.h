@@ -71,6 +71,7 @@ void muster_load_reset(void);
 typedef struct muster_load_counts {
     uint64_t probes, evidence, contended_spells;
     uint64_t costly_yields, costly_spells; /* yields away long, and spells of them */
+    uint64_t busy_windows, quiet_windows;  /* machine windows: others used the CPUs, or nobody did */
 } muster_load_counts;
 muster_load_counts muster_load_counters(void);
 

@@ -92,6 +92,14 @@
  * short window misses what the other CPUs did (2 ms windows: a team
  * alone read as 50% now and then; docs/tuning.md). */
 #define MUSTER_LOAD_SHARE_WINDOW_NS 16000000u
+/* ... and not when, over the last window this long at least, other
+ * processes used under this share (percent of one CPU) of the process's
+ * CPUs: then the CPUs it lacked went to the host's steal or stood idle, and
+ * a long yield went to a team-mate.  /proc/stat counts at 10 ms ticks, so
+ * the window is long against them; a busy neighbour uses a whole CPU
+ * (docs/tuning.md, MUSTER_LOAD_NEIGHBOUR_PERCENT). */
+#define MUSTER_LOAD_MACHINE_WINDOW_NS 200000000u
+#define MUSTER_LOAD_NEIGHBOUR_PERCENT 25
 
 /* How long a waiter with a census polls before it looks at the census
  * again: a CPU-mate cannot arrive while we hold the CPU, unless it migrated

@@ -446,7 +446,7 @@ static void check_contended_wait(const muster_wait_work *work)
  * costly: under EEVDF each would hand a busy process its whole slice. */
 static void check_costly_oversubscribed_wait(const muster_wait_work *work)
 {
-    one_wait w = {.waiter = {.policy = MUSTER_WAIT_HYBRID, .yields = MUSTER_YIELDS_OVERSUBSCRIBED}};
+    one_wait w = {.waiter = {.policy = MUSTER_WAIT_HYBRID, .yields = MUSTER_YIELDS_OVERSUBSCRIBED, .watch_yields = true}};
     w.waiter.work = work;
     muster_load_reset();
     uint64_t yields = muster_wait_counters().yields;

@@ -1,7 +1,8 @@
 /* The wait policy module (src/wait/policy.c): every decision about how a
  * thread waits, checked directly for a machine of any size (the team sizes
  * are the CPUs available and more), and as pure functions of the CPUs for
- * made-up machines, cgroup quotas included.
+ * made-up machines, cgroup quotas included.  libmuster-omp's plans built on
+ * it: tests/omp_unit/test_omp_waiter.c.
  *
  * usage: test_wait_policy unset|omp-active|omp-passive|muster-active|muster-passive
  * sets the matching variable (MUSTER_WAIT_POLICY or OMP_WAIT_POLICY) before
@@ -13,60 +14,18 @@
 #include "check.h"
 #include "platform/cpus.h"
 #include "wait/policy.h"
-
-typedef struct setting {
-    const char *name, *variable, *value;
-    muster_wait_policy policy; /* what the settings must hold */
-    bool from_omp;
-} setting;
-
-static const setting settings_under_test[] = {
-    {"unset", NULL, NULL, MUSTER_WAIT_DEFAULT, false},
-    {"omp-active", "OMP_WAIT_POLICY", "active", MUSTER_WAIT_ACTIVE, true},
-    {"omp-passive", "OMP_WAIT_POLICY", "passive", MUSTER_WAIT_PASSIVE, true},
-    {"muster-active", "MUSTER_WAIT_POLICY", "active", MUSTER_WAIT_ACTIVE, false},
-    {"muster-passive", "MUSTER_WAIT_POLICY", "passive", MUSTER_WAIT_PASSIVE, false},
-};
-
-static const setting *find_setting(const char *name)
-{
-    for (size_t i = 0; i < sizeof settings_under_test / sizeof settings_under_test[0]; i++)
-        if (strcmp(settings_under_test[i].name, name) == 0)
-            return &settings_under_test[i];
-    return NULL;
-}
-
-/* OpenMP teams: explicit policies; OMP_WAIT_POLICY=active is a hint that an
- * oversubscribed team does not take, MUSTER_WAIT_POLICY=active an order. */
-static void check_omp_team_policy(const setting *s, unsigned cpus, unsigned mask)
-{
-    muster_wait_policy fits = muster_omp_team_policy(cpus);
-    muster_wait_policy over = muster_omp_team_policy(cpus + 1);
-    CHECK(fits != MUSTER_WAIT_DEFAULT && over != MUSTER_WAIT_DEFAULT, "the OpenMP policy is explicit");
-    muster_wait_policy expect_fits = s->policy == MUSTER_WAIT_DEFAULT ? MUSTER_WAIT_HYBRID : s->policy;
-    muster_wait_policy expect_over = s->policy == MUSTER_WAIT_ACTIVE && s->from_omp ? MUSTER_WAIT_HYBRID : expect_fits;
-    CHECK(fits == expect_fits, "%s: team of %u: %s, expected %s", s->name, cpus, muster_wait_policy_name(fits),
-          muster_wait_policy_name(expect_fits));
-    CHECK(over == expect_over, "%s: team of %u: %s, expected %s", s->name, cpus + 1, muster_wait_policy_name(over),
-          muster_wait_policy_name(expect_over));
-    /* The waiter an OpenMP team's barriers get from that policy, in a team
-     * that outnumbers the affinity mask. */
-    muster_waiter w = muster_team_waiter(mask + 1, over, -1, NULL);
-    CHECK(w.policy == expect_over, "the waiter keeps the team's policy");
-    CHECK(w.spin_iterations == 0 && w.yields == MUSTER_YIELDS_OVERSUBSCRIBED,
-          "an oversubscribed team: no spin budget, %u yields (got %llu polls, %u yields)",
-          MUSTER_YIELDS_OVERSUBSCRIBED, (unsigned long long)w.spin_iterations, w.yields);
-}
+#include "wait_setting.h"
 
 /* Barriers of the plain library: DEFAULT is the settings' policy, else
  * hybrid; the budget follows the team size unless given. */
-static void check_team_waiter(const setting *s, unsigned cpus, unsigned mask)
+static void check_team_waiter(const wait_setting *s, unsigned cpus, unsigned mask)
 {
     int64_t spin = -1;
     muster_waiter w = muster_team_waiter(cpus, MUSTER_WAIT_DEFAULT, -1, &spin);
     CHECK(w.policy == (s->policy == MUSTER_WAIT_DEFAULT ? MUSTER_WAIT_HYBRID : s->policy), "%s: default policy %s",
           s->name, muster_wait_policy_name(w.policy));
     CHECK(spin == MUSTER_SPIN_NS_DEFAULT && w.yields == 0, "a team that fits: the default budget, no yields");
+    CHECK(w.watch_yields == muster_wait_settings_get()->load_watch, "its yields are judged as MUSTER_LOAD_WATCH says");
     muster_team_waiter(mask + 1, MUSTER_WAIT_DEFAULT, -1, &spin);
     CHECK(spin == MUSTER_SPIN_NS_OVERSUBSCRIBED, "an oversubscribed team: the oversubscribed budget");
     if (cpus < mask) { /* this process is under a quota short of its mask */
@@ -98,51 +57,9 @@ static void check_census_plan(unsigned cpus, unsigned mask)
     CHECK(muster_census_plan_for(mask + 1, &over, false).share_ns == 0, "no sharing for waiters of each other");
 }
 
-static void check_mutex_plan(unsigned cpus, unsigned mask)
-{
-    muster_mutex_plan passive = muster_mutex_plan_for(MUSTER_WAIT_PASSIVE);
-    CHECK(passive.spin_polls == 0 && passive.oversubscribed_polls == 0, "passive: a locker sleeps at once");
-    muster_mutex_plan hybrid = muster_mutex_plan_for(MUSTER_WAIT_HYBRID);
-    CHECK(hybrid.sleeper_limit == cpus - 1, "sleeper limit %u with %u CPUs", hybrid.sleeper_limit, cpus);
-    if (cpus < mask) {
-        CHECK(hybrid.spin_polls == muster_spin_iterations(MUSTER_SPIN_NS_QUOTA) &&
-                  hybrid.oversubscribed_polls == hybrid.spin_polls,
-              "under a quota: the quota's budget");
-        return;
-    }
-    if (cpus < 2) {
-        CHECK(hybrid.spin_polls == 0, "one CPU: the holder cannot run while we spin");
-        return;
-    }
-    CHECK(hybrid.spin_polls == muster_spin_iterations(MUSTER_MUTEX_SPIN_NS), "the mutex's budget");
-    CHECK(hybrid.oversubscribed_polls == muster_spin_iterations(MUSTER_MUTEX_SPIN_OVERSUBSCRIBED_NS) &&
-              hybrid.oversubscribed_polls > hybrid.spin_polls,
-          "oversubscribed teams spin longer (%llu vs %llu polls)", (unsigned long long)hybrid.oversubscribed_polls,
-          (unsigned long long)hybrid.spin_polls);
-}
-
-static void check_task_plan(unsigned cpus, unsigned mask)
-{
-    muster_waiter active = muster_team_waiter(cpus, MUSTER_WAIT_ACTIVE, -1, NULL);
-    muster_task_wait_plan plan = muster_task_wait_plan_for(cpus, &active);
-    CHECK(plan.never_sleep && plan.spare_members == 0, "an active team that fits never sleeps, spares none");
-    muster_waiter passive = muster_team_waiter(cpus, MUSTER_WAIT_PASSIVE, -1, NULL);
-    plan = muster_task_wait_plan_for(cpus, &passive);
-    CHECK(!plan.never_sleep && plan.idle_polls == 0, "a passive member sleeps at once");
-    CHECK(plan.nap_ns == MUSTER_TASK_NAP_NS, "the nap bounds every sleep");
-    muster_waiter hybrid = muster_team_waiter(cpus, MUSTER_WAIT_HYBRID, -1, NULL);
-    CHECK(muster_task_wait_plan_for(cpus, &hybrid).idle_polls == hybrid.spin_iterations,
-          "a hybrid member looks for its barrier budget");
-    muster_waiter over = muster_team_waiter(mask + 3, MUSTER_WAIT_HYBRID, -1, NULL);
-    plan = muster_task_wait_plan_for(mask + 3, &over);
-    CHECK(plan.idle_polls == MUSTER_TASK_IDLE_POLLS_OVERSUBSCRIBED && plan.spare_members == mask + 3 - cpus,
-          "3 beyond the mask: %llu looks, %u spare members", (unsigned long long)plan.idle_polls,
-          plan.spare_members);
-}
-
-/* The default budget and the mutex plan as pure functions of the CPUs
- * the process may use at once and those of its mask: the quota case runs
- * everywhere, whatever this machine's cgroup says. */
+/* The default budget as a pure function of the CPUs the process may use
+ * at once and those of its mask: the quota case runs everywhere, whatever
+ * this machine's cgroup says. */
 static void check_budgets_for_machines(void)
 {
     typedef struct {
@@ -170,44 +87,15 @@ static void check_budgets_for_machines(void)
               c->participants, c->available, c->mask, (long long)b.spin_ns, b.yields, b.adaptive,
               (long long)c->spin_ns, c->yields, c->adaptive);
     }
-    muster_mutex_plan one = muster_mutex_plan_from(MUSTER_WAIT_HYBRID, 1, 1);
-    CHECK(one.spin_polls == 0 && one.oversubscribed_polls == 0 && one.sleeper_limit == 0, "one CPU: no spinning");
-    muster_mutex_plan quota = muster_mutex_plan_from(MUSTER_WAIT_HYBRID, 1, 2);
-    CHECK(quota.spin_polls == muster_spin_iterations(MUSTER_SPIN_NS_QUOTA) &&
-              quota.oversubscribed_polls == quota.spin_polls && quota.spin_polls > 0 && quota.sleeper_limit == 0,
-          "a 1-CPU quota on 2 CPUs: the holder runs beside us, a short spin");
-    muster_mutex_plan two = muster_mutex_plan_from(MUSTER_WAIT_HYBRID, 2, 2);
-    CHECK(two.spin_polls == muster_spin_iterations(MUSTER_MUTEX_SPIN_NS) &&
-              two.oversubscribed_polls == muster_spin_iterations(MUSTER_MUTEX_SPIN_OVERSUBSCRIBED_NS) &&
-              two.sleeper_limit == 1,
-          "2 CPUs: the plain and the longer budget");
-    CHECK(muster_mutex_plan_from(MUSTER_WAIT_PASSIVE, 1, 2).spin_polls == 0, "passive under a quota: no spin");
 }
 
 int main(int argc, char **argv)
 {
-    const setting *s = argc == 2 ? find_setting(argv[1]) : NULL;
-    if (s == NULL) {
-        fprintf(stderr, "usage: test_wait_policy unset|omp-active|omp-passive|muster-active|muster-passive\n");
-        return 2;
-    }
-    unsetenv("MUSTER_WAIT_POLICY");
-    unsetenv("OMP_WAIT_POLICY");
-    unsetenv("MUSTER_SPIN_NS");
-    if (s->variable != NULL)
-        setenv(s->variable, s->value, 1);
-    const muster_wait_settings *read = muster_wait_settings_get();
-    CHECK(read->policy == s->policy && read->policy_from_omp == s->from_omp && !read->has_spin_ns,
-          "%s: settings hold %s (from OMP_WAIT_POLICY: %d)", s->name, muster_wait_policy_name(read->policy),
-          read->policy_from_omp);
-    unsigned cpus = muster_cpus_available(), mask = muster_affinity_cpus(NULL, 0);
-    if (mask < cpus)
-        mask = cpus;
-    check_omp_team_policy(s, cpus, mask);
+    const wait_setting *s = wait_setting_from_args(argc, argv, "test_wait_policy");
+    unsigned cpus, mask;
+    wait_test_cpus(&cpus, &mask);
     check_team_waiter(s, cpus, mask);
     check_census_plan(cpus, mask);
-    check_mutex_plan(cpus, mask);
-    check_task_plan(cpus, mask);
     check_budgets_for_machines();
     printf("wait policy (%s, %u CPUs): ok\n", s->name, cpus);
     return 0;

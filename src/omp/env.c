@@ -23,7 +23,7 @@
 #include "barrier/runtime.h"
 #include "omp/env.h"
 #include "omp/task/settings.h" /* MUSTER_OMP_DELAY_DEPTH, MUSTER_OMP_QUEUE_AHEAD */
-#include "wait/policy.h"        /* muster_wait_request_spin_ns: KMP_BLOCKTIME */
+#include "wait/wait.h"          /* muster_wait_request_spin_ns: KMP_BLOCKTIME */
 
 #define DEFAULT_AFFINITY_FORMAT "level %L thread %i affinity %A"
 #define MIN_STACKSIZE (16u * 1024u) /* glibc's PTHREAD_STACK_MIN on x86-64 and AArch64 */
@@ -521,7 +521,7 @@ int64_t muster_omp_kmp_blocktime_spin_ns(int ms)
 }
 
 /* KMP_LIBRARY and KMP_BLOCKTIME, libomp's, turned into the wait layer's
- * request (wait/policy.h), a blocktime after the library mode (which sets
+ * request (wait/wait.h), a blocktime after the library mode (which sets
  * a spin of its own).  Serial also makes nthreads-var 1, as libomp runs
  * every region serially then. */
 static void read_kmp_waiting(muster_omp_icvs *icvs)

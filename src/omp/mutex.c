@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "omp/mutex.h"
+#include "omp/waiter.h" /* the mutex plan */
 #include "platform/platform.h"
 #include "wait/load.h"
 #include "wait/policy.h"

@@ -117,7 +117,7 @@ uint64_t muster_omp_mutex_spin_polls(void);
  * budget, the oversubscribed one, or 0 (mutex.c, spin_then_take). */
 uint64_t muster_omp_mutex_contended_polls(void);
 /* Tests only, with no other thread in the mutex: replaces the spin plan
- * (wait/policy.h) by *plan, or by the process's own for NULL; so both ways
+ * (omp/waiter.h) by *plan, or by the process's own for NULL; so both ways
  * of waiting can be checked on any machine. */
 struct muster_mutex_plan;
 void muster_omp_mutex_use_plan(const struct muster_mutex_plan *plan);

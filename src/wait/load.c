@@ -5,7 +5,7 @@
 
 #include "platform/cpus.h"
 #include "platform/platform.h"
-#include "wait/policy.h"
+#include "wait/tuning.h"
 
 /* One kind of evidence, process-wide: when the last piece came, and until
  * when it holds (0: not since the last reset).  Written at evidence only,
@@ -207,8 +207,7 @@ void muster_load_yield(void)
     uint64_t start = muster_now_ns();
     muster_cpu_yield();
     uint64_t end = muster_now_ns();
-    if (muster_wait_settings_get()->load_watch)
-        judge_yield(start, end);
+    judge_yield(start, end);
 }
 
 void muster_load_reset(void)

@@ -20,7 +20,7 @@
  * long make yields costly (muster_load_yields_costly): then no wait yields,
  * so none hands its CPU to a busy process for a whole slice; an idle machine never
  * switches in a probe and never sees a difference but the probes' cost
- * (the constants and their measurements: policy.h, docs/tuning.md). */
+ * (the constants and their measurements: tuning.h, docs/tuning.md). */
 #ifndef MUSTER_WAIT_LOAD_H
 #define MUSTER_WAIT_LOAD_H
 
@@ -34,7 +34,9 @@ bool muster_load_contended(void);
  * team's yield to a team-mate) was away MUSTER_LOAD_LONG_YIELD_NS or more,
  * three times in a row within the hold time of each other, while the
  * process used under MUSTER_LOAD_OWN_SHARE_PERCENT of its CPUs (a crowded
- * team alone yields long to its own members).  Another OpenMP process's waiter gives the
+ * team alone yields long to its own members) and other processes used
+ * MUSTER_LOAD_NEIGHBOUR_PERCENT of one of them or more (else the host stole
+ * them, or they stood idle).  Another OpenMP process's waiter gives the
  * CPU back soon; a busy process keeps it for its slice, and under EEVDF a
  * yielder's deadline moves back.  While costly, waits do not yield: an
  * oversubscribed team's waiters sleep instead, and contended waiters sleep
@@ -54,7 +56,8 @@ bool muster_load_probe(void);
 /* A yield meant for a team-mate (the oversubscribed waits' and the
  * co-location guard's): evidence that yields are costly when it was away
  * MUSTER_LOAD_LONG_YIELD_NS or more (a team-mate runs to its next wait and
- * gives the CPU back). */
+ * gives the CPU back).  Waiters with watch_yields call it (wait.c); the
+ * others yield plainly (MUSTER_LOAD_WATCH=0). */
 void muster_load_yield(void);
 
 /* Records one piece of evidence seen at now_ns (the probe's rule; tests

@@ -109,45 +109,12 @@ const muster_wait_settings *muster_wait_settings_get(void)
     return &settings;
 }
 
-/* ---- the program's request ---- */
-
-static _Atomic int64_t requested_ns = -1;
-static _Atomic uint64_t requested_polls = UINT64_MAX;
-
-void muster_wait_request_spin_ns(int64_t spin_ns)
-{
-    if (spin_ns > MUSTER_MAX_SPIN_NS)
-        spin_ns = MUSTER_MAX_SPIN_NS;
-    /* relaxed (both): a setting each wait reads once; a wait that reads
-     * the old one only spins its old budget. */
-    atomic_store_explicit(&requested_polls, spin_ns < 0 ? UINT64_MAX : muster_spin_iterations(spin_ns),
-                          memory_order_relaxed);
-    atomic_store_explicit(&requested_ns, spin_ns < 0 ? -1 : spin_ns, memory_order_relaxed);
-}
-
-int64_t muster_wait_requested_spin_ns(void)
-{
-    return atomic_load_explicit(&requested_ns, memory_order_relaxed); /* relaxed: as above */
-}
-
-uint64_t muster_wait_requested_spin_iterations(void)
-{
-    return atomic_load_explicit(&requested_polls, memory_order_relaxed); /* relaxed: as above */
-}
-
 /* ---- barriers ---- */
-
-/* The CPUs of the affinity mask, given as 0 when unknown: never fewer than
- * those available (the mask capped by a quota). */
-static unsigned mask_or_available(unsigned mask_cpus, unsigned available)
-{
-    return mask_cpus < available ? available : mask_cpus;
-}
 
 muster_default_budget muster_default_budget_for(unsigned participants, unsigned available, unsigned mask_cpus,
                                                 muster_wait_policy policy)
 {
-    mask_cpus = mask_or_available(mask_cpus, available);
+    mask_cpus = muster_mask_or_available(mask_cpus, available);
     if (participants <= available)
         return (muster_default_budget){.spin_ns = MUSTER_SPIN_NS_DEFAULT, .adaptive = policy == MUSTER_WAIT_HYBRID};
     if (participants <= mask_cpus)
@@ -177,6 +144,7 @@ muster_waiter muster_team_waiter(unsigned participants, muster_wait_policy polic
     }
     w.spin_iterations = muster_spin_iterations(spin_ns);
     w.watch_load = w.adaptive && policy == MUSTER_WAIT_HYBRID && env->load_watch;
+    w.watch_yields = env->load_watch;
     if (resolved_spin_ns != NULL)
         *resolved_spin_ns = spin_ns;
     return w;
@@ -209,69 +177,5 @@ muster_census_plan muster_census_plan_for(unsigned participants, const muster_wa
     return (muster_census_plan){
         .attach = sharing || census_guard_pays(participants, waiter),
         .share_ns = sharing ? MUSTER_SHARE_NS_OVERSUBSCRIBED : 0,
-    };
-}
-
-/* ---- OpenMP teams, libmuster-omp's mutex and task scheduler ---- */
-
-muster_wait_policy muster_omp_team_policy(unsigned size)
-{
-    const muster_wait_settings *env = muster_wait_settings_get();
-    if (env->policy == MUSTER_WAIT_DEFAULT)
-        return MUSTER_WAIT_HYBRID;
-    if (env->policy == MUSTER_WAIT_ACTIVE && env->policy_from_omp && size > muster_cpus_available())
-        return MUSTER_WAIT_HYBRID;
-    return env->policy;
-}
-
-muster_mutex_plan muster_mutex_plan_from(muster_wait_policy policy, unsigned available, unsigned mask_cpus)
-{
-    mask_cpus = mask_or_available(mask_cpus, available);
-    /* One CPU in the mask: the holder cannot run while we spin.  Passive:
-     * libgomp's mutex does not spin then either.  A quota short of the
-     * mask: the holder runs on a CPU of its own between throttlings, so a
-     * spin pays, a short one (MUSTER_SPIN_NS_QUOTA says why). */
-    bool spins = mask_cpus > 1 && policy != MUSTER_WAIT_PASSIVE;
-    bool quota_short = available < mask_cpus;
-    int64_t plain_ns = quota_short ? MUSTER_SPIN_NS_QUOTA : MUSTER_MUTEX_SPIN_NS;
-    int64_t longer_ns = quota_short ? MUSTER_SPIN_NS_QUOTA : MUSTER_MUTEX_SPIN_OVERSUBSCRIBED_NS;
-    return (muster_mutex_plan){
-        .spin_polls = spins ? muster_spin_iterations(plain_ns) : 0,
-        .oversubscribed_polls = spins ? muster_spin_iterations(longer_ns) : 0,
-        .barge_polls = spins ? muster_spin_iterations(MUSTER_MUTEX_BARGE_NS) : 0,
-        .sleeper_limit = available > 0 ? available - 1 : 0,
-        /* active: spin as asked */
-        .watch_load = spins && policy != MUSTER_WAIT_ACTIVE && muster_wait_settings_get()->load_watch,
-    };
-}
-
-muster_mutex_plan muster_mutex_plan_for(muster_wait_policy policy)
-{
-    return muster_mutex_plan_from(policy, muster_cpus_available(), muster_affinity_cpus(NULL, 0));
-}
-
-/* MUSTER_TASK_NAP_NS, times how far the team outnumbers
- * MUSTER_TASK_NAP_MEMBERS_PER_CPU members a CPU: the naps' wake-ups then
- * stay near that many per CPU per nap, whatever the team. */
-static uint64_t nap_for(unsigned size, unsigned cpus)
-{
-    uint64_t per_cpus = (uint64_t)MUSTER_TASK_NAP_MEMBERS_PER_CPU * (cpus > 0 ? cpus : 1);
-    return size > per_cpus ? (uint64_t)MUSTER_TASK_NAP_NS * (size / per_cpus) : MUSTER_TASK_NAP_NS;
-}
-
-muster_task_wait_plan muster_task_wait_plan_for(unsigned size, const muster_waiter *waiter)
-{
-    unsigned cpus = muster_cpus_available();
-    bool watch = waiter->watch_load && waiter->policy == MUSTER_WAIT_HYBRID; /* as wait.c's watches_load */
-    uint64_t polls = waiter->policy == MUSTER_WAIT_PASSIVE ? 0
-                     : waiter->spin_iterations > 0         ? waiter->spin_iterations
-                                                           : MUSTER_TASK_IDLE_POLLS_OVERSUBSCRIBED;
-    return (muster_task_wait_plan){
-        .never_sleep = waiter->policy == MUSTER_WAIT_ACTIVE,
-        .idle_polls = polls,
-        .nap_ns = nap_for(size, cpus),
-        .spare_members = cpus > 0 && size > cpus ? size - cpus : 0,
-        .probe_polls = watch ? muster_spin_iterations(MUSTER_LOAD_PROBE_NS) : 0,
-        .contended_polls = watch ? muster_spin_iterations(MUSTER_SPIN_NS_CONTENDED) : 0,
     };
 }

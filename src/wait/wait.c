@@ -7,7 +7,7 @@
 #include "platform/platform.h"
 #include "wait/census.h"
 #include "wait/load.h"
-#include "wait/policy.h"
+#include "wait/tuning.h"
 
 /* relaxed: statistics only; they order nothing. */
 static _Atomic uint64_t sleep_count, wake_count, yield_count, woken_count, slow_wake_count, wake_delay_total;
@@ -49,7 +49,7 @@ static void note_wake_delay(uint64_t slept_ns)
 }
 
 /* How many times this thread's adaptive spin budgets are doubled
- * (MUSTER_SPIN_ADAPT_*, policy.h).  initial-exec: read at every slow wait;
+ * (MUSTER_SPIN_ADAPT_*, tuning.h).  initial-exec: read at every slow wait;
  * one word fits the surplus static TLS a dlopen()ed copy gets. */
 static _Thread_local unsigned spin_doublings __attribute__((tls_model("initial-exec")));
 
@@ -112,11 +112,14 @@ static int spin(muster_flag *flag, uint32_t target, const muster_waiter *waiter,
 
 /* Gives the CPU away once, then looks at the flag: 1 reached, 0 still
  * waiting, or an error. */
-static int yield_once(muster_flag *flag, uint32_t target)
+static int yield_once(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
 {
     /* relaxed: a statistics counter, ordered against nothing. */
     atomic_fetch_add_explicit(&yield_count, 1, memory_order_relaxed);
-    muster_load_yield();
+    if (waiter->watch_yields)
+        muster_load_yield();
+    else
+        muster_cpu_yield();
     /* acquire: as in spin(). */
     return check_value(atomic_load_explicit(flag, memory_order_acquire), target);
 }
@@ -141,7 +144,7 @@ static int spin_guarded(muster_flag *flag, uint32_t target, const muster_waiter 
     uint64_t chunk = muster_spin_iterations(MUSTER_CENSUS_CHUNK_NS);
     while (polls > 0) {
         uint64_t step = polls < chunk ? polls : chunk;
-        int state = shares_cpu_with_mate(waiter) ? yield_once(flag, target) : spin(flag, target, waiter, step);
+        int state = shares_cpu_with_mate(waiter) ? yield_once(flag, target, waiter) : spin(flag, target, waiter, step);
         if (state != 0)
             return state;
         if (deadline_passed(waiter))
@@ -170,10 +173,11 @@ static bool watches_load(const muster_waiter *waiter)
 }
 
 /* Whether an oversubscribed waiter's yields (its default budget's) stop
- * while the process is contended (wait/load.h): unless MUSTER_LOAD_WATCH=0. */
+ * while the process is contended (wait/load.h): unless MUSTER_LOAD_WATCH=0
+ * (muster_team_waiter). */
 static bool yields_watched(const muster_waiter *waiter)
 {
-    return waiter->policy == MUSTER_WAIT_HYBRID && waiter->yields > 0 && muster_wait_settings_get()->load_watch;
+    return waiter->policy == MUSTER_WAIT_HYBRID && waiter->yields > 0 && waiter->watch_yields;
 }
 
 /* A probing yield (wait/load.h), then a look at the flag: 1 reached, 0
@@ -219,7 +223,7 @@ static int spin_watching(muster_flag *flag, uint32_t target, const muster_waiter
 static int yield_cpu(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
 {
     for (unsigned k = 0; k < waiter->yields; k++) {
-        int state = yield_once(flag, target);
+        int state = yield_once(flag, target, waiter);
         if (state != 0)
             return state;
     }
@@ -236,7 +240,7 @@ static int share_cpu(muster_flag *flag, uint32_t target, const muster_waiter *wa
     for (;;) {
         int cpu = muster_current_cpu();
         bool cpu_needed = cpu < 0 || muster_census_cpu_needed(waiter->census, waiter->census_id, cpu);
-        int state = cpu_needed ? yield_once(flag, target) : spin(flag, target, waiter, chunk);
+        int state = cpu_needed ? yield_once(flag, target, waiter) : spin(flag, target, waiter, chunk);
         if (state != 0)
             return state;
         uint64_t now = muster_now_ns();
@@ -324,12 +328,12 @@ static int working_step(muster_flag *flag, uint32_t target, const muster_waiter 
     if (waiter->census != NULL && waiter->share_ns > 0) {
         int cpu = muster_current_cpu();
         bool needed = cpu < 0 || muster_census_cpu_needed(waiter->census, waiter->census_id, cpu);
-        return needed ? yield_once(flag, target) : spin(flag, target, waiter, step);
+        return needed ? yield_once(flag, target, waiter) : spin(flag, target, waiter, step);
     }
     if (waiter->yields > 0 && waiter->spin_iterations == 0)
-        return yield_once(flag, target);
+        return yield_once(flag, target, waiter);
     if (waiter->census != NULL && shares_cpu_with_mate(waiter))
-        return yield_once(flag, target);
+        return yield_once(flag, target, waiter);
     return spin(flag, target, waiter, step);
 }
 
@@ -415,7 +419,7 @@ static int wait_working(muster_flag *flag, uint32_t target, const muster_waiter 
             /* An oversubscribed waiter renews by a yield's length alone: any
              * yield of its hands the CPU to a team-mate that waits for one. */
             probed = true;
-            state = watch ? probe_load(flag, target) : yield_once(flag, target);
+            state = watch ? probe_load(flag, target) : yield_once(flag, target, waiter);
         } else {
             atomic_fetch_add(work->sleepers, 1); /* seq_cst: see muster_wait_work */
             bool found = work->run(work->arg);
@@ -566,4 +570,30 @@ uint64_t muster_spin_iterations(int64_t spin_ns)
         return 0;
     pthread_once(&calibration_once, calibrate);
     return (uint64_t)((double)spin_ns / ns_per_poll) + 1u;
+}
+
+/* ---- the program's request ---- */
+
+static _Atomic int64_t requested_ns = -1;
+static _Atomic uint64_t requested_polls = UINT64_MAX;
+
+void muster_wait_request_spin_ns(int64_t spin_ns)
+{
+    if (spin_ns > MUSTER_MAX_SPIN_NS)
+        spin_ns = MUSTER_MAX_SPIN_NS;
+    /* relaxed (both): a setting each wait reads once; a wait that reads
+     * the old one only spins its old budget. */
+    atomic_store_explicit(&requested_polls, spin_ns < 0 ? UINT64_MAX : muster_spin_iterations(spin_ns),
+                          memory_order_relaxed);
+    atomic_store_explicit(&requested_ns, spin_ns < 0 ? -1 : spin_ns, memory_order_relaxed);
+}
+
+int64_t muster_wait_requested_spin_ns(void)
+{
+    return atomic_load_explicit(&requested_ns, memory_order_relaxed); /* relaxed: as above */
+}
+
+uint64_t muster_wait_requested_spin_iterations(void)
+{
+    return atomic_load_explicit(&requested_polls, memory_order_relaxed); /* relaxed: as above */
 }

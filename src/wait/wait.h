@@ -55,9 +55,10 @@ typedef struct muster_wait_work {
 typedef struct muster_waiter {
     muster_wait_policy policy; /* ACTIVE, PASSIVE or HYBRID, never DEFAULT */
     uint64_t spin_iterations;  /* HYBRID: spin this many polls before sleeping */
-    bool adaptive;             /* the default budget: each thread scales it by its sleeps (policy.h) */
+    bool adaptive;             /* the default budget: each thread scales it by its sleeps (tuning.h) */
     bool watch_load;           /* HYBRID: probe the load and spin little while contended (wait/load.h) */
     unsigned yields;           /* HYBRID: then give the CPU away this many times */
+    bool watch_yields;         /* judge its yields for the load watch, and stop them while costly (wait/load.h) */
     /* With a census and share_ns 0: the co-location guard while spinning
      * (ACTIVE and HYBRID).  With share_ns > 0 (HYBRID, oversubscribed):
      * instead of the yields, share the CPU by the census for up to
@@ -91,7 +92,7 @@ static inline bool muster_flag_reached(uint32_t v, uint32_t target)
 
 int muster_wait_slow(muster_flag *flag, uint32_t target, const muster_waiter *waiter);
 /* How many times the calling thread's adaptive spin budgets are doubled
- * now (0 to MUSTER_SPIN_ADAPT_MAX_DOUBLINGS, policy.h); for tests. */
+ * now (0 to MUSTER_SPIN_ADAPT_MAX_DOUBLINGS, tuning.h); for tests. */
 unsigned muster_wait_spin_doublings(void);
 
 /* Waits until *flag reaches target.  Returns 0, MUSTER_E_BROKEN or
@@ -167,5 +168,18 @@ muster_wait_counts muster_wait_counters(void);
 
 /* Polls of the spin loop that fit in spin_ns, from a one-time calibration. */
 uint64_t muster_spin_iterations(int64_t spin_ns);
+
+/* The program's own request, made while it runs (libomp's kmp_set_blocktime
+ * and library modes, src/omp/kmp/api.c): how long a hybrid waiter spins
+ * before it sleeps, in place of the default budget and the load watch.
+ * Not for waiters whose team outnumbers the CPUs (their default yields):
+ * there a spin keeps the awaited thread off its CPU, whatever was asked.
+ * spin_ns < 0 withdraws it.  Waits that have begun keep their budget. */
+void muster_wait_request_spin_ns(int64_t spin_ns);
+/* The request in force: its nanoseconds, or -1 for none. */
+int64_t muster_wait_requested_spin_ns(void);
+/* ... as polls: UINT64_MAX for none.  One relaxed load, read at every
+ * slow wait. */
+uint64_t muster_wait_requested_spin_iterations(void);
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "omp/mutex.h"
+#include "omp/waiter.h"
 #include "wait/load.h"
 #include "wait/policy.h"
 #include "stress_common.h"

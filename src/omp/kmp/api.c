@@ -2,7 +2,7 @@
  * kmp_* routines of LLVM's omp.h and their kmpc_* twins.  Each maps onto a
  * setting muster already has:
  *   - blocktime (how long a thread spins before it sleeps, milliseconds)
- *     onto the wait layer's program request (wait/policy.h): it replaces
+ *     onto the wait layer's program request (wait/wait.h): it replaces
  *     the default spin budget where the team fits the CPUs;
  *   - library modes: throughput is muster's default (spin, then sleep),
  *     turnaround spins as long as it waits (the longest request), serial

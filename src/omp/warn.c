@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "omp/internal.h"
 #include "omp/warn.h"
 
 static _Atomic bool warnings_off; /* kmp_set_warnings_off, KMP_WARNINGS in kmp_set_defaults */

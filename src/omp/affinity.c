@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "omp/env.h"
+#include "omp/internal.h"
 #include "platform/affinity.h"
 
 const muster_omp_places *muster_omp_places_get(void)

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "omp/env.h"
+#include "omp/internal.h"
 
 static muster_omp_icvs *my_icvs(void)
 {

@@ -15,6 +15,7 @@
 #include "barrier/runtime.h" /* muster_algorithm_name */
 #include "omp/display.h"
 #include "omp/env.h"
+#include "omp/internal.h"
 #include "platform/affinity.h"
 #include "platform/platform.h"
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "omp/env.h"
+#include "omp/thread.h"
 
 /* Writes the OMP_DISPLAY_ENV block (libgomp's format plus libmuster-omp's
  * own lines) for the ICVs and settings given to out. */

@@ -22,6 +22,8 @@
 
 #include "barrier/runtime.h"
 #include "omp/env.h"
+#include "omp/warn.h"
+#include "platform/cpus.h"
 #include "omp/task/settings.h" /* MUSTER_OMP_DELAY_DEPTH, MUSTER_OMP_QUEUE_AHEAD */
 #include "wait/wait.h"          /* muster_wait_request_spin_ns: KMP_BLOCKTIME */
 

@@ -10,7 +10,9 @@
 #include <stdio.h>
 
 #include "muster/topology.h"
-#include "omp/internal.h"
+#include "omp/icvs.h"
+
+struct muster_omp_thread; /* thread.h, a layer above */
 
 /* omp_get_supported_active_levels(), and the most max-active-levels-var
  * can be set to: the pools parallel.c keeps, one per active level (gcc
@@ -150,13 +152,13 @@ unsigned muster_omp_bound_cpus(const muster_omp_places *places, const muster_omp
 /* The calling thread's place partition (place-partition-var): places
  * [*first, *first + *count), all places outside any team.  Derived from the
  * teams it is in, so it needs no restoring when a region ends. */
-void muster_omp_current_partition(const muster_omp_thread *self, int *first, int *count);
+void muster_omp_current_partition(const struct muster_omp_thread *self, int *first, int *count);
 
 /* Binds the calling thread, when binding is on and it is not yet bound, to
  * the first place of its partition, as libgomp binds the initial thread at
  * start-up.  The library constructor may call it on the initial thread;
  * omp_get_place_num and friends call it lazily. */
-void muster_omp_bind_initial_thread(muster_omp_thread *self);
+void muster_omp_bind_initial_thread(struct muster_omp_thread *self);
 
 /* ---- host teams (target.c sets, api.c reads) ---- */
 

@@ -60,6 +60,8 @@
 #include "wait/policy.h"
 #include "wait/wait.h"
 #include "omp/waiter.h"
+#include "omp/icvs.h"
+#include "omp/thread.h"
 #include "omp/warn.h" /* muster_omp_fatal, the warnings */
 
 /* Exported with default visibility; everything else in the .so is hidden
@@ -75,104 +77,7 @@
             (field) = (value);             \
     } while (0)
 
-/* ---- ICVs (OpenMP 5.1 §2.4) ---- */
-
-/* omp_sched_t values, as omp.h defines them. */
-enum {
-    MUSTER_OMP_SCHED_STATIC = 1,
-    MUSTER_OMP_SCHED_DYNAMIC = 2,
-    MUSTER_OMP_SCHED_GUIDED = 3,
-    MUSTER_OMP_SCHED_AUTO = 4,
-};
-#define MUSTER_OMP_SCHED_MONOTONIC 0x80000000u
-
-/* omp_proc_bind_t values, as omp.h defines them. */
-enum {
-    MUSTER_OMP_BIND_FALSE = 0,
-    MUSTER_OMP_BIND_TRUE = 1,
-    MUSTER_OMP_BIND_PRIMARY = 2, /* "master" before OpenMP 5.1 */
-    MUSTER_OMP_BIND_CLOSE = 3,
-    MUSTER_OMP_BIND_SPREAD = 4,
-};
-
-#define MUSTER_OMP_MAX_LEVELS 16 /* entries kept of OMP_NUM_THREADS / OMP_PROC_BIND lists */
-#define MUSTER_OMP_MAX_ACTIVE_LEVELS 8 /* omp_get_supported_active_levels() */
-
-/* The data-environment ICVs: each implicit task has its own copy.  A team's
- * threads start with the primary thread's copy as it was at the fork, with
- * the per-level list entries (nthreads, bind) advanced by one level. */
-typedef struct muster_omp_icvs {
-    unsigned nthreads;                 /* nthreads-var for the next region */
-    unsigned nthreads_next[MUSTER_OMP_MAX_LEVELS]; /* the list's later entries, 0-terminated */
-    unsigned bind;                     /* bind-var for the next region: MUSTER_OMP_BIND_* */
-    unsigned bind_next[MUSTER_OMP_MAX_LEVELS];     /* later entries, MUSTER_OMP_BIND_FALSE-terminated
-                                          when the list is shorter; see env.c */
-    unsigned run_sched;                /* run-sched-var kind: MUSTER_OMP_SCHED_*, maybe | MONOTONIC */
-    long run_sched_chunk;              /* its chunk size; 0 = default */
-    bool dynamic;                      /* dyn-var */
-    unsigned max_active_levels;        /* max-active-levels-var */
-    unsigned thread_limit;             /* thread-limit-var */
-    int default_device;                /* default-device-var */
-} muster_omp_icvs;
-
-/* The process-wide settings, read from the environment once (env.c). */
-typedef struct muster_omp_globals {
-    muster_omp_icvs icvs;          /* the initial task's ICVs */
-    size_t stacksize;              /* OMP_STACKSIZE in bytes; 0 = the system default */
-    muster_algorithm algorithm;    /* MUSTER_BARRIER; AUTO = libmuster's selector */
-    bool display_env, display_env_verbose;
-    unsigned available_cpus;       /* affinity mask capped by the cgroup quota */
-} muster_omp_globals;
-
-/* The globals, initialised on first use (and by the library constructor). */
-const muster_omp_globals *muster_omp_globals_get(void);
-
 /* ---- threads, teams and pools ---- */
-
-/* A thread's place (affinity.c owns this struct): the place it is bound
- * to and the place partition it forks teams within. */
-typedef struct muster_omp_place_state {
-    int place;                  /* the place this thread is bound to; -1: not bound */
-    int partition_first;        /* its place partition: places [first, first + count) */
-    int partition_count;        /* 0: all places */
-} muster_omp_place_state;
-
-typedef struct muster_omp_team muster_omp_team;
-typedef struct muster_omp_pool muster_omp_pool;
-typedef struct muster_omp_workshares muster_omp_workshares;
-
-/* Per OS thread (thread-local).  A thread outside any region is the sole
- * member of an implicit team of one (team == NULL means exactly that). */
-typedef struct muster_omp_thread {
-    muster_omp_team *team;     /* the innermost team this thread is in; NULL: none */
-    unsigned id;               /* its thread number in that team */
-    muster_omp_icvs icvs;      /* the current implicit task's data-environment ICVs */
-    bool icvs_ready;           /* icvs initialised from the globals */
-    /* Workers for the active regions this thread forks, one pool per active
-     * level (the primary of a level-1 team forking inside it needs a second
-     * pool while the first is busy); NULL until needed. */
-    muster_omp_pool *pools[MUSTER_OMP_MAX_ACTIVE_LEVELS + 1];
-    void *ws_private;          /* the current work share's per-thread state (workshare.c) */
-    unsigned ws_sequence;      /* work shares entered in the current team */
-    unsigned barriers_passed;  /* team barriers passed in the current region (cancel.c) */
-    /* Deferrable tasks this member still queues whoever is hungry, at the
-     * start of its implicit task (task/defer.h, early tasks): team size - 1. */
-    unsigned early_tasks;
-    muster_omp_place_state place; /* affinity.c */
-    void *region;              /* the innermost region this thread forked (parallel.c) */
-} muster_omp_thread;
-
-/* The calling thread's state; initialises it (ICVs from the globals) on the
- * first call in a thread.  Never NULL. */
-extern _Thread_local muster_omp_thread muster_omp_thread_state __attribute__((tls_model("initial-exec")));
-muster_omp_thread *muster_omp_self_first(void); /* sets up a thread's state on its first call */
-/* Inline: one TLS address and a predictable branch, on every entry point
- * (a task created per tree node calls it several times). */
-static inline muster_omp_thread *muster_omp_self(void)
-{
-    muster_omp_thread *self = &muster_omp_thread_state;
-    return __builtin_expect(self->icvs_ready, 1) ? self : muster_omp_self_first();
-}
 
 /* A team: the threads running one parallel region. */
 /* The barrier of regions that can be cancelled (GOMP_barrier_cancel and

@@ -9,6 +9,7 @@
 #include "omp/display.h"
 #include "omp/env.h" /* muster_omp_set_league */
 #include "omp/internal.h"
+#include "omp/mutex.h" /* the team-size query */
 #include "omp/task/defer.h" /* muster_omp_defer_join; scheduler.h */
 
 void muster_omp_become_member(muster_omp_thread *self, muster_omp_team *team, unsigned id)
@@ -62,4 +63,17 @@ void muster_omp_team_barrier(muster_omp_thread *self)
     if (rc < 0) {
         muster_omp_fatal("barrier failed: %s (%s)", muster_strerror(rc), muster_error_detail());
     }
+}
+
+/* The size of the calling thread's innermost team (1 outside any): what
+ * the runtime mutex asks to choose its spin (mutex.h). */
+static unsigned caller_team_size(void)
+{
+    const muster_omp_team *team = muster_omp_self()->team;
+    return team != NULL ? team->size : 1;
+}
+
+__attribute__((constructor)) static void tell_the_mutex(void)
+{
+    muster_omp_mutex_set_team_size_query(caller_team_size);
 }

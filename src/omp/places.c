@@ -15,6 +15,8 @@
 #include <ctype.h>
 
 #include "omp/env.h"
+#include "omp/warn.h"
+#include "platform/cpus.h"
 
 #define MAX_CPU_ID 65535  /* as libgomp: larger ids in OMP_PLACES are an error */
 #define MAX_PLACES 65536u

@@ -11,6 +11,8 @@
 
 #include "check.h"
 #include "omp/env.h"
+#include "omp/internal.h" /* a team, for muster_omp_current_partition */
+#include "platform/cpus.h"
 
 static const int mask16[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 

@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "omp/env.h"
+#include "platform/cpus.h"
 
 static void test_threads_and_nesting(void)
 {

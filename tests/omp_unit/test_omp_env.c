@@ -28,6 +28,7 @@
 #include "check.h"
 #include "env_driver.h"
 #include "omp/env.h"
+#include "platform/cpus.h"
 #include "wait/policy.h" /* muster_wait_requested_spin_ns */
 
 static const char *bind_name(unsigned bind)

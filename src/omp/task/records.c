@@ -223,7 +223,9 @@ bool muster_omp_record_queue_again(deferred_task *t, unsigned id)
 }
 
 /* A task whose last predecessor just finished in this thread: onto this
- * member's deque for anyone to take, or run here when that is full. */
+ * member's deque for anyone to take, as defer.h decides for a ready task
+ * that had dependences, or run here when it decides otherwise or the
+ * deque is full. */
 void muster_omp_successor_ready(void *task, void *arg)
 {
     deferred_task *t = task;
@@ -245,7 +247,8 @@ void muster_omp_successor_ready(void *task, void *arg)
             muster_omp_fatal("out of memory queueing a task");
         return;
     }
-    if (!muster_omp_record_queue_again(t, self->id))
+    bool queue = muster_omp_defer_ready(t->team->tasks, self->id, true, t->priority);
+    if (!queue || !muster_omp_record_queue_again(t, self->id))
         muster_omp_record_run_deferred(t);
 }
 

@@ -389,17 +389,31 @@ static bool among(int cpu, const int *cpus, unsigned n)
     return false;
 }
 
+/* Adds the busy ticks of one /proc/stat line to *sum when it is a "cpuN"
+ * line of one of the cpus (the "cpu" total never counts; *found says one
+ * did).  False once the cpu lines are over: they come first. */
+static bool add_stat_line(const char *line, const int *cpus, unsigned n, unsigned long long *sum, bool *found)
+{
+    int cpu;
+    unsigned long long busy;
+    if (!parse_stat_line(line, &cpu, &busy))
+        return false;
+    if (cpu >= 0 && among(cpu, cpus, n)) {
+        *sum += busy;
+        *found = true;
+    }
+    return true;
+}
+
 int muster_parse_stat_busy(const char *text, const int *cpus, unsigned n, unsigned long long *ticks)
 {
     unsigned long long sum = 0;
     bool found = false;
-    for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
-        int cpu;
-        unsigned long long busy;
-        if (parse_stat_line(line, &cpu, &busy) && cpu >= 0 && among(cpu, cpus, n)) {
-            sum += busy;
-            found = true;
-        }
+    for (const char *line = text; *line && add_stat_line(line, cpus, n, &sum, &found);) {
+        const char *next = strchr(line, '\n');
+        if (next == NULL)
+            break;
+        line = next + 1;
     }
     *ticks = sum;
     return found ? 0 : -1;
@@ -428,16 +442,8 @@ bool muster_cpus_busy_ns(uint64_t *busy_ns)
     char line[512];
     unsigned long long sum = 0;
     bool found = false;
-    while (fgets(line, sizeof line, file)) {
-        int cpu;
-        unsigned long long busy;
-        if (!parse_stat_line(line, &cpu, &busy))
-            break;
-        if (cpu >= 0 && among(cpu, stat_cpus, stat_cpu_count)) {
-            sum += busy;
-            found = true;
-        }
-    }
+    while (fgets(line, sizeof line, file) && add_stat_line(line, stat_cpus, stat_cpu_count, &sum, &found))
+        ;
     fclose(file);
     long hz = sysconf(_SC_CLK_TCK);
     if (!found || hz <= 0)

@@ -57,8 +57,9 @@ double muster_cgroup_v1_cpu_quota(const char *root, const char *cgroup);
 bool muster_cpus_busy_ns(uint64_t *busy_ns);
 
 /* The same from /proc/stat's text: the busy ticks of the "cpuN" lines whose
- * N is among the n ascending ids in cpus (all of them when n is 0).
- * Returns -1 when no such line could be read. */
+ * N is among the n ascending ids in cpus (all of them when n is 0), read up
+ * to the first line that is not a cpu line.  Returns -1 when no such line
+ * could be read. */
 int muster_parse_stat_busy(const char *text, const int *cpus, unsigned n, unsigned long long *ticks);
 
 #endif

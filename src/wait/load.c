@@ -105,24 +105,35 @@ static _Atomic int machine_verdict;
 static _Atomic bool machine_judging;
 static _Atomic uint64_t busy_windows, quiet_windows; /* relaxed: statistics */
 
+/* Whether the machine's window from start_ns is still open (its last
+ * verdict holds). */
+static bool machine_window_open(uint64_t start_ns, uint64_t now_ns)
+{
+    return start_ns != 0 && now_ns >= start_ns && now_ns - start_ns < MUSTER_LOAD_MACHINE_WINDOW_NS;
+}
+
+static bool last_verdict_may_be_busy(void)
+{
+    return atomic_load_explicit(&machine_verdict, memory_order_relaxed) != NEIGHBOURS_IDLE;
+}
+
 static bool neighbours_may_be_busy(uint64_t now_ns, uint64_t own_ns)
 {
     /* relaxed (all but the judge's flag): a hint, as in
      * long_yield_to_others, whose windows these are. */
-    uint64_t start = atomic_load_explicit(&machine_wall_ns, memory_order_relaxed);
-    if (start != 0 && now_ns >= start && now_ns - start < MUSTER_LOAD_MACHINE_WINDOW_NS)
-        return atomic_load_explicit(&machine_verdict, memory_order_relaxed) != NEIGHBOURS_IDLE;
+    if (machine_window_open(atomic_load_explicit(&machine_wall_ns, memory_order_relaxed), now_ns))
+        return last_verdict_may_be_busy();
     /* One judge at a time: two would pair one's start with the other's
      * busy time, a window with no busy time in it, and read it as quiet.
      * acquire: pairs with the release below, so the judge sees the last
      * judge's start, busy and own times together. */
     if (atomic_exchange_explicit(&machine_judging, true, memory_order_acquire))
-        return atomic_load_explicit(&machine_verdict, memory_order_relaxed) != NEIGHBOURS_IDLE;
-    start = atomic_load_explicit(&machine_wall_ns, memory_order_relaxed);
-    if (start != 0 && now_ns >= start && now_ns - start < MUSTER_LOAD_MACHINE_WINDOW_NS) {
+        return last_verdict_may_be_busy();
+    uint64_t start = atomic_load_explicit(&machine_wall_ns, memory_order_relaxed);
+    if (machine_window_open(start, now_ns)) { /* another judge just opened a new one */
         /* release: pairs with the acquire above (nothing written here). */
         atomic_store_explicit(&machine_judging, false, memory_order_release);
-        return atomic_load_explicit(&machine_verdict, memory_order_relaxed) != NEIGHBOURS_IDLE;
+        return last_verdict_may_be_busy();
     }
     uint64_t busy_ns;
     int verdict = NEIGHBOURS_UNKNOWN;

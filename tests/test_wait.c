@@ -450,28 +450,43 @@ typedef struct late_publisher {
     muster_flag *flag;
     uint32_t value;
     unsigned delay_us;
+    bool after_a_yield;      /* publish once the yield count passes yields_before */
+    uint64_t yields_before;
 } late_publisher;
+
+/* How long a publisher that waits for a yield waits at most: a waiter that
+ * never yields is then released, and its check fails. */
+#define YIELD_WAIT_LIMIT_NS 5000000000ull
 
 static void *publish_later(void *arg)
 {
     late_publisher *p = arg;
+    if (p->after_a_yield) {
+        /* A delay alone is not enough: a waiter preempted for longer than
+         * the delay finds the flag published and never yields. */
+        uint64_t give_up = muster_now_ns() + YIELD_WAIT_LIMIT_NS;
+        while (muster_wait_counters().yields == p->yields_before && muster_now_ns() < give_up)
+            usleep(100);
+    }
     usleep(p->delay_us);
     muster_flag_publish(p->flag, p->value, true);
     return NULL;
 }
 
-/* Waits for a flag that another thread publishes after delay_us; returns the
- * wait's result and the yields and sleeps it made. */
-static int census_wait(const muster_waiter *w, unsigned delay_us, uint64_t *yields, uint64_t *sleeps)
+/* Waits for a flag that another thread publishes after delay_us, or, with
+ * after_a_yield, delay_us after the wait's first yield; returns the wait's
+ * result and the yields and sleeps it made. */
+static int publisher_wait(const muster_waiter *w, unsigned delay_us, bool after_a_yield, uint64_t *yields,
+                          uint64_t *sleeps)
 {
     muster_flag flag = 0;
-    late_publisher p = {&flag, 1, delay_us};
-    pthread_t thread;
     /* Each wait starts with yields cheap: an earlier one's yields, slow
      * under an emulator, may have made them costly (wait/load.h), and
      * then no wait yields. */
     muster_load_reset();
     muster_wait_counts before = muster_wait_counters();
+    late_publisher p = {&flag, 1, delay_us, after_a_yield, before.yields};
+    pthread_t thread;
     if (delay_us > 0)
         pthread_create(&thread, NULL, publish_later, &p);
     int rc = muster_wait_reach(&flag, 1, w);
@@ -481,6 +496,18 @@ static int census_wait(const muster_waiter *w, unsigned delay_us, uint64_t *yiel
     *yields = after.yields - before.yields;
     *sleeps = after.sleeps - before.sleeps;
     return rc;
+}
+
+static int census_wait(const muster_waiter *w, unsigned delay_us, uint64_t *yields, uint64_t *sleeps)
+{
+    return publisher_wait(w, delay_us, false, yields, sleeps);
+}
+
+/* A wait expected to yield: released delay_us after its first yield, or
+ * after YIELD_WAIT_LIMIT_NS without one. */
+static int census_wait_to_yield(const muster_waiter *w, unsigned delay_us, uint64_t *yields, uint64_t *sleeps)
+{
+    return publisher_wait(w, delay_us, true, yields, sleeps);
 }
 
 /* Pins the calling thread to the first CPU of the affinity mask; false
@@ -528,12 +555,12 @@ static void test_census_waits(void)
           (unsigned long long)yields, (unsigned long long)sleeps);
 
     muster_census_arrive_on(c, 0, cpu, false); /* participant 1 is now behind, on our CPU */
-    CHECK(census_wait(&w, 20000, &yields, &sleeps) == 0, "released");
+    CHECK(census_wait_to_yield(&w, 20000, &yields, &sleeps) == 0, "released");
     CHECK(yields > 0 && sleeps == 0, "a CPU-mate still to arrive: %llu yields, %llu sleeps",
           (unsigned long long)yields, (unsigned long long)sleeps);
 
     muster_census_arrive_on(c, 1, cpu, true); /* arrived, but owes the release */
-    CHECK(census_wait(&w, 20000, &yields, &sleeps) == 0, "released");
+    CHECK(census_wait_to_yield(&w, 20000, &yields, &sleeps) == 0, "released");
     CHECK(yields > 0, "a CPU-mate that owes the release got no yield");
 
     muster_census_arrive_on(c, 0, cpu, false);
@@ -606,11 +633,11 @@ static void test_guard_waits(void)
     CHECK(yields == 0, "no mate on our CPU, yet %llu yields", (unsigned long long)yields);
 
     muster_census_note_cpu(c, 1, cpu); /* the mate shares our CPU */
-    CHECK(census_wait(&w, 2000, &yields, &sleeps) == 0, "released");
+    CHECK(census_wait_to_yield(&w, 2000, &yields, &sleeps) == 0, "released");
     CHECK(yields > 0, "a mate on our CPU and no yield");
 
     w.policy = MUSTER_WAIT_ACTIVE;
-    CHECK(census_wait(&w, 20000, &yields, &sleeps) == 0, "released");
+    CHECK(census_wait_to_yield(&w, 20000, &yields, &sleeps) == 0, "released");
     CHECK(yields > 0 && sleeps == 0, "ACTIVE with a mate on our CPU: %llu yields, %llu sleeps",
           (unsigned long long)yields, (unsigned long long)sleeps);
 

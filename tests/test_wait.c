@@ -476,14 +476,17 @@ static void *publish_later(void *arg)
 /* Waits for a flag that another thread publishes after delay_us, or, with
  * after_a_yield, delay_us after the wait's first yield; returns the wait's
  * result and the yields and sleeps it made. */
-static int publisher_wait(const muster_waiter *w, unsigned delay_us, bool after_a_yield, uint64_t *yields,
-                          uint64_t *sleeps)
+static int publisher_wait(const muster_waiter *w, unsigned delay_us, bool after_a_yield, bool yields_costly,
+                          uint64_t *yields, uint64_t *sleeps)
 {
     muster_flag flag = 0;
     /* Each wait starts with yields cheap: an earlier one's yields, slow
      * under an emulator, may have made them costly (wait/load.h), and
      * then no wait yields. */
     muster_load_reset();
+    for (int piece = 0; yields_costly && piece < 3; piece++) /* the rule needs three (wait/load.c) */
+        muster_load_note_costly(muster_now_ns());
+    CHECK(muster_load_yields_costly() == yields_costly, "yields costly: %d", yields_costly);
     muster_wait_counts before = muster_wait_counters();
     late_publisher p = {&flag, 1, delay_us, after_a_yield, before.yields};
     pthread_t thread;
@@ -500,14 +503,54 @@ static int publisher_wait(const muster_waiter *w, unsigned delay_us, bool after_
 
 static int census_wait(const muster_waiter *w, unsigned delay_us, uint64_t *yields, uint64_t *sleeps)
 {
-    return publisher_wait(w, delay_us, false, yields, sleeps);
+    return publisher_wait(w, delay_us, false, false, yields, sleeps);
 }
 
 /* A wait expected to yield: released delay_us after its first yield, or
  * after YIELD_WAIT_LIMIT_NS without one. */
 static int census_wait_to_yield(const muster_waiter *w, unsigned delay_us, uint64_t *yields, uint64_t *sleeps)
 {
-    return publisher_wait(w, delay_us, true, yields, sleeps);
+    return publisher_wait(w, delay_us, true, false, yields, sleeps);
+}
+
+/* census_wait with yields made costly (wait/load.h) as the wait begins. */
+static int costly_wait(const muster_waiter *w, unsigned delay_us, uint64_t *yields, uint64_t *sleeps)
+{
+    return publisher_wait(w, delay_us, false, true, yields, sleeps);
+}
+
+/* An oversubscribed waiter with a yield phase (yield_ns) keeps yielding,
+ * not sleeping, while the flag comes within the phase; past it, or while
+ * yields are costly, it sleeps.  With work NULL the plain wait, else the
+ * working wait.  The first two waits do not watch their yields: on a
+ * loaded machine long yields could make them costly and end the phase. */
+static void check_yield_phase(const muster_wait_work *work)
+{
+    const char *kind = work != NULL ? "working" : "plain";
+    muster_waiter w = {.policy = MUSTER_WAIT_HYBRID, .yields = 4, .yield_ns = 10000000000ull, .work = work};
+    uint64_t yields, sleeps;
+    CHECK(census_wait(&w, 30000, &yields, &sleeps) == 0, "released");
+    CHECK(sleeps == 0 && yields > w.yields, "%s wait, flag within the yield phase: %llu yields, %llu sleeps", kind,
+          (unsigned long long)yields, (unsigned long long)sleeps);
+
+    w.yield_ns = 1000000;
+    CHECK(census_wait(&w, 100000, &yields, &sleeps) == 0, "released");
+    CHECK(sleeps >= 1, "%s wait: after a 1 ms yield phase no sleep in 100 ms", kind);
+
+    w.yield_ns = 10000000000ull;
+    w.watch_yields = true;
+    CHECK(costly_wait(&w, 30000, &yields, &sleeps) == 0, "released");
+    CHECK(sleeps >= 1, "%s wait: a yield phase while yields are costly (%llu yields, no sleep)", kind,
+          (unsigned long long)yields);
+    muster_load_reset();
+}
+
+static void test_yield_phase(void)
+{
+    check_yield_phase(NULL);
+    _Atomic uint32_t sleepers = 0;
+    muster_wait_work work = {.run = no_work, .sleepers = &sleepers};
+    check_yield_phase(&work);
 }
 
 /* Pins the calling thread to the first CPU of the affinity mask; false
@@ -821,6 +864,7 @@ int main(void)
     test_yields_before_sleeping();
     test_oversubscribed_barriers_yield();
     test_census_rules();
+    test_yield_phase();
     test_census_waits();
     test_census_occupancy();
     test_guard_waits();

@@ -26,14 +26,19 @@ static void check_team_waiter(const wait_setting *s, unsigned cpus, unsigned mas
           s->name, muster_wait_policy_name(w.policy));
     CHECK(spin == MUSTER_SPIN_NS_DEFAULT && w.yields == 0, "a team that fits: the default budget, no yields");
     CHECK(w.watch_yields == muster_wait_settings_get()->load_watch, "its yields are judged as MUSTER_LOAD_WATCH says");
-    muster_team_waiter(mask + 1, MUSTER_WAIT_DEFAULT, -1, &spin);
+    CHECK(w.yield_ns == 0, "a team that fits: no yield phase");
+    w = muster_team_waiter(mask + 1, MUSTER_WAIT_DEFAULT, -1, &spin);
     CHECK(spin == MUSTER_SPIN_NS_OVERSUBSCRIBED, "an oversubscribed team: the oversubscribed budget");
+    muster_default_budget over = muster_default_budget_for(mask + 1, cpus, mask, w.policy);
+    CHECK(w.yields == over.yields && w.yield_ns == over.yield_ns,
+          "an oversubscribed team's waiter takes its budget's yields (%u, %llu ns)", w.yields,
+          (unsigned long long)w.yield_ns);
     if (cpus < mask) { /* this process is under a quota short of its mask */
         w = muster_team_waiter(cpus + 1, MUSTER_WAIT_DEFAULT, -1, &spin);
         CHECK(spin == MUSTER_SPIN_NS_QUOTA && w.yields == 0, "only the quota short: the quota's budget");
     }
     w = muster_team_waiter(cpus + 1, MUSTER_WAIT_HYBRID, 7000, &spin);
-    CHECK(spin == 7000 && w.yields == 0, "a given budget is the whole story: no yields");
+    CHECK(spin == 7000 && w.yields == 0 && w.yield_ns == 0, "a given budget is the whole story: no yields");
 }
 
 static void check_census_plan(unsigned cpus, unsigned mask)
@@ -67,25 +72,37 @@ static void check_budgets_for_machines(void)
         muster_wait_policy policy;
         int64_t spin_ns;
         unsigned yields;
+        uint64_t yield_ns;
         bool adaptive;
     } budget_case;
-    static const budget_case cases[] = {
-        {2, 2, 2, MUSTER_WAIT_HYBRID, MUSTER_SPIN_NS_DEFAULT, 0, true},
-        {2, 2, 2, MUSTER_WAIT_ACTIVE, MUSTER_SPIN_NS_DEFAULT, 0, false},
-        {16, 16, 64, MUSTER_WAIT_HYBRID, MUSTER_SPIN_NS_DEFAULT, 0, true},
-        {3, 2, 2, MUSTER_WAIT_HYBRID, MUSTER_SPIN_NS_OVERSUBSCRIBED, MUSTER_YIELDS_OVERSUBSCRIBED, false},
-        {2, 1, 2, MUSTER_WAIT_HYBRID, MUSTER_SPIN_NS_QUOTA, 0, false},    /* a 1-CPU quota, 2 CPUs */
-        {8, 2, 16, MUSTER_WAIT_HYBRID, MUSTER_SPIN_NS_QUOTA, 0, false},   /* a 2-CPU quota, 16 CPUs */
-        {3, 1, 2, MUSTER_WAIT_HYBRID, MUSTER_SPIN_NS_OVERSUBSCRIBED, MUSTER_YIELDS_OVERSUBSCRIBED, false},
-        {2, 1, 0, MUSTER_WAIT_HYBRID, MUSTER_SPIN_NS_OVERSUBSCRIBED, MUSTER_YIELDS_OVERSUBSCRIBED, false},
+    enum { Y = MUSTER_YIELDS_OVERSUBSCRIBED };
+    const uint64_t phase = MUSTER_YIELD_NS_OVERSUBSCRIBED;
+    const unsigned per_cpu = MUSTER_YIELD_MEMBERS_PER_CPU;
+    const budget_case cases[] = {
+        {2, 2, 2, MUSTER_WAIT_HYBRID, MUSTER_SPIN_NS_DEFAULT, 0, 0, true},
+        {2, 2, 2, MUSTER_WAIT_ACTIVE, MUSTER_SPIN_NS_DEFAULT, 0, 0, false},
+        {16, 16, 64, MUSTER_WAIT_HYBRID, MUSTER_SPIN_NS_DEFAULT, 0, 0, true},
+        {3, 2, 2, MUSTER_WAIT_HYBRID, MUSTER_SPIN_NS_OVERSUBSCRIBED, Y, phase, false},
+        /* the yield phase up to MUSTER_YIELD_MEMBERS_PER_CPU a CPU of the mask, not beyond */
+        {2 * per_cpu, 2, 2, MUSTER_WAIT_HYBRID, MUSTER_SPIN_NS_OVERSUBSCRIBED, Y, phase, false},
+        {2 * per_cpu + 1, 2, 2, MUSTER_WAIT_HYBRID, MUSTER_SPIN_NS_OVERSUBSCRIBED, Y, 0, false},
+        {24, 2, 2, MUSTER_WAIT_HYBRID, MUSTER_SPIN_NS_OVERSUBSCRIBED, Y, 0, false},
+        {20, 16, 16, MUSTER_WAIT_HYBRID, MUSTER_SPIN_NS_OVERSUBSCRIBED, Y, phase, false},
+        {2, 1, 2, MUSTER_WAIT_HYBRID, MUSTER_SPIN_NS_QUOTA, 0, 0, false},    /* a 1-CPU quota, 2 CPUs */
+        {8, 2, 16, MUSTER_WAIT_HYBRID, MUSTER_SPIN_NS_QUOTA, 0, 0, false},   /* a 2-CPU quota, 16 CPUs */
+        {3, 1, 2, MUSTER_WAIT_HYBRID, MUSTER_SPIN_NS_OVERSUBSCRIBED, Y, phase, false},
+        {2, 1, 0, MUSTER_WAIT_HYBRID, MUSTER_SPIN_NS_OVERSUBSCRIBED, Y, phase, false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const budget_case *c = &cases[i];
         muster_default_budget b = muster_default_budget_for(c->participants, c->available, c->mask, c->policy);
-        CHECK(b.spin_ns == c->spin_ns && b.yields == c->yields && b.adaptive == c->adaptive,
-              "%u participants, %u available of %u: spin %lld yields %u adaptive %d, expected %lld %u %d",
-              c->participants, c->available, c->mask, (long long)b.spin_ns, b.yields, b.adaptive,
-              (long long)c->spin_ns, c->yields, c->adaptive);
+        CHECK(b.spin_ns == c->spin_ns && b.yields == c->yields && b.yield_ns == c->yield_ns &&
+                  b.adaptive == c->adaptive,
+              "%u participants, %u available of %u: spin %lld yields %u for %llu ns adaptive %d, "
+              "expected %lld %u %llu %d",
+              c->participants, c->available, c->mask, (long long)b.spin_ns, b.yields,
+              (unsigned long long)b.yield_ns, b.adaptive, (long long)c->spin_ns, c->yields,
+              (unsigned long long)c->yield_ns, c->adaptive);
     }
 }
 

@@ -121,7 +121,10 @@ muster_default_budget muster_default_budget_for(unsigned participants, unsigned 
         return (muster_default_budget){.spin_ns = MUSTER_SPIN_NS_QUOTA};
     /* Yields only where the default budget is the oversubscribed one: an
      * explicit MUSTER_SPIN_NS or spin_ns is the whole story. */
-    return (muster_default_budget){.spin_ns = MUSTER_SPIN_NS_OVERSUBSCRIBED, .yields = MUSTER_YIELDS_OVERSUBSCRIBED};
+    bool few_per_cpu = participants <= (uint64_t)MUSTER_YIELD_MEMBERS_PER_CPU * mask_cpus;
+    return (muster_default_budget){.spin_ns = MUSTER_SPIN_NS_OVERSUBSCRIBED,
+                                   .yields = MUSTER_YIELDS_OVERSUBSCRIBED,
+                                   .yield_ns = few_per_cpu ? MUSTER_YIELD_NS_OVERSUBSCRIBED : 0};
 }
 
 muster_waiter muster_team_waiter(unsigned participants, muster_wait_policy policy, int64_t spin_ns,
@@ -139,6 +142,7 @@ muster_waiter muster_team_waiter(unsigned participants, muster_wait_policy polic
                                                                      muster_affinity_cpus(NULL, 0), policy);
             spin_ns = budget.spin_ns;
             w.yields = budget.yields;
+            w.yield_ns = budget.yield_ns;
             w.adaptive = budget.adaptive;
         }
     }

@@ -54,6 +54,7 @@ static inline unsigned muster_mask_or_available(unsigned mask_cpus, unsigned ava
 typedef struct muster_default_budget {
     int64_t spin_ns;
     unsigned yields;
+    uint64_t yield_ns; /* the waiter's yield_ns (wait.h) */
     bool adaptive;
 } muster_default_budget;
 muster_default_budget muster_default_budget_for(unsigned participants, unsigned available, unsigned mask_cpus,

@@ -49,6 +49,18 @@
  * long. */
 #define MUSTER_SHARE_NS_OVERSUBSCRIBED 50000
 
+/* Then, before it sleeps, an oversubscribed waiter keeps yielding for up to
+ * this long while its yields are cheap: a program's serial code between two
+ * parallel regions outlasts the yields and the share above, and a futex
+ * sleep and its wake-up cost the releaser a system call per sleeper and the
+ * sleeper a wake-up latency of 50-130 us on a VM.  libomp yields for its
+ * whole 200 ms blocktime (see docs/tuning.md, MUSTER_YIELD_NS_OVERSUBSCRIBED). */
+#define MUSTER_YIELD_NS_OVERSUBSCRIBED 2000000
+
+/* ... only while the participants are at most this many per CPU: with more,
+ * the yielders crowd the CPUs' queues and delay the threads that work. */
+#define MUSTER_YIELD_MEMBERS_PER_CPU 2
+
 /* The load watch (wait/load.h): a waiter spinning the default budget
  * probes with a yield every MUSTER_LOAD_PROBE_NS, a probe that handed the
  * CPU to another thread for at least MUSTER_LOAD_GAP_NS is evidence, and

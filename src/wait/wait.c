@@ -230,6 +230,40 @@ static int yield_cpu(muster_flag *flag, uint32_t target, const muster_waiter *wa
     return deadline_passed(waiter) ? MUSTER_E_TIMEDOUT : 0;
 }
 
+/* After a step of a phase that lasts until give_up: whether it is over,
+ * with *state MUSTER_E_TIMEDOUT when the waiter's deadline has passed. */
+static bool phase_over(const muster_waiter *waiter, uint64_t give_up, int *state)
+{
+    uint64_t now = muster_now_ns();
+    if (waiter->deadline_ns != 0 && now >= waiter->deadline_ns) {
+        *state = MUSTER_E_TIMEDOUT;
+        return true;
+    }
+    return now >= give_up;
+}
+
+/* Whether a waiter with a yield phase (yield_ns) may yield now: not while
+ * its yields are costly (wait/load.h), when it watches them. */
+static bool yield_phase_open(const muster_waiter *waiter)
+{
+    return waiter->policy == MUSTER_WAIT_HYBRID && waiter->yield_ns > 0 &&
+           !(waiter->watch_yields && muster_load_yields_costly());
+}
+
+/* The yield phase before a sleep: gives the CPU away for up to
+ * waiter->yield_ns while the phase stays open.  Returns 1 reached, 0 still
+ * waiting, or an error. */
+static int yield_phase(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
+{
+    uint64_t give_up = muster_now_ns() + waiter->yield_ns;
+    while (yield_phase_open(waiter)) {
+        int state = yield_once(flag, target, waiter);
+        if (state != 0 || phase_over(waiter, give_up, &state))
+            return state;
+    }
+    return 0;
+}
+
 /* The census phase (see muster_census): gives the CPU away while a CPU-mate
  * has still to arrive, polls in chunks while none has, for up to
  * waiter->share_ns.  Returns 1 reached, 0 still waiting, or an error. */
@@ -241,13 +275,8 @@ static int share_cpu(muster_flag *flag, uint32_t target, const muster_waiter *wa
         int cpu = muster_current_cpu();
         bool cpu_needed = cpu < 0 || muster_census_cpu_needed(waiter->census, waiter->census_id, cpu);
         int state = cpu_needed ? yield_once(flag, target, waiter) : spin(flag, target, waiter, chunk);
-        if (state != 0)
+        if (state != 0 || phase_over(waiter, give_up, &state))
             return state;
-        uint64_t now = muster_now_ns();
-        if (waiter->deadline_ns != 0 && now >= waiter->deadline_ns)
-            return MUSTER_E_TIMEDOUT;
-        if (now >= give_up)
-            return 0;
     }
 }
 
@@ -368,6 +397,19 @@ static uint64_t working_budget(const muster_waiter *waiter, bool contended)
     return budget;
 }
 
+/* In a working wait whose budget is spent: whether to yield once more
+ * before sleeping (the yield phase, yield_ns), starting the phase's clock
+ * in *yield_until at its first yield. */
+static bool yield_phase_due(const muster_waiter *waiter, uint64_t *yield_until)
+{
+    if (!yield_phase_open(waiter))
+        return false;
+    uint64_t now = muster_now_ns();
+    if (*yield_until == 0)
+        *yield_until = now + waiter->yield_ns;
+    return now < *yield_until;
+}
+
 /* A wait with work to do (muster_wait_work): between chunks of its budget
  * it does the work; once the budget is spent it sleeps, counted in the
  * work's sleepers, after one more look for work.  The budget is the plain
@@ -388,6 +430,7 @@ static int wait_working(muster_flag *flag, uint32_t target, const muster_waiter 
     uint64_t budget = working_budget(waiter, contended);
     uint64_t slept_at = 0; /* when the sleeps since the last piece of work began */
     uint64_t last_sleep = 0; /* when the last sleep began (0: none since the last work) */
+    uint64_t yield_until = 0; /* the end of the yield phase (yield_ns) once the budget is spent; 0: not begun */
     for (uint64_t left = budget;;) {
         /* acquire: as in spin(). */
         int state = check_value(atomic_load_explicit(flag, memory_order_acquire), target);
@@ -397,7 +440,7 @@ static int wait_working(muster_flag *flag, uint32_t target, const muster_waiter 
             return end_working_wait(waiter, state, slept_at);
         if (work->run(work->arg)) {
             left = budget;
-            slept_at = last_sleep = 0;
+            slept_at = last_sleep = yield_until = 0;
             continue;
         }
         if (left > 0) {
@@ -420,6 +463,8 @@ static int wait_working(muster_flag *flag, uint32_t target, const muster_waiter 
              * yield of its hands the CPU to a team-mate that waits for one. */
             probed = true;
             state = watch ? probe_load(flag, target) : yield_once(flag, target, waiter);
+        } else if (last_sleep == 0 && !no_yields && yield_phase_due(waiter, &yield_until)) {
+            state = yield_once(flag, target, waiter);
         } else {
             atomic_fetch_add(work->sleepers, 1); /* seq_cst: see muster_wait_work */
             bool found = work->run(work->arg);
@@ -430,7 +475,7 @@ static int wait_working(muster_flag *flag, uint32_t target, const muster_waiter 
             atomic_fetch_sub(work->sleepers, 1);
             left = found ? budget : 0;
             if (found)
-                slept_at = 0;
+                slept_at = yield_until = 0;
         }
         if (state != 0)
             return end_working_wait(waiter, state, slept_at);
@@ -481,6 +526,8 @@ int muster_wait_slow(muster_flag *flag, uint32_t target, const muster_waiter *wa
      * thread for its whole slice (wait/load.h): sleep instead. */
     if (state == 0 && waiter->policy == MUSTER_WAIT_HYBRID && !(yields_watched(waiter) && muster_load_yields_costly()))
         state = waiter->census != NULL ? share_cpu(flag, target, waiter) : yield_cpu(flag, target, waiter);
+    if (state == 0)
+        state = yield_phase(flag, target, waiter);
     if (state == 0 && waiter->stop_before_sleep)
         return MUSTER_WAIT_WOULD_SLEEP;
     if (state == 0) {

@@ -59,6 +59,10 @@ typedef struct muster_waiter {
     bool watch_load;           /* HYBRID: probe the load and spin little while contended (wait/load.h) */
     unsigned yields;           /* HYBRID: then give the CPU away this many times */
     bool watch_yields;         /* judge its yields for the load watch, and stop them while costly (wait/load.h) */
+    /* HYBRID: after the yields or the share below, before sleeping, keep
+     * yielding for up to yield_ns (its yields stop, and it sleeps, once they
+     * are costly); 0: none. */
+    uint64_t yield_ns;
     /* With a census and share_ns 0: the co-location guard while spinning
      * (ACTIVE and HYBRID).  With share_ns > 0 (HYBRID, oversubscribed):
      * instead of the yields, share the CPU by the census for up to

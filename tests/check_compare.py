@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""muster compare (bench/harness/compare.c) on the bundled kernel
+"""muster compare (tools/compare/compare.c) on the bundled kernel
 bench/omp/relax: the runs agree and the JSON has every figure; a program
 that prints its runtime's name is caught, loudly, with exit status 1; a
 figure pulled out with --figure is compared; bad command lines, a program
@@ -112,8 +112,8 @@ with tempfile.TemporaryDirectory() as tmp:
         # found by fuzz_cli: stacked quantifiers made regcomp take gigabytes
         (("--figure", "checksum = (\\S+)" + "+" * 40, "--", relax), 2, "a quantifier follows another"),
         (("--plot", "out.gif", "--", relax), 2, "ending in .png or .svg"),
-        (("--", "/bin/true"), 1, "links no OpenMP runtime"),
-        (("--", script), 1, "not an ELF program"),
+        (("--", "/bin/true"), 1, "maps no OpenMP runtime"),
+        (("--", script), 1, "not an ELF executable"),
         (("--", os.path.join(tmp, "nothing")), 1, "no such program"),
     ]:
         rc, out, err = compare(*args)

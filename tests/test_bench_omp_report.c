@@ -1,4 +1,4 @@
-/* The table `muster bench omp` prints (bench/report/bench_omp_report.c), fed a run
+/* The table `muster bench omp` prints (tools/bench/bench_omp_report.c), fed a run
  * made up here: a construct cheaper than syncbench's reference loop comes
  * out as a negative overhead, which must print as itself, take no ratio and
  * explain itself under the table instead of passing for a speed-up. */

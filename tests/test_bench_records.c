@@ -1,5 +1,5 @@
 /* The benchmark programs' result lines and how the harness reads them
- * (bench/omp/record.c, bench/harness/bench_child.c): the JSON records are
+ * (bench/omp/record.c, tools/bench/bench_child.c): the JSON records are
  * found among other output, and a program's --json lines carry the same
  * fields, in the same order, as its words.  Given the programs' paths
  * (argv[1] syncbench, argv[2] taskbench), it runs them too. */

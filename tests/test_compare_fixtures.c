@@ -1,4 +1,4 @@
-/* `muster compare`'s agreement rule (bench/harness/agreement.c) on real
+/* `muster compare`'s agreement rule (tools/compare/agreement.c) on real
  * programs' outputs kept as fixtures (tests/compare_fixtures/: each
  * directory one program's stdout, RUNTIME.ROUND.txt, 2 rounds under
  * libgomp, libomp and muster).  For each program:

@@ -1,4 +1,4 @@
-/* The output agreement rule of `muster compare` (bench/harness/agreement.c):
+/* The output agreement rule of `muster compare` (tools/compare/agreement.c):
  * a line, by its place, that is the same in every round of some runtime is
  * compared and must then be the same in every run of every runtime; a line
  * that changes from round to round under every runtime (a timing) is
@@ -9,7 +9,7 @@
 
 #include "agreement.h"
 #include "check.h"
-#include "compare.h"
+#include "omp_entries.h"
 
 static const char *const names[] = {"libgomp", "muster", "libomp"};
 
@@ -129,20 +129,23 @@ int main(int argc, char **argv)
     CHECK(differ(empty, 1, 2, &compared, &ignored, diff) == 0 && compared == 0, "empty outputs");
     CHECK(differ(empty + 2, 1, 2, &compared, &ignored, diff) == 0 && compared == 1, "with and without newline");
 
-    /* The ABI: this test program links no OpenMP runtime; relax (argv[1],
-     * when given) links libgomp; a text file is no ELF program. */
+    /* The ABI: this test program maps no OpenMP runtime; a text file is
+     * no ELF program; each "--gomp PATH" (relax; a program that needs
+     * libgomp only through a library of its own) and "--kmp PATH" (clang's
+     * taskbench) given needs that runtime's. */
     char why[512];
-    CHECK(compare_program_abi(argv[0], why, sizeof why) == COMPARE_ABI_NONE && strstr(why, "links no OpenMP"),
-          "this test links no OpenMP runtime: %s", why);
-    CHECK(compare_program_abi(__FILE__, why, sizeof why) == COMPARE_ABI_ERROR && strstr(why, "not an ELF"),
+    CHECK(omp_program_abi(argv[0], why, sizeof why) == OMP_ABI_NONE && strstr(why, "maps no OpenMP"),
+          "this test maps no OpenMP runtime: %s", why);
+    CHECK(omp_program_abi(__FILE__, why, sizeof why) == OMP_ABI_ERROR && strstr(why, "not an ELF"),
           "a source file: %s", why);
-    CHECK(compare_program_abi("/nonexistent/program", why, sizeof why) == COMPARE_ABI_ERROR &&
-              strstr(why, "No such file"),
+    CHECK(omp_program_abi("/nonexistent/program", why, sizeof why) == OMP_ABI_ERROR && strstr(why, "No such file"),
           "a missing file: %s", why);
-    if (argc > 1)
-        CHECK(compare_program_abi(argv[1], why, sizeof why) == COMPARE_ABI_GOMP, "%s links libgomp", argv[1]);
-    if (argc > 2)
-        CHECK(compare_program_abi(argv[2], why, sizeof why) == COMPARE_ABI_KMP, "%s links libomp", argv[2]);
+    for (int i = 1; i + 1 < argc; i += 2) {
+        omp_abi want = strcmp(argv[i], "--kmp") == 0 ? OMP_ABI_KMP : OMP_ABI_GOMP;
+        omp_abi got = omp_program_abi(argv[i + 1], why, sizeof why);
+        CHECK(got == want, "%s needs %s's ABI, not %d (%s)", argv[i + 1], want == OMP_ABI_KMP ? "libomp" : "libgomp",
+              (int)got, got == OMP_ABI_NONE || got == OMP_ABI_ERROR ? why : "");
+    }
     printf("test_compare_outputs: ok\n");
     return 0;
 }

@@ -1,4 +1,4 @@
-/* The benchmarks' summary of their samples (bench/harness/sample_stats.c), and above
+/* The benchmarks' summary of their samples (bench/omp/sample_stats.c), and above
  * all its tail: how many samples lie above 5x the median, the count that
  * `muster bench` shows beside the median so that a bad mode cannot hide. */
 #include <math.h>

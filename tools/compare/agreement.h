@@ -1,8 +1,8 @@
 /* Whether the outputs of one program under several runtimes agree
  * (`muster compare`'s check, agreement.c): answers must be the same,
  * measurements may differ.  No flags needed for the usual programs. */
-#ifndef MUSTER_BENCH_AGREEMENT_H
-#define MUSTER_BENCH_AGREEMENT_H
+#ifndef MUSTER_TOOLS_AGREEMENT_H
+#define MUSTER_TOOLS_AGREEMENT_H
 
 #include <stdbool.h>
 #include <stddef.h>

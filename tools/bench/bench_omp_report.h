@@ -1,7 +1,7 @@
 /* The results of `muster bench omp` and their two forms: a table for people
  * (at most 100 columns) and one JSON object for programs. */
-#ifndef MUSTER_BENCH_BENCH_OMP_REPORT_H
-#define MUSTER_BENCH_BENCH_OMP_REPORT_H
+#ifndef MUSTER_TOOLS_BENCH_OMP_REPORT_H
+#define MUSTER_TOOLS_BENCH_OMP_REPORT_H
 
 #include "bench_report.h" /* cell_status */
 #include "omp_runtime.h"

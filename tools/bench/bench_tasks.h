@@ -1,7 +1,7 @@
 /* `muster bench tasks`: task-parallel workloads (bench/omp/taskbench.c) on
  * libgomp, LLVM libomp and libmuster-omp, and the report of them. */
-#ifndef MUSTER_BENCH_BENCH_TASKS_H
-#define MUSTER_BENCH_BENCH_TASKS_H
+#ifndef MUSTER_TOOLS_BENCH_TASKS_H
+#define MUSTER_TOOLS_BENCH_TASKS_H
 
 #include "bench_report.h" /* cell_status */
 #include "omp_runtime.h"

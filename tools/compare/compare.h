@@ -1,8 +1,8 @@
 /* `muster compare`: a user's OpenMP program under libgomp, LLVM libomp and
  * libmuster-omp, interleaved, side by side: wall time, CPU time, context
  * switches, peak memory, exit status, and whether the outputs agree. */
-#ifndef MUSTER_BENCH_COMPARE_H
-#define MUSTER_BENCH_COMPARE_H
+#ifndef MUSTER_TOOLS_COMPARE_H
+#define MUSTER_TOOLS_COMPARE_H
 
 #include <stddef.h>
 
@@ -15,15 +15,7 @@ int compare_main(int argc, char **argv);
 typedef int (*compare_plotter)(const char *json_path, const char *out_path);
 void compare_set_plotter(compare_plotter plotter);
 
-/* Which OpenMP ABI an ELF program needs, from its dynamic section's
- * DT_NEEDED entries. */
-typedef enum compare_abi {
-    COMPARE_ABI_GOMP,   /* links libgomp: gcc -fopenmp (every runtime runs it) */
-    COMPARE_ABI_KMP,    /* links libomp (or Intel's libiomp5): clang -fopenmp */
-    COMPARE_ABI_NONE,   /* an ELF program that links neither */
-    COMPARE_ABI_ERROR,  /* not an ELF file we can read; why says what */
-} compare_abi;
-compare_abi compare_program_abi(const char *path, char *why, size_t why_len);
+/* The ABI a program needs is omp_entries.h's omp_program_abi. */
 
 /* The output agreement check is agreement.h's. */
 

@@ -2,8 +2,8 @@
  * tasks`: fork, run a program with its output captured, kill it at a
  * deadline, and read the JSON lines it printed.  A sample per
  * process keeps one runtime's or one run's state out of the next. */
-#ifndef MUSTER_BENCH_BENCH_CHILD_H
-#define MUSTER_BENCH_BENCH_CHILD_H
+#ifndef MUSTER_TOOLS_BENCH_CHILD_H
+#define MUSTER_TOOLS_BENCH_CHILD_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* The results of `muster bench barrier` and the two ways of printing them: a
  * table for people (100 columns) and one JSON object for programs. */
-#ifndef MUSTER_BENCH_BENCH_REPORT_H
-#define MUSTER_BENCH_BENCH_REPORT_H
+#ifndef MUSTER_TOOLS_BENCH_REPORT_H
+#define MUSTER_TOOLS_BENCH_REPORT_H
 
 #include "bench_impl.h"
 #include "report_text.h" /* report_machine */

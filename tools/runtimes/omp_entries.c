@@ -123,11 +123,31 @@ static void add_line(omp_entries_report *r, const char *fmt, ...)
         r->cut_short = 1;
 }
 
+static bool starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* A library line of the listing, "\tNAME => PATH (0x...)" or "\tNAME =>
+ * not found": the OpenMP runtime NAME is, as OMP_MAPS_*, else 0. */
+static unsigned runtime_mapped(const char *line)
+{
+    const char *name = line + strspn(line, " \t");
+    if (strstr(name, " => ") == NULL)
+        return 0;
+    if (starts_with(name, "libgomp.so"))
+        return OMP_MAPS_LIBGOMP;
+    if (starts_with(name, "libomp.so") || starts_with(name, "libiomp5.so"))
+        return OMP_MAPS_LIBOMP;
+    return 0;
+}
+
 /* One line of the loader's listing:
  *   "undefined symbol: NAME, version V\t(FILE)", "undefined symbol: NAME\t(FILE)"
- *   "\tlibfoo.so.1 => not found" */
+ *   "\tlibfoo.so.1 => not found", "\tlibfoo.so.1 => /path/libfoo.so.1 (0x...)" */
 static void read_listing_line(char *line, omp_entries_report *r)
 {
+    r->runtimes_mapped |= runtime_mapped(line);
     const char *undefined = strstr(line, "undefined symbol: ");
     if (undefined != NULL) {
         char *name = (char *)undefined + strlen("undefined symbol: ");
@@ -230,7 +250,7 @@ omp_entries_status omp_check_entries(const char *path, const char *library, omp_
     char interp[4096];
     elf_kind kind = program_interpreter(path, interp, sizeof interp);
     if (kind == ELF_NOT)
-        return not_checked(r, "%s is not an ELF executable (a script?)", path);
+        return not_checked(r, "%s is not an ELF executable (a script? give the program it runs)", path);
     if (kind == ELF_STATIC)
         return r->status = OMP_ENTRIES_STATIC;
     int pipefd[2];
@@ -260,6 +280,39 @@ omp_entries_status omp_check_entries(const char *path, const char *library, omp_
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         return not_checked(r, "the loader %s could not list %s (status %#x)", interp, path, (unsigned)status);
     return r->status = OMP_ENTRIES_OK;
+}
+
+omp_abi omp_program_abi(const char *path, char *why, size_t why_len)
+{
+    if (access(path, R_OK) != 0) {
+        snprintf(why, why_len, "%s: %s", path, strerror(errno));
+        return OMP_ABI_ERROR;
+    }
+    static omp_entries_report r; /* 5 KiB: not on the stack */
+    switch (omp_check_entries(path, NULL, &r)) {
+    case OMP_ENTRIES_STATIC:
+        snprintf(why, why_len, "%s is statically linked: no OpenMP runtime can be put under it", path);
+        return OMP_ABI_ERROR;
+    case OMP_ENTRIES_NOT_CHECKED:
+        if (r.runtimes_mapped == 0) {
+            snprintf(why, why_len, "%s", r.why);
+            return OMP_ABI_ERROR;
+        }
+        break;
+    default:
+        break;
+    }
+    /* A program that needs libomp's entry points cannot run on libgomp,
+     * whatever else it maps. */
+    if (r.runtimes_mapped & OMP_MAPS_LIBOMP)
+        return OMP_ABI_KMP;
+    if (r.runtimes_mapped & OMP_MAPS_LIBGOMP)
+        return OMP_ABI_GOMP;
+    snprintf(why, why_len,
+             "%s maps no OpenMP runtime (neither libgomp nor libomp among the libraries its loader lists; "
+             "built without -fopenmp, or linked statically?)",
+             path);
+    return OMP_ABI_NONE;
 }
 
 int omp_program_path(const char *name, char *path, size_t len)

@@ -1,8 +1,8 @@
 /* One EPCC measurement (Bull & O'Neill) of one barrier at one team size, made
  * in a child process so that a barrier that never finishes (spinning threads
  * outnumbering CPUs) can be killed without taking the command with it. */
-#ifndef MUSTER_BENCH_BENCH_EPCC_H
-#define MUSTER_BENCH_BENCH_EPCC_H
+#ifndef MUSTER_TOOLS_BENCH_EPCC_H
+#define MUSTER_TOOLS_BENCH_EPCC_H
 
 #include "bench_impl.h"
 #include "epcc_delay.h"

@@ -11,8 +11,8 @@
  * program and its libraries as they would be mapped under the runtime
  * (LD_PRELOAD and the omp-shim, omp_use_runtime), binds every symbol, names
  * each one it cannot, and exits without running any of the program. */
-#ifndef MUSTER_BENCH_OMP_ENTRIES_H
-#define MUSTER_BENCH_OMP_ENTRIES_H
+#ifndef MUSTER_TOOLS_OMP_ENTRIES_H
+#define MUSTER_TOOLS_OMP_ENTRIES_H
 
 #include <stddef.h>
 #include <stdio.h>
@@ -32,14 +32,30 @@ typedef struct omp_entries_report {
     char missing[4096];         /* one "FILE\tNAME@VERSION\n" record each (a library the loader cannot
                                    find: "(the loader cannot find)\tLIBRARY\n") */
     int cut_short;              /* more than `missing` holds */
+    unsigned runtimes_mapped;   /* OMP_MAPS_* of the libraries the loader maps (or cannot find) */
     char why[512];
 } omp_entries_report;
+
+/* The OpenMP runtimes among the libraries a program maps, directly or
+ * through a library of its own (GROMACS's gmx needs libgromacs, which
+ * needs libgomp). */
+#define OMP_MAPS_LIBGOMP 1u /* libgomp.so */
+#define OMP_MAPS_LIBOMP 2u  /* libomp.so or Intel's libiomp5.so */
 
 /* Checks the executable at `path` (a path, not a name to look up) as it
  * would start under `library` (NULL: in this process's environment as it
  * is, for a caller that has already called omp_use_runtime).  Returns
  * r->status. */
 omp_entries_status omp_check_entries(const char *path, const char *library, omp_entries_report *r);
+
+/* Which OpenMP ABI a program needs, from the runtime its loader maps for it. */
+typedef enum omp_abi {
+    OMP_ABI_GOMP,  /* libgomp: gcc, g++, gfortran -fopenmp (every runtime runs it) */
+    OMP_ABI_KMP,   /* libomp (or Intel's libiomp5): clang, flang -fopenmp */
+    OMP_ABI_NONE,  /* a dynamic ELF program that maps neither; why says so */
+    OMP_ABI_ERROR, /* not a dynamic ELF program we can list; why says what */
+} omp_abi;
+omp_abi omp_program_abi(const char *path, char *why, size_t why_len);
 
 /* PROGRAM as execv needs it, into path: a name without '/' is looked up in
  * PATH as execvp does.  0 when it names an executable file; -1 otherwise,

@@ -2,8 +2,8 @@
  * programs: where their files are, and the environment that makes one of
  * them the only runtime a program loads.  `muster run` and `muster bench omp`
  * both find things here, so they always agree on which file is meant. */
-#ifndef MUSTER_BENCH_OMP_RUNTIME_H
-#define MUSTER_BENCH_OMP_RUNTIME_H
+#ifndef MUSTER_TOOLS_OMP_RUNTIME_H
+#define MUSTER_TOOLS_OMP_RUNTIME_H
 
 #include <stddef.h>
 

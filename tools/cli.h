@@ -1,7 +1,7 @@
 /* Small pieces every muster subcommand shares: a dispatch table and option
  * parsing that names the bad value in a one-line message. */
-#ifndef MUSTER_BENCH_CLI_H
-#define MUSTER_BENCH_CLI_H
+#ifndef MUSTER_TOOLS_CLI_H
+#define MUSTER_TOOLS_CLI_H
 
 #include <stddef.h>
 #include <stdio.h>

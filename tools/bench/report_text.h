@@ -3,8 +3,8 @@
  * bench_tasks_report.c for `muster bench tasks`): one way of padding UTF-8,
  * rounding overheads, laying out a measurement's columns and writing JSON
  * values. */
-#ifndef MUSTER_BENCH_REPORT_TEXT_H
-#define MUSTER_BENCH_REPORT_TEXT_H
+#ifndef MUSTER_TOOLS_REPORT_TEXT_H
+#define MUSTER_TOOLS_REPORT_TEXT_H
 
 #include <stddef.h>
 #include <stdio.h>

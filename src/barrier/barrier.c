@@ -389,7 +389,7 @@ static int gather(muster_barrier *b, const muster_wait_work *work)
     if (b->ops->gather == NULL)
         return muster_fail(MUSTER_E_UNSUPPORTED, "%s cannot split an episode (its last arriver releases)",
                            muster_algorithm_name(b->attr.algorithm));
-    /* relaxed: as in enter(). */
+    /* relaxed: as in check_participant(). */
     if (atomic_load_explicit(&b->broken, memory_order_relaxed))
         return MUSTER_E_BROKEN;
     if (b->waiter.share_ns > 0)

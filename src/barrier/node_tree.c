@@ -82,13 +82,15 @@ void muster_node_tree_destroy(muster_barrier *b)
 /* Adds this member to node's word; true when it completed the node. */
 static bool arrive(muster_flag *word, unsigned member, unsigned size, bool bit_mask)
 {
-    /* acq_rel: the completer acquires every earlier member's writes, and
-     * releases its own along with theirs to the next level. */
+    /* acq_rel: pairs with the earlier members' acq_rel RMWs on this word, so the completer
+     * acquires their writes, and releases its own along with theirs to the next level by its
+     * RMW there (at the root, by the release in muster_flag_publish()). */
     if (bit_mask) {
         uint32_t all = size == 32 ? UINT32_MAX : (1u << size) - 1u;
         uint32_t old = atomic_fetch_or_explicit(word, 1u << member, memory_order_acq_rel);
         return ((old | (1u << member)) & MUSTER_FLAG_VALUE_MASK & all) == all;
     }
+    /* acq_rel: pairs with the other members' acq_rel increments of this word, as the fetch_or above. */
     uint32_t old = atomic_fetch_add_explicit(word, 1u, memory_order_acq_rel);
     return (old & MUSTER_FLAG_VALUE_MASK) + 1u == size;
 }

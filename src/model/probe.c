@@ -85,7 +85,8 @@ static int wait_change(_Atomic uint64_t *word, uint64_t old, uint64_t silence_ns
 {
     uint64_t v, since = 0;
     unsigned spins = 0;
-    /* acquire: pairs with the partner's release store (see above) */
+    /* acquire: pairs with the partner thread's release store of the word (round_trip(),
+     * responder(), initiator() or bounce()), see above */
     while ((v = atomic_load_explicit(word, memory_order_acquire)) == old) {
         if (++spins % SPINS_PER_CLOCK_READ != 0)
             continue;
@@ -126,7 +127,7 @@ static void *initiator(void *arg)
 {
     pingpong *p = arg;
     p->failed[0] = run_initiator(p) != 0;
-    /* release: see wait_change.  Finished or given up, B may leave. */
+    /* release: pairs with the acquire load in wait_change().  Finished or given up, B may leave. */
     atomic_store_explicit(&p->word, DONE, memory_order_release);
     return NULL;
 }
@@ -168,6 +169,7 @@ static int join_watchfully(pthread_t thread, pingpong *p)
         int rc = pthread_timedjoin_np(thread, NULL, &until);
         if (rc == 0)
             return 0;
+        /* relaxed: as the load above, only compared with it. */
         if (rc != ETIMEDOUT || atomic_load_explicit(&p->word, memory_order_relaxed) == before)
             return -1;
     }

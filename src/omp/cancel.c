@@ -74,7 +74,7 @@ bool muster_omp_cancellation_point(int which)
     muster_omp_thread *self = muster_omp_self();
     muster_omp_team *team = self->team;
     if (which & (CANCEL_LOOP | CANCEL_SECTIONS))
-        /* relaxed: as in GOMP_cancel. */
+        /* relaxed: as in muster_omp_cancel() (GOMP_cancel). */
         return team != NULL &&
                atomic_load_explicit(&team->ws_cancelled, memory_order_relaxed) == self->barriers_passed + 1u;
     /* cancel parallel also cancels the region's tasks: a taskgroup's
@@ -97,13 +97,15 @@ bool muster_omp_cancel_barrier_wait(muster_omp_thread *self)
     /* Tasks first, as at the team barrier: the last arrival finds none. */
     muster_omp_tasks_drain(self);
     muster_omp_cancel_barrier *b = team->cancel_barrier;
-    /* acquire: reads the episode before arriving, so the target is the
-     * release of this episode (it cannot come before our arrival). */
+    /* acquire: pairs with the release exchange of the last episode's muster_flag_publish() below;
+     * reads the episode before arriving, so the target is the release of this episode (it cannot
+     * come before our arrival). */
     uint32_t target = muster_episode_next(atomic_load_explicit(&b->release, memory_order_acquire));
     if (muster_omp_team_cancelled(team))
         return true;
-    /* acq_rel: the last arrival sees every member's writes (the RMWs
-     * chain), and publishes them with the release. */
+    /* acq_rel: pairs with the other members' acq_rel increments of arrived (the RMWs chain), so
+     * the last arrival sees every member's writes, and publishes them with the release exchange
+     * in muster_flag_publish() below. */
     if (atomic_fetch_add_explicit(&b->arrived, 1, memory_order_acq_rel) == team->size - 1) {
         /* relaxed: nobody arrives at the next episode before the release
          * below, which orders this store before their increments. */
@@ -130,10 +132,12 @@ void muster_omp_cancel_region_end(muster_omp_team *team)
         return;
     muster_omp_cancel_barrier *b = team->cancel_barrier;
     if (b != NULL) {
+        /* relaxed (all three): as above, nobody is inside the cancel barrier. */
         atomic_store_explicit(&b->arrived, 0, memory_order_relaxed);
         uint32_t v = atomic_load_explicit(&b->release, memory_order_relaxed);
         atomic_store_explicit(&b->release, v & MUSTER_FLAG_VALUE_MASK, memory_order_relaxed);
     }
+    /* relaxed: as above, the join orders it before the next fork. */
     atomic_store_explicit(&team->cancelled, false, memory_order_relaxed);
 }
 

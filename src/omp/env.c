@@ -588,7 +588,8 @@ static void read_environment(void)
     globals.algorithm = muster->has_algorithm ? muster->algorithm : MUSTER_ALG_AUTO;
 
     read_display_env();
-    /* acquire: pairs with the release that installed it (display.c, at load). */
+    /* acquire: pairs with the release store in muster_omp_env_set_display() (below), called by
+     * install_display() in display.c at load. */
     muster_omp_env_display_fn display = atomic_load_explicit(&display_hook, memory_order_acquire);
     if (display != NULL)
         display(&globals, &extras);
@@ -596,6 +597,8 @@ static void read_environment(void)
 
 void muster_omp_env_set_display(muster_omp_env_display_fn display)
 {
+    /* release: pairs with the acquire load of display_hook in read_environment(), so the hook's
+     * own data is seen with it. */
     atomic_store_explicit(&display_hook, display, memory_order_release);
 }
 

@@ -57,6 +57,7 @@ void muster_ws_slot_init_loop(muster_ws_slot *slot, const muster_ws_loop *proto)
         return; /* the ordered line stays where it is */
     slot->chunks_issued = 0;
     size_turn_ring(slot, proto->nthreads);
+    /* relaxed (all three): as above, `ready` publishes them. */
     atomic_store_explicit(&slot->ordered_turn, 0, memory_order_relaxed);
     atomic_store_explicit(&slot->lock_next, 0, memory_order_relaxed);
     atomic_store_explicit(&slot->lock_serving, 0, memory_order_relaxed);
@@ -198,8 +199,8 @@ static void sleep_for_turn(muster_ws_slot *slot, muster_ws_member *m, uint32_t t
     atomic_fetch_add(&slot->turn_sleepers, 1);
     atomic_store(entry, m);
     for (;;) {
-        /* acquire: keeps the turn's load below after this one, so a ring
-         * we miss here was for a turn we see passed. */
+        /* acquire: pairs with the release CAS of muster_flag_bump() in ring_for_turn(); it keeps
+         * the turn's load below after this one, so a ring we miss here was for a turn we see passed. */
         uint32_t bell = atomic_load_explicit(&m->turn_bell, memory_order_acquire) & MUSTER_FLAG_VALUE_MASK;
         if (muster_flag_reached(atomic_load(&slot->ordered_turn), target))
             break;
@@ -217,8 +218,8 @@ static void wait_for_turn(muster_omp_thread *self, muster_ws_member *m)
     muster_ws_slot *slot = m->slot;
     uint32_t target = (uint32_t)m->seq & MUSTER_FLAG_VALUE_MASK;
     const muster_waiter *waiter = muster_ws_waiter(self);
-    /* acquire: as muster_wait_reach's fast path, taken here before the
-     * waiter's copy below. */
+    /* acquire: pairs with pass_turn()'s publish of ordered_turn (muster_flag_publish() or the
+     * seq_cst exchange), as muster_wait_reach's fast path, taken here before the waiter's copy below. */
     if (muster_flag_reached(atomic_load_explicit(&slot->ordered_turn, memory_order_acquire), target)) {
         m->turn_reached = true;
         return;
@@ -466,7 +467,8 @@ void muster_ws_doacross_post(muster_omp_thread *self, const uint64_t *iter)
     if (d == NULL)
         return;
     muster_ws_stream *s = &d->streams[muster_ws_thread_id(self)];
-    /* release: the iteration's writes are seen by whoever sees the progress. */
+    /* release: pairs with the acquire load of progress in muster_ws_doacross_wait(): the
+     * iteration's writes are seen by whoever sees the progress. */
     atomic_store_explicit(&s->progress, flatten(d, iter) + 1u, memory_order_release);
     /* relaxed: this thread is the only one that moves the counter. */
     uint32_t posts = atomic_load_explicit(&s->posts, memory_order_relaxed) & MUSTER_FLAG_VALUE_MASK;
@@ -491,9 +493,10 @@ void muster_ws_doacross_wait(muster_omp_thread *self, const uint64_t *iter)
     muster_ws_stream *s = &d->streams[owner];
     uint64_t target = flatten(d, iter);
     for (;;) {
-        /* acquire, both: the flag read first, so a post we miss in the
-         * progress word is one whose flag change we then wait for; and the
-         * progress read pairs with the post's release store. */
+        /* acquire, both: the posts load pairs with the release in muster_flag_publish() of
+         * muster_ws_doacross_post(), and is read first, so a post we miss in the progress word is
+         * one whose flag change we then wait for; the progress load pairs with that function's
+         * release store of progress. */
         uint32_t posts = atomic_load_explicit(&s->posts, memory_order_acquire) & MUSTER_FLAG_VALUE_MASK;
         if (atomic_load_explicit(&s->progress, memory_order_acquire) > target)
             return;

@@ -24,6 +24,7 @@ static _Atomic uint64_t sleep_count, wake_count, head_sleep_count, word_wake_cou
 
 muster_omp_mutex_counts muster_omp_mutex_counters(void)
 {
+    /* relaxed (all): statistics counters, read for the report only. */
     return (muster_omp_mutex_counts){
         .sleeps = atomic_load_explicit(&sleep_count, memory_order_relaxed),
         .wakes = atomic_load_explicit(&wake_count, memory_order_relaxed),
@@ -46,7 +47,8 @@ static _Atomic bool plan_ready;
 static void install_plan(void)
 {
     plan = muster_mutex_plan_for(muster_wait_settings_get()->policy);
-    /* release: publishes the plan to the readers that skip pthread_once. */
+    /* release: pairs with the acquire load in spin_plan(), publishing the plan to the readers
+     * that skip pthread_once. */
     atomic_store_explicit(&plan_ready, true, memory_order_release);
 }
 
@@ -123,8 +125,8 @@ static _Thread_local uint32_t my_id;
 
 static queue_node *node_at(uint32_t id)
 {
-    /* acquire: the chunk's zeroed nodes were published by its allocator's
-     * release (new_id); an id is only ever read after its chunk exists. */
+    /* acquire: pairs with the release store of the chunk in new_id(), which published its zeroed
+     * nodes; an id is only ever read after its chunk exists. */
     queue_node *chunk = atomic_load_explicit(&node_chunks[(id - 1) / NODES_PER_CHUNK], memory_order_acquire);
     return &chunk[(id - 1) % NODES_PER_CHUNK];
 }
@@ -168,7 +170,7 @@ static uint32_t new_id(void)
             queue_node *nodes = aligned_alloc(MUSTER_CACHE_LINE, NODES_PER_CHUNK * sizeof *nodes);
             if (nodes != NULL) {
                 memset(nodes, 0, NODES_PER_CHUNK * sizeof *nodes);
-                /* release: pairs with node_at's acquire. */
+                /* release: pairs with the acquire load in node_at(). */
                 atomic_store_explicit(&node_chunks[chunk], nodes, memory_order_release);
             }
         }
@@ -338,8 +340,8 @@ static uint32_t wait_for_unlocked(muster_omp_mutex *mutex, uint32_t word, uint64
 static void promote_successor(queue_node *node)
 {
     uint32_t next;
-    /* acquire: the successor's node was made ready (state WAITING) before it
-     * linked itself with a release store; our exchange below must follow. */
+    /* acquire: pairs with the release store of the link in lock_queued(): the successor's node
+     * was made ready (state WAITING) before it linked itself; our exchange below must follow. */
     for (unsigned i = 0; (next = atomic_load_explicit(&node->next, memory_order_acquire)) == 0; i++) {
         if (i < 1000)
             muster_cpu_relax();
@@ -375,7 +377,8 @@ static void take_as_head(muster_omp_mutex *mutex, queue_node *node, uint32_t id,
     do {
         word = wait_for_unlocked(mutex, word, polls, &slept);
         alone = (word >> MUSTER_OMP_MUTEX_TAIL_SHIFT) == id;
-        /* acquire: the critical section sees the previous holder's writes. */
+        /* acquire: as in trylock (pairs with the previous holder's release in unlock): the
+         * critical section sees the previous holder's writes; relaxed on failure: the loop reads again. */
     } while (!atomic_compare_exchange_weak_explicit(mutex, &word, taken_word(word, alone, slept), memory_order_acquire,
                                                     memory_order_relaxed));
     if (!alone)
@@ -395,7 +398,7 @@ static void lock_on_word(muster_omp_mutex *mutex, uint64_t polls)
     bool polled = false, slept = false;
     for (uint64_t i = 0;;) {
         if (!(word & MUSTER_OMP_MUTEX_LOCKED)) {
-            /* acquire: as in trylock. */
+            /* acquire: as in trylock; relaxed on failure: the loop reads again. */
             if (atomic_compare_exchange_weak_explicit(mutex, &word, taken_word(word, false, slept),
                                                       memory_order_acquire, memory_order_relaxed))
                 return;
@@ -404,6 +407,7 @@ static void lock_on_word(muster_omp_mutex *mutex, uint64_t polls)
         if (!polled && i < polls && !(word & MUSTER_OMP_MUTEX_SLEEPERS)) {
             i++;
             muster_cpu_relax();
+            /* relaxed: a poll; the CAS above acquires. */
             word = atomic_load_explicit(mutex, memory_order_relaxed);
             continue;
         }
@@ -424,7 +428,7 @@ static uint32_t spin_while_nobody_queues(muster_omp_mutex *mutex)
     uint64_t polls = spin_plan()->barge_polls;
     for (uint64_t i = 0;; i++) {
         if (!(word & MUSTER_OMP_MUTEX_LOCKED)) {
-            /* acquire: as in trylock. */
+            /* acquire: as in trylock; relaxed on failure: the loop reads again. */
             if (atomic_compare_exchange_weak_explicit(mutex, &word, word | MUSTER_OMP_MUTEX_LOCKED,
                                                       memory_order_acquire, memory_order_relaxed))
                 return word;
@@ -433,6 +437,7 @@ static uint32_t spin_while_nobody_queues(muster_omp_mutex *mutex)
         if ((word >> MUSTER_OMP_MUTEX_TAIL_SHIFT) != 0 || i >= polls)
             return word;
         muster_cpu_relax();
+        /* relaxed: a poll, as above; the CAS acquires. */
         word = atomic_load_explicit(mutex, memory_order_relaxed);
     }
 }
@@ -444,7 +449,7 @@ static bool queue_or_take(muster_omp_mutex *mutex, uint32_t word, uint32_t id, u
 {
     for (;;) {
         if (!(word & MUSTER_OMP_MUTEX_LOCKED)) {
-            /* acquire: as in trylock. */
+            /* acquire: as in trylock; relaxed on failure: the loop reads again. */
             if (atomic_compare_exchange_weak_explicit(mutex, &word, word | MUSTER_OMP_MUTEX_LOCKED,
                                                       memory_order_acquire, memory_order_relaxed))
                 return true; /* free at this moment: barge in */
@@ -452,9 +457,10 @@ static bool queue_or_take(muster_omp_mutex *mutex, uint32_t word, uint32_t id, u
         }
         uint32_t queued = (word & (MUSTER_OMP_MUTEX_LOCKED | MUSTER_OMP_MUTEX_SLEEPERS)) |
                           (id << MUSTER_OMP_MUTEX_TAIL_SHIFT);
-        /* acq_rel: releases our node's reset to whoever queues behind us,
-         * and acquires the predecessor's reset of its own node before we
-         * link into it. */
+        /* acq_rel: pairs with the other queuers' tail CASes here: releases our node's reset to
+         * whoever queues behind us (its CAS reads our id), and acquires the predecessor's reset of
+         * its own node (from its CAS) before we link into it.  Relaxed on failure: nothing was
+         * published, and the loop retries. */
         if (atomic_compare_exchange_weak_explicit(mutex, &word, queued, memory_order_acq_rel, memory_order_relaxed)) {
             *predecessor = word >> MUSTER_OMP_MUTEX_TAIL_SHIFT;
             return false;
@@ -483,8 +489,8 @@ __attribute__((noinline)) static void lock_queued(muster_omp_mutex *mutex, conte
     if (queue_or_take(mutex, word, id, &predecessor))
         return;
     if (predecessor != 0) {
-        /* release: our node's reset happens before the predecessor's
-         * exchange of our state (it reads this link with acquire). */
+        /* release: pairs with the acquire load of next in promote_successor(): our node's reset
+         * happens before the predecessor's exchange of our state. */
         atomic_store_explicit(&node_at(predecessor)->next, id, memory_order_release);
         wait_to_be_head(node);
     }
@@ -505,8 +511,9 @@ void muster_omp_mutex_unlock_slow(muster_omp_mutex *mutex, uint32_t word)
     if (!(word & MUSTER_OMP_MUTEX_LOCKED))
         return; /* not held: unlocking it is a no-op (as an exchange to 0 was) */
     /* The holder alone clears LOCKED, so it is still set: subtracting it
-     * cannot borrow, whatever queued meanwhile.  release: publishes the
-     * critical section's writes. */
+     * cannot borrow, whatever queued meanwhile.  release: pairs with the next holder's acquire
+     * CAS (muster_omp_mutex_lock(), take_as_head() and the others), publishing the critical
+     * section's writes. */
     word = atomic_fetch_sub_explicit(mutex, MUSTER_OMP_MUTEX_LOCKED, memory_order_release);
     if (word & MUSTER_OMP_MUTEX_SLEEPERS) {
         /* relaxed: the word's modification order decides, as in

@@ -248,8 +248,8 @@ static bool enter_team_slot(muster_omp_workshares *ws, muster_ws_member *m)
     uint32_t seen = atomic_load_explicit(&slot->claim, memory_order_relaxed);
     if (seen != claimed) {
         uint32_t expected = lap;
-        /* relaxed: the claim only elects the initialiser; what it writes is
-         * published by `ready` (release) and read after it (acquire). */
+        /* relaxed: the claim only elects the initialiser; what it writes is published by `ready`
+         * (the release in muster_ws_publish()) and read after it (muster_wait_reach() below). */
         if (atomic_compare_exchange_strong_explicit(&slot->claim, &expected, claimed, memory_order_relaxed,
                                                     memory_order_relaxed))
             return true;
@@ -280,9 +280,9 @@ static void leave_team_slot(muster_omp_workshares *ws, muster_ws_member *m)
 {
     muster_ws_slot *slot = m->slot;
     m->slot = NULL;
-    /* acq_rel: each member's use of the slot happens before the last
-     * departure (release), and the last departer sees all of them (acquire)
-     * before it hands the slot to the next lap. */
+    /* acq_rel: pairs with the other members' acq_rel increments of departed here: each member's
+     * use of the slot happens before the last departure (release), and the last departer sees all
+     * of them (acquire) before it hands the slot to the next lap through `reusable` below. */
     unsigned before = atomic_fetch_add_explicit(&slot->departed, 1, memory_order_acq_rel);
     if (before + 1u < ws->size)
         return;

@@ -124,6 +124,7 @@ void muster_census_arrive_on(muster_census *c, unsigned id, int cpu, bool owes_r
     uint32_t arrivals = (uint32_t)old + 1u;
     uint32_t where = cpu_number(cpu);
     move_occupant(c, slot_cpu(old), where);
+    /* relaxed: as the load above; readers take the slot as a hint only. */
     atomic_store_explicit(slot, slot_word(where | (owes_release ? OWES_RELEASE : 0u), arrivals),
                           memory_order_relaxed);
 }
@@ -138,6 +139,7 @@ void muster_census_note_cpu(muster_census *c, unsigned id, int cpu)
         return;
     move_occupant(c, slot_cpu(old), where);
     uint32_t owes = (uint32_t)(old >> 32) & OWES_RELEASE;
+    /* relaxed: as the load above; only this participant writes its slot. */
     atomic_store_explicit(slot, slot_word(where | owes, (uint32_t)old), memory_order_relaxed);
 }
 
@@ -150,7 +152,7 @@ bool muster_census_colocated(const muster_census *c, int cpu)
 
 bool muster_census_cpu_needed(const muster_census *c, unsigned self, int cpu)
 {
-    /* relaxed: see muster_census_arrive; a stale slot costs one yield or one spin chunk. */
+    /* relaxed (both loads): see muster_census_arrive_on(); a stale slot costs one yield or one spin chunk. */
     uint32_t mine = (uint32_t)atomic_load_explicit(&c->slots[self].cpu_and_arrivals, memory_order_relaxed);
     for (unsigned id = 0; id < c->participants; id++) {
         uint64_t word = atomic_load_explicit(&c->slots[id].cpu_and_arrivals, memory_order_relaxed);

@@ -48,6 +48,7 @@ static void note(evidence *e, uint64_t now_ns)
         atomic_store_explicit(&e->run, 1, memory_order_relaxed);
         return;
     }
+    /* relaxed (run and until_ns): hints as above; a lost count only delays the spell by a piece. */
     if (atomic_fetch_add_explicit(&e->run, 1, memory_order_relaxed) + 1 < e->needed)
         return;
     uint64_t until = atomic_load_explicit(&e->until_ns, memory_order_relaxed);
@@ -114,6 +115,7 @@ static bool machine_window_open(uint64_t start_ns, uint64_t now_ns)
 
 static bool last_verdict_may_be_busy(void)
 {
+    /* relaxed: a hint, as in holds(); a stale verdict costs one wait judged the other way. */
     return atomic_load_explicit(&machine_verdict, memory_order_relaxed) != NEIGHBOURS_IDLE;
 }
 
@@ -125,19 +127,22 @@ static bool neighbours_may_be_busy(uint64_t now_ns, uint64_t own_ns)
         return last_verdict_may_be_busy();
     /* One judge at a time: two would pair one's start with the other's
      * busy time, a window with no busy time in it, and read it as quiet.
-     * acquire: pairs with the release below, so the judge sees the last
-     * judge's start, busy and own times together. */
+     * acquire: pairs with the release stores of machine_judging below (the
+     * last judge's), so the judge sees its start, busy and own times together. */
     if (atomic_exchange_explicit(&machine_judging, true, memory_order_acquire))
         return last_verdict_may_be_busy();
+    /* relaxed: ordered by the judge's flag just acquired. */
     uint64_t start = atomic_load_explicit(&machine_wall_ns, memory_order_relaxed);
     if (machine_window_open(start, now_ns)) { /* another judge just opened a new one */
-        /* release: pairs with the acquire above (nothing written here). */
+        /* release: pairs with the next judge's acquire exchange above (nothing written here). */
         atomic_store_explicit(&machine_judging, false, memory_order_release);
         return last_verdict_may_be_busy();
     }
     uint64_t busy_ns;
     int verdict = NEIGHBOURS_UNKNOWN;
     if (own_ns != 0 && muster_cpus_busy_ns(&busy_ns)) {
+        /* relaxed (all three): only the judge writes them, and the judge's flag
+         * (acquire exchange above, release store below) orders them between judges. */
         uint64_t busy_start = atomic_exchange_explicit(&machine_busy_ns, busy_ns, memory_order_relaxed);
         uint64_t own_start = atomic_exchange_explicit(&machine_own_ns, own_ns, memory_order_relaxed);
         atomic_store_explicit(&machine_wall_ns, now_ns, memory_order_relaxed);
@@ -172,11 +177,13 @@ static bool long_yield_to_others(uint64_t now_ns)
     if (start != 0 && now_ns >= start && now_ns - start < MUSTER_LOAD_SHARE_WINDOW_NS)
         return atomic_load_explicit(&window_to_others, memory_order_relaxed);
     uint64_t cpu_ns = muster_process_cpu_ns();
+    /* relaxed (both): the window's start, a hint as above. */
     uint64_t cpu_start = atomic_exchange_explicit(&window_cpu_ns, cpu_ns, memory_order_relaxed);
     atomic_store_explicit(&window_wall_ns, now_ns, memory_order_relaxed);
     bool to_others = false;
     if (start != 0 && now_ns > start && now_ns - start <= 4 * (uint64_t)MUSTER_LOAD_HOLD_NS && cpu_ns != 0 &&
         cpu_ns >= cpu_start) {
+        /* relaxed (both): a cached count; racing writers store the same value. */
         unsigned cpus = atomic_load_explicit(&own_cpus, memory_order_relaxed);
         if (cpus == 0) {
             cpus = muster_cpus_available();
@@ -187,6 +194,7 @@ static bool long_yield_to_others(uint64_t now_ns)
     /* Judged at every window, so that the machine's window keeps rolling. */
     bool neighbours = neighbours_may_be_busy(now_ns, cpu_ns);
     to_others = to_others && neighbours;
+    /* relaxed: the window's verdict, a hint as above. */
     atomic_store_explicit(&window_to_others, to_others, memory_order_relaxed);
     return to_others;
 }
@@ -230,6 +238,7 @@ void muster_load_reset(void)
         atomic_store_explicit(&kinds[k]->until_ns, 0, memory_order_relaxed);
         atomic_store_explicit(&kinds[k]->run, 0, memory_order_relaxed);
     }
+    /* relaxed (all): as above, no waiter runs. */
     atomic_store_explicit(&window_wall_ns, 0, memory_order_relaxed);
     atomic_store_explicit(&window_cpu_ns, 0, memory_order_relaxed);
     atomic_store_explicit(&window_to_others, false, memory_order_relaxed);
@@ -239,10 +248,11 @@ void muster_load_reset(void)
 
 muster_load_counts muster_load_counters(void)
 {
-    /* relaxed: statistics. */
+    /* relaxed (all): statistics counters, read for the report only. */
     return (muster_load_counts){atomic_load_explicit(&probe_count, memory_order_relaxed),
                                 atomic_load_explicit(&contended.pieces, memory_order_relaxed),
                                 atomic_load_explicit(&contended.spells, memory_order_relaxed),
+                                /* relaxed: statistics, as above. */
                                 atomic_load_explicit(&costly.pieces, memory_order_relaxed),
                                 atomic_load_explicit(&costly.spells, memory_order_relaxed),
                                 atomic_load_explicit(&busy_windows, memory_order_relaxed),

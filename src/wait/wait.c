@@ -17,6 +17,7 @@ static _Atomic uint64_t last_wake_ns;
 
 muster_wait_counts muster_wait_counters(void)
 {
+    /* relaxed (all): statistics counters, read for the report only. */
     return (muster_wait_counts){atomic_load_explicit(&sleep_count, memory_order_relaxed),
                                 atomic_load_explicit(&wake_count, memory_order_relaxed),
                                 atomic_load_explicit(&yield_count, memory_order_relaxed),
@@ -100,7 +101,8 @@ static int spin(muster_flag *flag, uint32_t target, const muster_waiter *waiter,
 {
     for (uint64_t i = 1; i <= polls; i++) {
         muster_cpu_relax();
-        /* acquire: see the publisher's prior writes once the target shows. */
+        /* acquire: pairs with the release exchange or store in muster_flag_publish() (wait.h), or the
+         * release CAS in muster_flag_bump(), so the publisher's prior writes show with the target. */
         int state = check_value(atomic_load_explicit(flag, memory_order_acquire), target);
         if (state != 0)
             return state;
@@ -303,6 +305,7 @@ static int prepare_to_sleep(muster_flag *flag, uint32_t target, const muster_wai
             return WORD_MOVED;
         *v |= MUSTER_FLAG_SLEEPING;
     }
+    /* relaxed: a statistics counter, read only by muster_wait_counters(). */
     atomic_fetch_add_explicit(&sleep_count, 1, memory_order_relaxed);
     return 0;
 }
@@ -517,6 +520,7 @@ int muster_wait_slow(muster_flag *flag, uint32_t target, const muster_waiter *wa
 {
     if (waiter->work != NULL)
         return wait_working(flag, target, waiter);
+    /* acquire: as in spin(). */
     int state = check_value(atomic_load_explicit(flag, memory_order_acquire), target);
     bool contended = false;
     if (state == 0)
@@ -555,8 +559,9 @@ void muster_flag_bump(muster_flag *flag)
     uint32_t bumped;
     do
         bumped = muster_episode_next(old & MUSTER_FLAG_VALUE_MASK) | (old & MUSTER_FLAG_BROKEN);
-    /* release: as muster_flag_publish's exchange, whose handshake this is:
-     * the RMW order on the word decides whether SLEEPING is seen. */
+    /* release: pairs with the waiters' acquire loads (spin(), muster_wait_reach()), as
+     * muster_flag_publish's exchange, whose handshake this is: the RMW order on the word
+     * decides whether SLEEPING is seen.  Relaxed on failure: the loop retries. */
     while (!atomic_compare_exchange_weak_explicit(flag, &old, bumped, memory_order_release, memory_order_relaxed));
     if (old & MUSTER_FLAG_SLEEPING)
         muster_flag_wake_sleepers(flag);

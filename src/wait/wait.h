@@ -104,7 +104,8 @@ unsigned muster_wait_spin_doublings(void);
  * The fast path is one acquire load. */
 static inline int muster_wait_reach(muster_flag *flag, uint32_t target, const muster_waiter *waiter)
 {
-    /* acquire: pairs with the publisher's release so its prior writes are seen. */
+    /* acquire: pairs with the release exchange or store in muster_flag_publish() (or the release
+     * CAS in muster_flag_bump(), wait.c), so the publisher's prior writes are seen. */
     uint32_t v = atomic_load_explicit(flag, memory_order_acquire);
     if (muster_flag_reached(v, target))
         return 0;
@@ -119,12 +120,14 @@ void muster_flag_wake_sleepers(muster_flag *flag);
 static inline void muster_flag_publish(muster_flag *flag, uint32_t value, bool may_sleep)
 {
     if (!may_sleep) {
-        /* release: the waiter's acquire load then sees everything before it. */
+        /* release: pairs with the acquire load in muster_wait_reach() (and spin(), wait.c): the
+         * waiter then sees everything before it. */
         atomic_store_explicit(flag, value, memory_order_release);
         return;
     }
-    /* release: publishes prior writes; the RMW order on this one word (not a
-     * fence) is what guarantees the SLEEPING bit is seen, see above. */
+    /* release: pairs with the acquire load in muster_wait_reach() (and spin(), wait.c) to publish
+     * prior writes; the RMW order on this one word (not a fence) is what guarantees the SLEEPING
+     * bit set by prepare_to_sleep()'s CAS (wait.c) is seen, see above. */
     uint32_t old = atomic_exchange_explicit(flag, value, memory_order_release);
     if (old & MUSTER_FLAG_SLEEPING)
         muster_flag_wake_sleepers(flag);

@@ -580,7 +580,8 @@ MUSTER_OMP_EXPORT void __kmpc_doacross_fini(ident_t *loc, kmp_int32 gtid)
     (void)loc, (void)gtid;
     doacross *x = current_doacross;
     current_doacross = NULL;
-    /* acq_rel: the last member out frees what every member used. */
+    /* acq_rel: pairs with the other members' acq_rel decrements of left here: each releases its
+     * last use, and the last member out acquires them all before it frees what every member used. */
     if (x != NULL && atomic_fetch_sub_explicit(&x->left, 1, memory_order_acq_rel) == 1)
         free_doacross(x);
 }

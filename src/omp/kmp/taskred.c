@@ -235,7 +235,8 @@ MUSTER_OMP_EXPORT void __kmpc_task_reduction_modifier_fini(ident_t *loc, int gti
         if (it->in.fini)
             it->in.fini(copy_of(it, self->id));
     }
-    /* acq_rel: the last member out frees what the others read. */
+    /* acq_rel: pairs with the other members' acq_rel decrements of left here: each releases its
+     * reads, and the last member out acquires them before it frees what the others read. */
     if (atomic_fetch_sub_explicit(&g->left, 1, memory_order_acq_rel) == 1)
         free_group(g);
 }

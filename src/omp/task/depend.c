@@ -389,9 +389,9 @@ static void register_one(muster_omp_dep_table *table, muster_omp_deps *d, muster
         break;
     }
 }
-/* acq_rel: the count-down that reaches zero must see every predecessor's
- * writes (each count-down releases its finisher's, and the RMWs chain), and
- * hands them on with the task. */
+/* acq_rel: pairs with the other predecessors' count_down() decrements of unmet: the
+ * count-down that reaches zero must see every predecessor's writes (each count-down releases
+ * its finisher's, and the RMWs chain), and hands them on with the task. */
 static bool count_down(muster_omp_deps *d)
 {
     return atomic_fetch_sub_explicit(&d->unmet, 1, memory_order_acq_rel) == 1;

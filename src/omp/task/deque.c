@@ -35,6 +35,7 @@ static void fill_slot(muster_deque *d, int64_t b, void *item, const uintptr_t *t
 {
     atomic_store_explicit(&d->items[b & d->mask], item, memory_order_relaxed);
     _Atomic(uintptr_t) *slot_tags = &d->tags[(b & d->mask) * MUSTER_DEQUE_TAGS];
+    /* relaxed: as the item's store above, published by the store of bottom. */
     for (int k = 0; k < MUSTER_DEQUE_TAGS; k++)
         atomic_store_explicit(&slot_tags[k], tags != NULL ? tags[k] : 0, memory_order_relaxed);
 }
@@ -43,7 +44,7 @@ bool muster_deque_push_tagged(muster_deque *d, void *item, const uintptr_t *tags
 {
     /* relaxed: only the owner writes bottom. */
     int64_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
-    /* acquire: pairs with a thief's successful CAS on top, so its read of
+    /* acquire: pairs with a thief's successful CAS on top (steal_tagged()), so its read of
      * the slot we may now reuse happened before our write to it. */
     int64_t t = atomic_load_explicit(&d->top, memory_order_acquire);
     if (b - t > d->mask)

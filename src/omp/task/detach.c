@@ -46,7 +46,8 @@ static void drop_event(task_event *event)
 
 static bool event_fulfilled(task_event *event)
 {
-    /* acquire: the fulfiller's writes before omp_fulfill_event are then seen. */
+    /* acquire: pairs with the release exchange in omp_fulfill_event(): the fulfiller's writes
+     * before it are then seen. */
     return atomic_load_explicit(&event->fulfilled, memory_order_acquire) != 0;
 }
 
@@ -137,7 +138,8 @@ MUSTER_OMP_EXPORT void omp_fulfill_event(omp_event_handle_t handle)
         return;
     }
     task_event *event = (task_event *)(uintptr_t)handle;
-    /* release: publishes what the fulfiller wrote for the task's successors. */
+    /* release: pairs with the acquire load in event_fulfilled(), publishing what the fulfiller
+     * wrote for the task's successors. */
     if (atomic_exchange_explicit(&event->fulfilled, 1, memory_order_release) != 0)
         muster_omp_fatal("omp_fulfill_event: event already fulfilled");
     muster_futex_wake(&event->fulfilled, INT32_MAX);
@@ -164,7 +166,7 @@ static void fulfil_record(deferred_task *t)
      * (after that the record is gone, as libgomp's is). */
     if (atomic_exchange_explicit(&t->fulfilled, true, memory_order_relaxed))
         muster_omp_fatal("omp_fulfill_event: event already fulfilled");
-    /* acq_rel: as in run_record_body. */
+    /* acq_rel: as in run_record_body() (records.c), whose decrement this pairs with. */
     if (atomic_fetch_sub_explicit(&t->detach_outstanding, 1, memory_order_acq_rel) != 1)
         return;
     muster_omp_team *team = t->team;

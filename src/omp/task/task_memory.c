@@ -69,6 +69,7 @@ muster_omp_task_memory_counts muster_omp_task_memory_counters(void)
     muster_omp_task_memory_counts sum = {0, 0};
     pthread_mutex_lock(&caches_lock);
     for (task_cache *c = all_caches; c != NULL; c = c->next) {
+        /* relaxed (both): statistics counters, read for the report only. */
         sum.reused += atomic_load_explicit(&c->reused, memory_order_relaxed);
         sum.returned += atomic_load_explicit(&c->returned, memory_order_relaxed);
     }
@@ -78,8 +79,8 @@ muster_omp_task_memory_counts muster_omp_task_memory_counters(void)
 
 static free_block *take_returned(task_cache *c, size_t cls)
 {
-    /* acquire: the blocks' last writes (their next links) by the threads
-     * that pushed them are seen. */
+    /* acquire: pairs with the release CAS in muster_omp_task_free(): the blocks' last writes
+     * (their next links) by the threads that pushed them are seen. */
     return atomic_exchange_explicit(&c->returned_blocks[cls], NULL, memory_order_acquire);
 }
 
@@ -199,8 +200,8 @@ void muster_omp_task_free(void *p)
         owner->local[h->cls] = b;
         owner->kept[h->cls]++;
     } else {
-        /* relaxed load: the CAS re-reads; release on success: the owner's
-         * acquire exchange then sees b->next. */
+        /* relaxed load: the CAS re-reads; release on success: pairs with the owner's acquire
+         * exchange in take_returned(), which then sees b->next. */
         free_block *head = atomic_load_explicit(&owner->returned_blocks[h->cls], memory_order_relaxed);
         do
             b->next = head;

@@ -88,7 +88,8 @@ enum { PASSED_OVER_ROUNDS = 16 };
 void muster_omp_wait_descendants(task_count *count, const task_node *waiter)
 {
     muster_omp_team_tasks *tt = team_tasks();
-    /* acquire: the finished tasks' writes are seen once the count is zero. */
+    /* acquire: pairs with the decrement in count_finished() (core.h; seq_cst, so a release):
+     * the finished tasks' writes are seen once the count is zero. */
     if (tt == NULL || tasks_left(atomic_load_explicit(count, memory_order_acquire)) == 0)
         return;
     muster_omp_thread *self = muster_omp_self();
@@ -99,6 +100,7 @@ void muster_omp_wait_descendants(task_count *count, const task_node *waiter)
     deferred_task *held = NULL; /* stolen, not ours to run, own deque full */
     bool hungry = false;
     unsigned passed_over_rounds = 0;
+    /* acquire: as above, pairs with count_finished()'s decrement. */
     while (tasks_left(atomic_load_explicit(count, memory_order_acquire)) != 0) {
         if (held != NULL && pass_on(id, held))
             held = NULL;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds muster four ways and runs every test in each:
 #   build          RelWithDebInfo
-#   build-tsan     ThreadSanitizer               (MUSTER_SANITIZE=thread)
-#   build-asan     AddressSanitizer + UBSan      (MUSTER_SANITIZE=address,undefined)
+#   build-tsan     ThreadSanitizer               (MUSTER_SANITIZE=thread, MUSTER_CHECKING=ON)
+#   build-asan     AddressSanitizer + UBSan      (MUSTER_SANITIZE=address,undefined,
+#                                                 MUSTER_CHECKING=ON: the invariants)
 #   build-aarch64  AArch64 cross build, tests run under qemu-user
 #   build-fuzz     clang's libFuzzer with ASan+UBSan (MUSTER_FUZZ=ON): each fuzz
 #                  target over its seed corpus, then MUSTER_FUZZ_SECONDS of fuzzing
@@ -76,8 +77,8 @@ build_target="" # all, but for the fuzz build: its targets only
 for config in "${configs[@]}"; do
   case "$config" in
     plain) run_config plain build "${MUSTER_TEST_SCALE:-1}" -DMUSTER_SANITIZE= ;;
-    tsan) run_config tsan build-tsan "${MUSTER_TSAN_SCALE:-0.3}" -DMUSTER_SANITIZE=thread ;;
-    asan) run_config asan build-asan "${MUSTER_ASAN_SCALE:-0.5}" -DMUSTER_SANITIZE=address,undefined ;;
+    tsan) run_config tsan build-tsan "${MUSTER_TSAN_SCALE:-0.3}" -DMUSTER_SANITIZE=thread -DMUSTER_CHECKING=ON ;;
+    asan) run_config asan build-asan "${MUSTER_ASAN_SCALE:-0.5}" -DMUSTER_SANITIZE=address,undefined -DMUSTER_CHECKING=ON ;;
     aarch64) run_config aarch64 build-aarch64 "${MUSTER_AARCH64_SCALE:-0.1}" -DMUSTER_SANITIZE= \
                -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake ;;
     fuzz) build_target=fuzzers CC=clang-14 CXX=clang++-14 run_config fuzz build-fuzz 1 -DMUSTER_SANITIZE= \

@@ -3,9 +3,11 @@
  * the bottom of the layers: every part of libmuster reports through it. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "error.h"
 #include "muster/barrier.h"
+#include "platform/check.h"
 
 static _Thread_local char error_detail[256];
 
@@ -21,6 +23,20 @@ int muster_fail(int code, const char *format, ...)
 void muster_warn_env(const char *variable, const char *value, const char *problem, const char *instead)
 {
     fprintf(stderr, "muster: %s='%s' %s; using %s\n", variable, value, problem, instead);
+}
+
+_Noreturn void muster_invariant_failed(const char *file, int line, const char *cond, const char *format, ...)
+{
+    char text[1024];
+    int n = snprintf(text, sizeof text, "muster: invariant broken at %s:%d: %s: ", file, line, cond);
+    if (n < 0 || (size_t)n >= sizeof text - 2)
+        n = 0;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text + n, sizeof text - (size_t)n - 1, format, args);
+    va_end(args);
+    fprintf(stderr, "%s\n", text); /* one write: lines of threads that fail together stay whole */
+    abort();
 }
 
 const char *muster_error_detail(void) { return error_detail; }

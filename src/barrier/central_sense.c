@@ -23,9 +23,12 @@ static int arrive(muster_barrier *b, unsigned id, uint64_t *token, void (*on_com
     uint32_t episode = muster_next_episode(b, id);
     *token = episode;
     muster_flag *counter = muster_flag_at(b, muster_shared_flag(b, COUNTER));
-    /* acq_rel: the last arriver acquires everyone's writes and its release
-     * publish below passes them on. */
+    /* acq_rel: pairs with the other arrivers' acq_rel increments of this counter, so the last
+     * arriver acquires everyone's writes, and its release publish below (muster_flag_publish())
+     * passes them on. */
     uint32_t arrived = (atomic_fetch_add_explicit(counter, 1u, memory_order_acq_rel) & MUSTER_FLAG_VALUE_MASK) + 1u;
+    MUSTER_INVARIANT(arrived <= b->participants, "arrival %u of an episode of %u participants (id %u)", arrived,
+                     b->participants, id);
     if (arrived < b->participants) {
         /* Tells a gathering participant 0 that all the others are in; when
          * participant 0 runs full episodes this is one unwatched store.

@@ -62,11 +62,10 @@
 #include "omp/waiter.h"
 #include "omp/icvs.h"
 #include "omp/thread.h"
+#include "omp/team.h"
+#include "omp/export.h"
+#include "omp/task/task.h" /* what the core asks of the task wing */
 #include "omp/warn.h" /* muster_omp_fatal, the warnings */
-
-/* Exported with default visibility; everything else in the .so is hidden
- * (-fvisibility=hidden), so the program cannot bind to our internals. */
-#define MUSTER_OMP_EXPORT __attribute__((visibility("default")))
 
 /* Writes a field that other threads read only when its value changes: a
  * fork that rewrote an unchanged team would send every member a cache miss
@@ -78,52 +77,6 @@
     } while (0)
 
 /* ---- threads, teams and pools ---- */
-
-/* A team: the threads running one parallel region. */
-/* The barrier of regions that can be cancelled (GOMP_barrier_cancel and
- * the ends of cancellable loops and sections, cancel.c): a counter and a
- * release flag, which `cancel parallel` breaks so its waiters leave.  The
- * team's own barrier cannot be broken that way: its algorithm may be the
- * fork/join's too.  One per pool (one team at a time uses it). */
-typedef struct muster_omp_cancel_barrier {
-    _Alignas(MUSTER_CACHE_LINE) _Atomic uint32_t arrived;
-    _Alignas(MUSTER_CACHE_LINE) muster_flag release;
-} muster_omp_cancel_barrier;
-
-struct muster_omp_team {
-    unsigned size;              /* threads in the team */
-    unsigned level;             /* nesting level of the region: 1 = outermost */
-    unsigned active_level;      /* enclosing regions with more than one thread, this one included */
-    muster_omp_team *parent;    /* the team of the thread that forked this one; NULL at level 1 */
-    unsigned parent_id;         /* that thread's number in the parent team */
-    muster_barrier *barrier;    /* size participants; NULL when size is 1 */
-    muster_omp_workshares *ws;  /* worksharing state (workshare.c); NULL when size is 1 */
-    void (*fn)(void *);         /* the region's outlined body */
-    void *data;
-    muster_omp_icvs icvs;       /* the implicit tasks' starting ICVs */
-    unsigned bind;              /* the proc-bind policy the team was formed with */
-    /* The forking thread's league of host teams (api.c): a parallel region
-     * inside teams answers omp_get_team_num with its team's number. */
-    unsigned league_size, league_rank;
-    muster_omp_place_state *places; /* each member's place; NULL in a team of one */
-    unsigned unbound_places;    /* places[0, n) hold place -1 (0 after places move or bind) */
-    /* Fork and join (pool.c): split when the fork/join barrier's algorithm
-     * can gather and release separately; otherwise a full barrier, then each
-     * worker parks on its own flag. */
-    muster_barrier *fork_barrier;
-    bool split;
-    muster_omp_pool *pool;      /* the pool it came from; NULL in a team of one */
-    struct muster_omp_team_tasks *tasks; /* deferred tasks (scheduler.h); NULL in a team of one */
-    /* Cancellation (cancel.c): written only when OMP_CANCELLATION is on,
-     * cleared when a cancelled region ends. */
-    _Atomic bool cancelled;     /* cancel parallel */
-    /* cancel for / sections: 1 + the canceller's barriers_passed, so it
-     * lapses at the construct's end barrier; 0: none. */
-    _Atomic unsigned ws_cancelled;
-    muster_omp_cancel_barrier *cancel_barrier; /* NULL in a team of one */
-    void *copyprivate_data;     /* __kmpc_copyprivate: the single's data, between its two barriers */
-    struct muster_omp_reduction *reduction; /* tree reductions (reduce.c); NULL in a team of one */
-};
 
 /* ---- pools (pool.c) ----
  * Each thread that forks active teams owns a pool: worker threads that
@@ -185,9 +138,6 @@ void muster_omp_team_reduce_release(muster_omp_thread *self);
 
 /* ---- cancellation (cancel.c) ---- */
 
-/* OMP_CANCELLATION, read once at load: when false every cancel is a no-op
- * and nothing below costs more than this load. */
-extern bool muster_omp_cancellation;
 /* A cancellable barrier of self's team: true when the region is cancelled
  * (at once, or while waiting), false when every member arrived. */
 bool muster_omp_cancel_barrier_wait(muster_omp_thread *self);
@@ -201,18 +151,6 @@ bool muster_omp_barrier_cancel(muster_omp_thread *self);
 /* After the join of a region (every member done), when cancellation is
  * on: the team and its cancellable barrier are ready for the next one. */
 void muster_omp_cancel_region_end(muster_omp_team *team);
-/* cancel taskgroup, and its cancellation point, for the calling task's
- * innermost taskgroup (task/records.c). */
-void muster_omp_taskgroup_cancel(void);
-bool muster_omp_taskgroup_cancelled(void);
-/* Whether the team's region is cancelled. */
-static inline bool muster_omp_team_cancelled(const muster_omp_team *team)
-{
-    /* relaxed: a hint to skip work; what the cancelling thread wrote before
-     * cancelling is not read by whoever sees it. */
-    return team != NULL && atomic_load_explicit(&team->cancelled, memory_order_relaxed);
-}
-
 /* Forks a team (parallel.c) and runs fn(data) as its thread 0; returns when
  * every member has finished (the join).  num_threads 0 means nthreads-var;
  * proc_bind: the proc_bind clause's omp_proc_bind_t value, 0 without one.  `setup`, when
@@ -270,26 +208,6 @@ void muster_omp_team_places(const muster_omp_thread *primary, unsigned size, uns
  * already bound there) and stores the state in self. */
 void muster_omp_bind_self(muster_omp_thread *self, const muster_omp_place_state *state);
 
-/* Runs, or steals and runs, the team's deferred tasks until none is left:
- * what a member does before a team barrier and at the end of its implicit
- * task (task/wait.c).  One load when the team has no tasks. */
-void muster_omp_tasks_drain(muster_omp_thread *self);
-/* Waits for the events of the detachable tasks the calling thread ran at
- * once (if(0), final, a team of one) in `team`: a team barrier and the end
- * of a region complete them too.  One load when there are none. */
-void muster_omp_tasks_settle_events(muster_omp_team *team);
-/* The end of a team of one's region, after its tasks drained: frees the
- * scheduler its first detachable task gave it (task/detach.c), if any. */
-void muster_omp_tasks_end_solo(muster_omp_team *team);
-/* The work a member of self's team does while it waits at a team barrier
- * (run one of the team's tasks), in *storage; NULL when the team has no
- * task state (a team of one). */
-struct muster_omp_task_work;
-const struct muster_wait_work *muster_omp_tasks_work(muster_omp_thread *self, muster_omp_team *team,
-                                                     unsigned id, struct muster_omp_task_work *storage);
-/* After the wait that used muster_omp_tasks_work's work: the member is no
- * longer looking for tasks.  NULL: nothing to do. */
-void muster_omp_tasks_work_done(const struct muster_wait_work *work);
 /* Waits at barrier as member id of self's team, running the team's tasks
  * meanwhile (muster_omp_tasks_work); the barrier's return code
  * (member.c). */

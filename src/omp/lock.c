@@ -125,6 +125,7 @@ void muster_omp_nest_lock_set(void *lock)
 void muster_omp_nest_lock_unset(void *lock)
 {
     nest_lock *n = lock;
+    MUSTER_INVARIANT(owned_by_self(n) && n->count > 0, "unsetting a nest lock the thread does not hold (%p)", lock);
     if (--n->count != 0)
         return;
     /* relaxed: the unlock's release publishes it with everything else. */

@@ -14,6 +14,7 @@
 
 void muster_omp_become_member(muster_omp_thread *self, muster_omp_team *team, unsigned id)
 {
+    MUSTER_INVARIANT(team->size >= 1 && id < team->size, "member %u of a team of %u", id, team->size);
     self->team = team;
     self->id = id;
     self->icvs = team->icvs;

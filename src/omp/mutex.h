@@ -39,6 +39,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "platform/check.h"
+
 typedef _Atomic uint32_t muster_omp_mutex;
 
 enum {
@@ -64,8 +66,9 @@ static inline bool muster_omp_mutex_trylock(muster_omp_mutex *mutex)
 {
     /* relaxed: the CAS below does the acquiring. */
     uint32_t word = atomic_load_explicit(mutex, memory_order_relaxed);
-    /* acquire: the critical section must see the previous holder's writes;
-     * relaxed on failure: nothing was taken, nothing to order. */
+    /* acquire: pairs with the previous holder's release in muster_omp_mutex_unlock() (or the
+     * fetch_sub in muster_omp_mutex_unlock_slow(), mutex.c), so the critical section sees its
+     * writes; relaxed on failure: nothing was taken, nothing to order. */
     while (!(word & MUSTER_OMP_MUTEX_LOCKED))
         if (atomic_compare_exchange_weak_explicit(mutex, &word, word | MUSTER_OMP_MUTEX_LOCKED, memory_order_acquire,
                                                   memory_order_relaxed))
@@ -82,11 +85,16 @@ static inline void muster_omp_mutex_lock(muster_omp_mutex *mutex)
         muster_omp_mutex_lock_slow(mutex);
 }
 
+static inline bool muster_omp_mutex_is_locked(muster_omp_mutex *mutex);
+
 static inline void muster_omp_mutex_unlock(muster_omp_mutex *mutex)
 {
+    MUSTER_INVARIANT(muster_omp_mutex_is_locked(mutex), "unlocking a lock that nobody holds (mutex %p)",
+                     (void *)mutex);
     uint32_t expected = MUSTER_OMP_MUTEX_LOCKED;
-    /* release: publishes the critical section's writes to the next holder;
-     * relaxed on failure: the slow path's CAS releases. */
+    /* release: pairs with the next holder's acquire CAS (trylock, lock, or the slow paths in
+     * mutex.c), publishing the critical section's writes to it; relaxed on failure: the slow
+     * path's fetch_sub releases. */
     if (!atomic_compare_exchange_strong_explicit(mutex, &expected, MUSTER_OMP_MUTEX_UNLOCKED, memory_order_release,
                                                  memory_order_relaxed))
         muster_omp_mutex_unlock_slow(mutex, expected);

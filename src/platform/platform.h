@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "platform/check.h" /* MUSTER_INVARIANT, for every layer */
+
 /* Coherence granule we pad flags to.  64 bytes on x86-64 and on the AArch64
  * cores we target (Neoverse, ThunderX2, Kunpeng 920 use 64; Phytium uses 64). */
 #define MUSTER_CACHE_LINE 64u

@@ -45,3 +45,9 @@ add_test(NAME test_omp_task_sched_priorities COMMAND test_omp_task_sched)
 muster_set_test_defaults(test_omp_task_sched_priorities)
 set_tests_properties(test_omp_task_sched_priorities PROPERTIES
   ENVIRONMENT "OMP_NUM_THREADS=3;OMP_MAX_TASK_PRIORITY=10")
+
+# The checking build's invariants, broken on purpose (only where they are
+# built in: -DMUSTER_CHECKING=ON).
+if(MUSTER_CHECKING)
+  muster_omp_lock_unit_test(test_invariants ${MUSTER_OMP_UNIT_DIR}/test_invariants.c)
+endif()

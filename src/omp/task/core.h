@@ -50,7 +50,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "omp/internal.h"
+#include "omp/team.h"
+#include "omp/export.h"
+#include "omp/warn.h" /* muster_omp_fatal */
 #include "omp/task/depend.h"
 #include "omp/task/scheduler.h"
 #include "omp/task/task.h"
@@ -101,6 +103,7 @@ static inline uint32_t count_finished(task_count *count)
      * count empty (acquire), and orders this against a waiter's
      * announcement on the same word (wait.c: count_nonzero). */
     uint64_t before = atomic_fetch_sub(count, TASK_COUNT_ONE);
+    MUSTER_INVARIANT(tasks_left(before) > 0, "a task count went below zero (%p)", (void *)count);
     return tasks_left(before) == 1 ? sleeper_tag(before) : 0;
 }
 
@@ -111,6 +114,7 @@ static inline uint32_t count_finished(task_count *count)
  * relaxed (both): nobody else reads or writes the word meanwhile. */
 static inline uint64_t private_add64(_Atomic uint64_t *word, uint64_t delta)
 {
+    /* relaxed (both): as above, the word is private to this thread. */
     uint64_t v = atomic_load_explicit(word, memory_order_relaxed);
     atomic_store_explicit(word, v + delta, memory_order_relaxed);
     return v;
@@ -118,6 +122,7 @@ static inline uint64_t private_add64(_Atomic uint64_t *word, uint64_t delta)
 
 static inline uint32_t private_add32(_Atomic uint32_t *word, uint32_t delta)
 {
+    /* relaxed (both): as in private_add64(). */
     uint32_t v = atomic_load_explicit(word, memory_order_relaxed);
     atomic_store_explicit(word, v + delta, memory_order_relaxed);
     return v;

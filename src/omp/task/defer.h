@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "omp/internal.h"
+#include "omp/team.h"
 #include "omp/task/scheduler.h"
 #include "omp/task/settings.h"
 
@@ -122,6 +122,7 @@ static inline bool muster_omp_defer_hungry(muster_omp_team_tasks *tt, unsigned i
     bool hungry = tt->defer_always ||
                   atomic_load_explicit(&tt->hungry, memory_order_relaxed) >
                       atomic_load_explicit(&tt->spare_members, memory_order_relaxed);
+    /* relaxed: a hint, as above. */
     if (!hungry && atomic_load_explicit(&tt->tasks_seen, memory_order_relaxed))
         return false;
     return muster_omp_defer_hungry_slow(tt, id);

@@ -167,8 +167,8 @@ static bool node_unref(task_node *node, const muster_omp_team *team)
 {
     if (node_counts_private(node, team))
         return private_add32(&node->refs, (uint32_t)-1) == 1;
-    /* acq_rel: the last holder must see every other holder's use before
-     * it frees (and releases the parent in turn). */
+    /* acq_rel: pairs with the other holders' acq_rel decrements here: the last holder must see
+     * every other holder's use before it frees (and releases the parent in turn). */
     return atomic_fetch_sub_explicit(&node->refs, 1, memory_order_acq_rel) == 1;
 }
 
@@ -292,8 +292,8 @@ static bool run_record_body(deferred_task *t)
         muster_omp_events_orphan(&frame);
     muster_omp_current_group = saved_group;
     muster_omp_node_release(frame.node, frame.team);
-    /* acq_rel: whichever of the body's end and the fulfilment comes second
-     * completes the task, and must see what the first did. */
+    /* acq_rel: pairs with the decrement in fulfil_record() (detach.c): whichever of the body's
+     * end and the fulfilment comes second completes the task, and must see what the first did. */
     return !t->detached || atomic_fetch_sub_explicit(&t->detach_outstanding, 1, memory_order_acq_rel) == 1;
 }
 
@@ -305,10 +305,12 @@ uint32_t muster_omp_record_complete(deferred_task *t)
     if (t->deps != NULL)
         release_successors(t);
     uint32_t wake = t->group != NULL ? count_finished(&t->group->tasks) : 0;
-    if (node_counts_private(t->parent, t->team))
-        private_add64(&t->parent->children, -TASK_COUNT_ONE); /* nobody sleeps on it */
-    else
+    if (node_counts_private(t->parent, t->team)) {
+        uint64_t before = private_add64(&t->parent->children, -TASK_COUNT_ONE); /* nobody sleeps on it */
+        MUSTER_INVARIANT(tasks_left(before) > 0, "a task's parent counted no children (%p)", (void *)t->parent);
+    } else {
         wake |= count_finished(&t->parent->children);
+    }
     muster_omp_node_release(t->parent, t->team);
     muster_omp_task_free(t);
     return wake;

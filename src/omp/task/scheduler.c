@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "omp/env.h" /* muster_omp_env_extras_get: the scheduler's MUSTER_OMP_* settings */
-#include "omp/internal.h"
+#include "omp/team.h"
+#include "omp/warn.h" /* muster_omp_env_statistics */
 #include "omp/waiter.h"
 #include "barrier/runtime.h" /* muster_barrier_nudge */
 #include "wait/load.h"
@@ -22,6 +23,7 @@ static _Atomic uint64_t deferred_count, at_once_count, stolen_count, sleep_count
 static inline void count(_Atomic uint64_t *counter)
 {
     if (__builtin_expect(muster_omp_task_stats_enabled, 0))
+        /* relaxed: a statistic, as above. */
         atomic_fetch_add_explicit(counter, 1, memory_order_relaxed);
 }
 
@@ -71,6 +73,7 @@ static void note_queue_depth(muster_omp_team_tasks *tt, unsigned id)
 
 muster_omp_task_counts muster_omp_task_counters(void)
 {
+    /* relaxed (all): statistics counters, read for the report only. */
     return (muster_omp_task_counts){
         atomic_load_explicit(&deferred_count, memory_order_relaxed),
         atomic_load_explicit(&at_once_count, memory_order_relaxed),
@@ -503,7 +506,8 @@ void muster_omp_tasks_idle(muster_omp_team_tasks *tt, muster_omp_idle *idle, boo
     if (contended && (!muster_load_yields_costly() || muster_load_renewal_due()))
         muster_load_probe();
     idle->polls = 0;
-    /* acquire: nothing to publish; pairs with the waker's RMW only to read
+    /* acquire: nothing to publish; pairs with the wakers' seq_cst increments of signal
+     * (wake_for_work(), wake_last_task_sleepers(), muster_omp_tasks_wake_members()) only to read
      * the word the futex compares. */
     uint32_t seen = atomic_load_explicit(&tt->signal, memory_order_acquire);
     atomic_fetch_add(&tt->sleepers, 1); /* seq_cst: the wake-up handshake */

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "omp/task/depend.h" /* muster_omp_depend */
+#include "omp/thread.h"      /* muster_omp_thread, muster_omp_team */
 
 /* ---- the task core, for both ABIs' entry points ---- */
 
@@ -50,14 +51,16 @@ typedef struct muster_omp_task_desc {
 /* A task as described.  A task without depend, detach or priority clause
  * may come through muster_omp_task_plain instead, its description's other
  * fields as arguments: the path of every undeferred task, where storing a
- * description and loading it again cost a fifth of the call
- * (docs/tuning.md: the if(0) path).  Both end in the same decision. */
+ * description and loading it again cost a fifth of the call, and where
+ * GOMP_task stays a tail call of a dozen instructions (docs/tuning.md: the
+ * if(0) path).  Both end in the same decision. */
 void muster_omp_task_submit(const muster_omp_task_desc *task);
 void muster_omp_task_plain(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                            long arg_align, unsigned how);
 /* muster_omp_task_plain's `how`: the description's flags in one word, so
  * that all six arguments travel in registers. */
 enum { MUSTER_OMP_TASK_IF = 1u, MUSTER_OMP_TASK_FINAL = 2u, MUSTER_OMP_TASK_QUEUE_ALONE = 4u };
+
 /* A key of the task the calling thread runs (ancestors 0) or of one of its
  * ancestors: unique among the tasks that exist now (not over time: keys
  * are reused); 0 past the implicit task. */
@@ -98,5 +101,32 @@ void **muster_omp_taskgroup_reduction_slot(void);
  * once.  False, and nothing made, when the taskgroup or region was
  * cancelled: the caller stops. */
 bool muster_omp_taskloop_task(const muster_omp_task_desc *task, const void *bounds, size_t bounds_size);
+
+/* ---- for the core: teams' barriers, region ends, cancellation ---- */
+
+/* cancel taskgroup, and its cancellation point, for the calling task's
+ * innermost taskgroup (task/records.c). */
+void muster_omp_taskgroup_cancel(void);
+bool muster_omp_taskgroup_cancelled(void);
+/* Runs, or steals and runs, the team's deferred tasks until none is left:
+ * what a member does before a team barrier and at the end of its implicit
+ * task (task/wait.c).  One load when the team has no tasks. */
+void muster_omp_tasks_drain(muster_omp_thread *self);
+/* Waits for the events of the detachable tasks the calling thread ran at
+ * once (if(0), final, a team of one) in `team`: a team barrier and the end
+ * of a region complete them too.  One load when there are none. */
+void muster_omp_tasks_settle_events(muster_omp_team *team);
+/* The end of a team of one's region, after its tasks drained: frees the
+ * scheduler its first detachable task gave it (task/detach.c), if any. */
+void muster_omp_tasks_end_solo(muster_omp_team *team);
+/* The work a member of self's team does while it waits at a team barrier
+ * (run one of the team's tasks), in *storage; NULL when the team has no
+ * task state (a team of one). */
+struct muster_omp_task_work;
+const struct muster_wait_work *muster_omp_tasks_work(muster_omp_thread *self, muster_omp_team *team,
+                                                     unsigned id, struct muster_omp_task_work *storage);
+/* After the wait that used muster_omp_tasks_work's work: the member is no
+ * longer looking for tasks.  NULL: nothing to do. */
+void muster_omp_tasks_work_done(const struct muster_wait_work *work);
 
 #endif

@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
-"""Before and after a change: `muster bench omp` on two builds of muster, interleaved.
+"""Before and after a change: `muster bench omp` or `bench tasks` on two builds of muster, interleaved.
 
-Each round runs `muster bench omp --runtimes muster --reps 1 --json` once per build,
-with MUSTER_OMP_LIBRARY pointing at that build's libmuster-omp.so, the order
-alternating from round to round so that drift hits both alike.  Then, for each
-construct and team size: the median and worst overhead (us per construct) of each
-build, after / before, and the median CPU us per construct (all threads).
+Each round runs `muster bench omp` (or `bench tasks`, --bench tasks) with `--runtimes
+muster --reps 1 --json` once per build, MUSTER_OMP_LIBRARY pointing at that build's
+libmuster-omp.so, the order alternating from round to round so that drift hits both
+alike.  Then, for each construct (workload) and team size: the median and worst of
+each build (us per construct; ms a run for tasks), after / before, and the median CPU
+time (us per construct, all threads; ms a run).
 
 Example, a checkout of the old tree built in /tmp/head/build:
   python3 scripts/bench-before-after.py --before /tmp/head/build --rounds 8 \\
       -- --compilers gcc --threads 3,4,8 --constructs barrier,parallel
-Arguments after `--` go to `muster bench omp` (not --runtimes, --reps or --json).
+Arguments after `--` go to `muster bench omp` or `bench tasks` (not --runtimes, --reps
+or --json).
 """
 import argparse
 import json
@@ -29,9 +31,13 @@ def library(build):
     return path
 
 
-def one_run(muster, lib, bench_args):
+# Per bench: the cell's name field, its figure and its CPU time.
+FIELDS = {"omp": ("construct", "median_us", "cpu_us_per_op"), "tasks": ("workload", "median_ms", "cpu_ms_median")}
+
+
+def one_run(muster, bench, lib, bench_args):
     env = dict(os.environ, MUSTER_OMP_LIBRARY=lib)
-    cmd = [muster, "bench", "omp", "--runtimes", "muster", "--reps", "1", "--json"] + bench_args
+    cmd = [muster, "bench", bench, "--runtimes", "muster", "--reps", "1", "--json"] + bench_args
     run = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if run.returncode != 0 or not run.stdout.strip():
         sys.exit(f"bench-before-after: {' '.join(cmd)} failed ({run.returncode}):\n{run.stderr[-2000:]}")
@@ -46,22 +52,25 @@ def main():
     ap.add_argument("--after", default=os.path.join(HERE, "..", "build"), metavar="BUILD",
                     help="build folder of the tree after it (default: this checkout's build/)")
     ap.add_argument("--rounds", type=int, default=6, help="interleaved rounds (default 6)")
+    ap.add_argument("--bench", choices=sorted(FIELDS), default="omp", help="which of muster bench (default omp)")
     ap.add_argument("bench_args", nargs="*", help="arguments for `muster bench omp`, after --")
     a = ap.parse_args()
     if a.rounds < 1:
         ap.error(f"--rounds must be at least 1, not {a.rounds}")
     builds = {"before": library(a.before), "after": library(a.after)}
     muster = os.path.join(a.after, "tools", "muster")
-    cells = {}  # (compiler, construct, threads) -> build -> [(us, cpu us)]
+    what, figure, cpu = FIELDS[a.bench]
+    cells = {}  # (compiler, construct, threads) -> build -> [(figure, cpu)]
     for r in range(a.rounds):
         for name in (("before", "after") if r % 2 == 0 else ("after", "before")):
-            for doc in one_run(muster, builds[name], a.bench_args):
+            for doc in one_run(muster, a.bench, builds[name], a.bench_args):
                 for c in doc["cells"]:
                     if c["status"] == "ok":
-                        key = (doc["settings"]["compiler"], c["construct"], c["threads"])
-                        cells.setdefault(key, {}).setdefault(name, []).append((c["median_us"], c["cpu_us_per_op"]))
+                        key = (doc["settings"]["compiler"], c[what], c["threads"])
+                        cells.setdefault(key, {}).setdefault(name, []).append((c[figure], c[cpu]))
         print(f"bench-before-after: round {r + 1}/{a.rounds} done", file=sys.stderr, flush=True)
-    print(f"{a.rounds} rounds; us per construct, median (worst); CPU: median us per construct, all threads")
+    unit = "us per construct" if a.bench == "omp" else "ms a run"
+    print(f"{a.rounds} rounds; {unit}, median (worst); CPU: median {unit}, all threads")
     print(f"{'compiler':8} {'construct':22} {'thr':>3}  {'before':>16}  {'after':>16}  after/before  CPU before / after")
     for (compiler, construct, threads), d in sorted(cells.items()):
         if "before" not in d or "after" not in d:

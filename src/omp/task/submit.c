@@ -13,18 +13,6 @@
  * this thread made. */
 static _Thread_local deferred_task *implicit_delayed;
 
-/* Where a new task is made: the creating thread and its team, the
- * thread's current frame (`outer`), the frame of the team's task that
- * creates it (`running`, NULL for the implicit task: creator_frame), and
- * whether that task is final, which makes the new one included (run at
- * once, and final too).  Read once per task, at task_site_here. */
-typedef struct task_site {
-    muster_omp_thread *self;
-    muster_omp_team *team;
-    task_frame *outer, *running;
-    bool included;
-} task_site;
-
 /* Queues the record for any member to run (the throttle asked already);
  * when the deque is full, runs it here at once instead, on the copy it
  * already holds (so a firstprivate copy is made and destroyed exactly
@@ -153,25 +141,27 @@ static __attribute__((noinline)) void leave_at_once_rare(task_frame *frame)
  * tasks are planned, and an undeferred task's creation never asks; where a
  * level mixes both kinds, its deferrable tasks speak for it.  So an if(0)
  * task costs the frame and the call, no more (docs/tuning.md: the if(0)
- * path).  Inlined into its callers, so that a description made on the
- * stack of muster_omp_task_plain stays in registers: this is the path of
- * every undeferred task, where storing its fields and loading them again
- * would cost a fifth of the call. */
-static inline __attribute__((always_inline)) void run_at_once(const task_site *site, bool final, bool deferrable,
-                                                             const muster_omp_task_desc *task)
+ * path).  The body comes as scalars, not a description: this is the path
+ * of every undeferred task, and a description's fields would be stored and
+ * loaded again. */
+static inline __attribute__((always_inline)) void run_at_once(muster_omp_team *team, task_frame *outer,
+                                                             const task_frame *running, bool final,
+                                                             bool deferrable, void (*fn)(void *), void *data,
+                                                             void (*cpyfn)(void *, void *), long arg_size,
+                                                             long arg_align)
 {
-    task_frame frame = {.parent = site->outer,
-                        .team = site->team,
+    task_frame frame = {.parent = outer,
+                        .team = team,
                         .final = final,
-                        .depth = depth_below(site->running),
-                        .work_first = work_first_at_once(site->running)};
+                        .depth = depth_below(running),
+                        .work_first = work_first_at_once(running)};
     muster_omp_current_frame = &frame;
     bool timed = deferrable && muster_omp_defer_sample_start(frame.depth);
     uint64_t start = timed ? muster_now_ns() : 0;
-    if (task->cpyfn == NULL)
-        task->fn(task->data);
+    if (cpyfn == NULL)
+        fn(data);
     else
-        run_body_on_copy(task->fn, task->data, task->cpyfn, task->arg_size, task->arg_align, NULL, 0);
+        run_body_on_copy(fn, data, cpyfn, arg_size, arg_align, NULL, 0);
     if (timed)
         muster_omp_defer_sample_end(frame.depth, start);
     muster_omp_current_frame = frame.parent;
@@ -185,19 +175,21 @@ static inline __attribute__((always_inline)) void run_at_once(const task_site *s
  * own predecessors first, and a detachable one's event is kept for the
  * waits that must see it fulfilled.  Out of line: the common undeferred
  * task (if(0), final) pays nothing for these. */
-static __attribute__((noinline)) void run_at_once_with_clauses(const task_site *site, bool final, bool deferrable,
+static __attribute__((noinline)) void run_at_once_with_clauses(muster_omp_team *team, task_frame *outer,
+                                                               task_frame *running, bool final, bool deferrable,
                                                                const muster_omp_task_desc *task)
 {
     muster_omp_stand_in waited = {0};
     if (task->depend != NULL)
-        muster_omp_stand_in_wait(site->team, site->running, task->depend, &waited);
+        muster_omp_stand_in_wait(team, running, task->depend, &waited);
     if (task->detach != NULL) {
         void *event = muster_omp_detach_event_new();
         *task->detach = event;
         if (task->data != NULL)
             *(void **)task->data = event; /* task.h: the argument block's first pointer */
     }
-    run_at_once(site, final, deferrable, task);
+    run_at_once(team, outer, running, final, deferrable, task->fn, task->data, task->cpyfn, task->arg_size,
+                task->arg_align);
     muster_omp_stand_in_leave(&waited);
 }
 
@@ -206,13 +198,12 @@ static __attribute__((noinline)) void run_at_once_with_clauses(const task_site *
 /* Queues the new task and runs the sibling queued before it, if that is
  * still this member's newest (else a thief took it, or the creator's own
  * descendants lie on top of it: it stays queued). */
-static __attribute__((noinline)) void delay_sibling(const task_site *site, bool final,
+static __attribute__((noinline)) void delay_sibling(muster_omp_thread *self, muster_omp_team *team,
+                                                    task_frame *running, bool final,
                                                     const muster_omp_task_desc *task)
 {
-    muster_omp_thread *self = site->self;
-    task_frame *running = site->running;
-    muster_omp_team_tasks *tt = site->team->tasks;
-    deferred_task *t = muster_omp_record_new(site->team, running, final, task);
+    muster_omp_team_tasks *tt = team->tasks;
+    deferred_task *t = muster_omp_record_new(team, running, final, task);
     deferred_task *prev = NULL;
     deferred_task **delayed = running != NULL ? &running->delayed : &implicit_delayed;
     if (*delayed != NULL) {
@@ -243,15 +234,6 @@ static inline __attribute__((always_inline)) task_frame *creator_frame(task_fram
     return running;
 }
 
-/* The site of a task the calling thread (self) makes now. */
-static inline __attribute__((always_inline)) task_site task_site_here(muster_omp_thread *self)
-{
-    task_site site = {.self = self, .team = self->team, .outer = muster_omp_current_frame};
-    site.running = creator_frame(site.outer, site.team);
-    site.included = included_in_final(site.running);
-    return site;
-}
-
 /* The team's task scheduler, made now for a team of one whose task wants
  * to queue (`wants_one`: task.h's queue_alone, or a detachable task);
  * NULL: none (a team of one running its tasks at once). */
@@ -262,18 +244,21 @@ static inline muster_omp_team_tasks *scheduler_for(muster_omp_team *team, bool w
     return team->tasks;
 }
 
-/* Queues a task without clauses (plain_task's rarer branches).  Site and
- * description come by value: copied to memory only on this branch, off
- * the path of tasks run at once, which keeps them in registers. */
-static __attribute__((noinline)) void queue_plain(task_site site, bool final, muster_omp_defer_plan plan,
-                                                  muster_omp_task_desc task)
+/* Queues a task without clauses (plain_task's rarer branches): its
+ * description is built only here, off the path of tasks run at once. */
+static __attribute__((noinline)) void queue_plain(muster_omp_thread *self, muster_omp_team *team,
+                                                  task_frame *running, bool final, muster_omp_defer_plan plan,
+                                                  void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                                                  long arg_size, long arg_align)
 {
+    muster_omp_task_desc task = {
+        .fn = fn, .data = data, .cpyfn = cpyfn, .arg_size = arg_size, .arg_align = arg_align, .if_clause = true};
     if (plan == MUSTER_OMP_QUEUE_DELAYED) {
-        delay_sibling(&site, final, &task);
+        delay_sibling(self, team, running, final, &task);
         return;
     }
-    deferred_task *t = muster_omp_record_new(site.team, site.running, final, &task);
-    muster_omp_task_count_deferred(push_record(site.self, t)); /* plain_task asked the throttle */
+    deferred_task *t = muster_omp_record_new(team, running, final, &task);
+    muster_omp_task_count_deferred(push_record(self, t)); /* plain_task asked the throttle */
 }
 
 /* A task without depend, detach or a priority above 0: queued, queued with
@@ -282,28 +267,29 @@ static __attribute__((noinline)) void queue_plain(task_site site, bool final, mu
  * Created inside a final task, it is included, so run at once; a final
  * task itself may be queued (as libgomp does: a cut-off's final tasks are
  * its coarsest pieces, the ones worth spreading). */
-static inline __attribute__((always_inline)) void plain_task(const task_site *site, bool final,
-                                                            const muster_omp_task_desc *task)
+static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *self, muster_omp_team *team,
+                                                            task_frame *outer, task_frame *running, bool final,
+                                                            bool if_clause, bool queue_alone, void (*fn)(void *),
+                                                            void *data, void (*cpyfn)(void *, void *),
+                                                            long arg_size, long arg_align)
 {
-    muster_omp_team *team = site->team;
-    muster_omp_team_tasks *tt =
-        task->if_clause && !site->included && team != NULL ? scheduler_for(team, task->queue_alone) : NULL;
+    bool included = included_in_final(running);
+    muster_omp_team_tasks *tt = if_clause && !included && team != NULL ? scheduler_for(team, queue_alone) : NULL;
     if (tt != NULL) {
-        const task_frame *running = site->running;
-        muster_omp_defer_plan plan = muster_omp_defer_plain(site->self, tt, running != NULL ? running->depth : 0,
+        muster_omp_defer_plan plan = muster_omp_defer_plain(self, tt, running != NULL ? running->depth : 0,
                                                             running != NULL && running->work_first);
         /* The throttle before the record: a throttled task costs the call,
          * not a copy (a team of one past its 64 unfinished tasks runs whole
          * subtrees so, as libgomp does). */
-        if (plan == MUSTER_OMP_QUEUE && muster_omp_defer_throttled(tt, site->self->id))
+        if (plan == MUSTER_OMP_QUEUE && muster_omp_defer_throttled(tt, self->id))
             plan = MUSTER_OMP_RUN_NOW;
         if (plan != MUSTER_OMP_RUN_NOW) {
-            queue_plain(*site, final, plan, *task);
+            queue_plain(self, team, running, final, plan, fn, data, cpyfn, arg_size, arg_align);
             return;
         }
     }
     muster_omp_task_count_deferred(false);
-    run_at_once(site, final, tt != NULL, task);
+    run_at_once(team, outer, running, final, tt != NULL, fn, data, cpyfn, arg_size, arg_align);
 }
 
 /* The rest of a task's creation: cancellation on, or depend, detach or
@@ -318,32 +304,36 @@ static __attribute__((noinline)) void task_with_clauses(const muster_omp_task_de
     muster_omp_team *team = self->team;
     if (__builtin_expect(muster_omp_cancellation, 0) && task_cancelled(team, innermost_group()))
         return;
-    task_site site = task_site_here(self);
-    bool final = task->final || site.included;
+    task_frame *outer = muster_omp_current_frame;
+    task_frame *running = creator_frame(outer, team);
+    bool included = included_in_final(running);
+    bool final = task->final || included;
     bool detached = task->detach != NULL;
     int priority = effective_priority(task->priority);
     if (task->depend == NULL && !detached && priority == 0) {
-        plain_task(&site, final, task);
+        plain_task(self, team, outer, running, final, task->if_clause, task->queue_alone, task->fn, task->data,
+                   task->cpyfn, task->arg_size, task->arg_align);
         return;
     }
-    if (task->if_clause && !site.included && team != NULL)
+    if (task->if_clause && !included && team != NULL)
         (void)scheduler_for(team, detached || task->queue_alone);
-    bool may_queue = muster_omp_defer_record(task->if_clause, site.included, team);
+    bool may_queue = muster_omp_defer_record(task->if_clause, included, team);
     if (may_queue && detached && (task->depend == NULL || muster_omp_depend_count(task->depend) >= 0)) {
-        muster_omp_defer_detached(self, team, site.running, final, task, priority);
+        muster_omp_defer_detached(self, team, running, final, task, priority);
         muster_omp_task_count_deferred(true);
         return;
     }
     if (may_queue && !detached && task->depend == NULL) {
-        queue_prioritized(self, muster_omp_record_new(team, site.running, final, task), priority);
+        queue_prioritized(self, muster_omp_record_new(team, running, final, task), priority);
         return;
     }
-    if (may_queue && !detached && defer_with_deps(self, team, site.running, final, task, priority)) {
+    if (may_queue && !detached && defer_with_deps(self, team, running, final, task, priority)) {
         muster_omp_task_count_deferred(true);
         return;
     }
     muster_omp_task_count_deferred(false);
-    run_at_once_with_clauses(&site, final, muster_omp_defer_possible(task->if_clause, site.included, team), task);
+    run_at_once_with_clauses(team, outer, running, final, muster_omp_defer_possible(task->if_clause, included, team),
+                             task);
 }
 
 void muster_omp_task_submit(const muster_omp_task_desc *task)
@@ -351,39 +341,30 @@ void muster_omp_task_submit(const muster_omp_task_desc *task)
     task_with_clauses(task);
 }
 
-/* The description of a task that came as muster_omp_task_plain's six
- * arguments. */
-static inline __attribute__((always_inline)) muster_omp_task_desc plain_desc(void (*fn)(void *), void *data,
-                                                                           void (*cpyfn)(void *, void *),
-                                                                           long arg_size, long arg_align,
-                                                                           unsigned how)
-{
-    return (muster_omp_task_desc){.fn = fn,
-                                  .data = data,
-                                  .cpyfn = cpyfn,
-                                  .arg_size = arg_size,
-                                  .arg_align = arg_align,
-                                  .if_clause = how & MUSTER_OMP_TASK_IF,
-                                  .final = how & MUSTER_OMP_TASK_FINAL,
-                                  .queue_alone = how & MUSTER_OMP_TASK_QUEUE_ALONE};
-}
-
 /* muster_omp_task_plain with cancellation on: the general path, whose
- * description lives in memory here, not in the common path's frame. */
+ * description lives in memory here.  Out of line: with the description's
+ * address taken in muster_omp_task_plain itself, its common path kept the
+ * description in memory too (5 instructions a task; docs/tuning.md, the
+ * if(0) path). */
 static __attribute__((noinline)) void plain_cancellable(void (*fn)(void *), void *data,
                                                         void (*cpyfn)(void *, void *), long arg_size,
                                                         long arg_align, unsigned how)
 {
-    muster_omp_task_desc task = plain_desc(fn, data, cpyfn, arg_size, arg_align, how);
+    muster_omp_task_desc task = {.fn = fn,
+                                 .data = data,
+                                 .cpyfn = cpyfn,
+                                 .arg_size = arg_size,
+                                 .arg_align = arg_align,
+                                 .if_clause = how & MUSTER_OMP_TASK_IF,
+                                 .final = how & MUSTER_OMP_TASK_FINAL,
+                                 .queue_alone = how & MUSTER_OMP_TASK_QUEUE_ALONE};
     task_with_clauses(&task);
 }
 
 /* The common task (no depend, detach or priority clause; cancellation
  * off) is decided here without the general path's frame; like if(0) and
  * final ones (every task a cut-off turns undeferred), it goes straight to
- * the call when nobody is hungry.  Its description, rebuilt from the six
- * arguments, stays in registers: plain_task and run_at_once are inlined,
- * and only the branches that queue copy it to memory. */
+ * the call when nobody is hungry. */
 void muster_omp_task_plain(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                            long arg_align, unsigned how)
 {
@@ -391,9 +372,15 @@ void muster_omp_task_plain(void (*fn)(void *), void *data, void (*cpyfn)(void *,
         plain_cancellable(fn, data, cpyfn, arg_size, arg_align, how);
         return;
     }
-    muster_omp_task_desc task = plain_desc(fn, data, cpyfn, arg_size, arg_align, how);
-    task_site site = task_site_here(muster_omp_self());
-    plain_task(&site, task.final || site.included, &task);
+    bool if_clause = how & MUSTER_OMP_TASK_IF, final = how & MUSTER_OMP_TASK_FINAL;
+    bool queue_alone = how & MUSTER_OMP_TASK_QUEUE_ALONE;
+    muster_omp_thread *self = muster_omp_self();
+    muster_omp_team *team = self->team;
+    task_frame *outer = muster_omp_current_frame;
+    task_frame *running = creator_frame(outer, team);
+    bool included = included_in_final(running);
+    plain_task(self, team, outer, running, final || included, if_clause, queue_alone, fn, data, cpyfn, arg_size,
+               arg_align);
 }
 
 /* ---- taskloop ----

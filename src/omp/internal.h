@@ -112,6 +112,11 @@ void muster_omp_run_member(muster_omp_thread *self, muster_omp_team *team, unsig
 /* An explicit or implicit barrier of the calling thread's team (a no-op in
  * a team of one). */
 void muster_omp_team_barrier(muster_omp_thread *self);
+/* The same with a tool attached (muster_ompt_on), reported as a barrier of
+ * this kind (ompt.h's MUSTER_OMPT_SYNC_*); muster_omp_team_barrier's is
+ * the implicit barrier of a work share.  An entry point tests the flag once
+ * and calls one or the other. */
+void muster_omp_team_barrier_of(muster_omp_thread *self, int ompt_kind);
 
 /* ---- reductions folded by member 0 (reduce.c) ----
  * LLVM's reduce protocol lets the runtime fold the members' private copies

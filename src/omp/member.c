@@ -15,6 +15,9 @@
 void muster_omp_become_member(muster_omp_thread *self, muster_omp_team *team, unsigned id)
 {
     MUSTER_INVARIANT(team->size >= 1 && id < team->size, "member %u of a team of %u", id, team->size);
+    if (muster_ompt_on())
+        muster_ompt_implicit_task(MUSTER_OMPT_SCOPE_BEGIN, &team->ompt_parallel, &self->ompt_task, team->size, id,
+                                  MUSTER_OMPT_TASK_IMPLICIT);
     self->team = team;
     self->id = id;
     self->icvs = team->icvs;
@@ -49,21 +52,43 @@ int muster_omp_wait_running_tasks(muster_omp_thread *self, muster_omp_team *team
     return rc;
 }
 
-void muster_omp_team_barrier(muster_omp_thread *self)
+/* A team barrier: the tasks drained, then the wait (running the team's
+ * tasks) when the team has more than one member. */
+static inline void team_barrier(muster_omp_thread *self)
 {
     muster_omp_team *team = self->team;
     self->barriers_passed++;
-    if (team == NULL || team->size == 1) {
-        muster_omp_tasks_drain(self);
-        muster_omp_tasks_settle_events(team);
-        return;
-    }
     muster_omp_tasks_drain(self);
     muster_omp_tasks_settle_events(team);
+    if (team == NULL || team->size == 1)
+        return;
     int rc = muster_omp_wait_running_tasks(self, team, team->barrier, self->id);
     if (rc < 0) {
         muster_omp_fatal("barrier failed: %s (%s)", muster_strerror(rc), muster_error_detail());
     }
+}
+
+/* The barrier as a tool sees it: a sync region with its wait.  Out of
+ * line: without a tool a barrier pays one branch. */
+static __attribute__((noinline)) void team_barrier_for_tool(muster_omp_thread *self, int ompt_kind)
+{
+    muster_ompt_data *parallel = self->team != NULL ? &self->team->ompt_parallel : NULL;
+    muster_ompt_sync_region(ompt_kind, MUSTER_OMPT_SCOPE_BEGIN, parallel, &self->ompt_task);
+    team_barrier(self);
+    muster_ompt_sync_region(ompt_kind, MUSTER_OMPT_SCOPE_END, parallel, &self->ompt_task);
+}
+
+void muster_omp_team_barrier_of(muster_omp_thread *self, int ompt_kind)
+{
+    team_barrier_for_tool(self, ompt_kind);
+}
+
+void muster_omp_team_barrier(muster_omp_thread *self)
+{
+    if (muster_ompt_on())
+        team_barrier_for_tool(self, MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_WORKSHARE);
+    else
+        team_barrier(self);
 }
 
 /* The size of the calling thread's innermost team (1 outside any): what

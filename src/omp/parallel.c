@@ -34,6 +34,7 @@ typedef struct region {
     unsigned outer_ws_sequence;
     unsigned outer_barriers_passed;
     void *outer_region;
+    muster_ompt_data outer_ompt_task; /* the encountering task's data for a tool */
 } region;
 
 /* ---- process events: load, exit and fork ---- */
@@ -273,6 +274,11 @@ static void begin_region(muster_omp_thread *self, region *r, void (*fn)(void *),
     r->outer_barriers_passed = self->barriers_passed;
     r->outer_region = self->region;
     self->region = r;
+    if (muster_ompt_on()) {
+        r->outer_ompt_task = self->ompt_task; /* end_region_for_tool puts it back */
+        muster_ompt_parallel_begin(&r->outer_ompt_task, &team->ompt_parallel,
+                                   num_threads != 0 ? num_threads : self->icvs.nthreads);
+    }
 }
 
 static void start_members(muster_omp_thread *self, region *r, muster_omp_setup_fn setup, void *setup_arg)
@@ -285,7 +291,8 @@ static void start_members(muster_omp_thread *self, region *r, muster_omp_setup_f
     muster_omp_become_member(self, r->team, 0);
 }
 
-static void end_region(muster_omp_thread *self, region *r)
+/* The region's end: the implicit barrier (the tasks drained, the join). */
+static inline void join_region(muster_omp_thread *self, region *r)
 {
     muster_omp_tasks_drain(self);
     muster_omp_tasks_settle_events(r->team);
@@ -295,6 +302,11 @@ static void end_region(muster_omp_thread *self, region *r)
         muster_omp_tasks_end_solo(r->team);
     if (muster_omp_cancellation)
         muster_omp_cancel_region_end(r->team);
+}
+
+/* Then the forking thread is itself again. */
+static inline void leave_region(muster_omp_thread *self, region *r)
+{
     self->team = r->outer_team;
     self->id = r->outer_id;
     self->icvs = r->outer_icvs;
@@ -302,6 +314,35 @@ static void end_region(muster_omp_thread *self, region *r)
     self->ws_sequence = r->outer_ws_sequence;
     self->barriers_passed = r->outer_barriers_passed;
     self->region = r->outer_region;
+}
+
+/* end_region as a tool sees it: the implicit barrier as a sync region
+ * (with its wait), member 0's implicit task ending after it, then the
+ * region's end on the encountering task.  Out of line: without a tool the
+ * region's end pays one branch. */
+static __attribute__((noinline)) void end_region_for_tool(muster_omp_thread *self, region *r)
+{
+    muster_omp_team *team = r->team;
+    muster_ompt_sync_region(MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_PARALLEL, MUSTER_OMPT_SCOPE_BEGIN,
+                            &team->ompt_parallel, &self->ompt_task);
+    join_region(self, r);
+    muster_ompt_sync_region(MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_PARALLEL, MUSTER_OMPT_SCOPE_END, NULL,
+                            &self->ompt_task);
+    muster_ompt_implicit_task(MUSTER_OMPT_SCOPE_END, NULL, &self->ompt_task, team->size, 0,
+                              MUSTER_OMPT_TASK_IMPLICIT);
+    leave_region(self, r);
+    self->ompt_task = r->outer_ompt_task;
+    muster_ompt_parallel_end(&team->ompt_parallel, &self->ompt_task);
+}
+
+static void end_region(muster_omp_thread *self, region *r)
+{
+    if (muster_ompt_on()) {
+        end_region_for_tool(self, r);
+        return;
+    }
+    join_region(self, r);
+    leave_region(self, r);
 }
 
 void muster_omp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned proc_bind,

@@ -91,19 +91,38 @@ static void send(pool_worker *w, muster_omp_team *assignment)
 
 static void shut_down(muster_omp_pool *pool);
 
+/* A worker's join as a tool sees it: the region's implicit barrier as a
+ * sync region (with its wait), then the end of the member's implicit task.
+ * After the join the team may be the next region's already: what the tool
+ * is given of it was read before (parallel_data NULL at the ends). */
+static __attribute__((noinline)) int join_for_tool(muster_omp_thread *self, muster_omp_team *team, unsigned id)
+{
+    unsigned size = team->size;
+    muster_ompt_sync_region(MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_PARALLEL, MUSTER_OMPT_SCOPE_BEGIN,
+                            &team->ompt_parallel, &self->ompt_task);
+    int rc = muster_omp_wait_running_tasks(self, team, team->fork_barrier, id);
+    muster_ompt_sync_region(MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_PARALLEL, MUSTER_OMPT_SCOPE_END, NULL,
+                            &self->ompt_task);
+    muster_ompt_implicit_task(MUSTER_OMPT_SCOPE_END, NULL, &self->ompt_task, size, id, MUSTER_OMPT_TASK_IMPLICIT);
+    return rc;
+}
+
 static void *worker_main(void *arg)
 {
     pool_worker *w = arg;
     if (w->spread)
         muster_omp_spread_done(&w->inherited);
     muster_omp_thread *self = muster_omp_self();
+    if (muster_ompt_on())
+        muster_ompt_thread_begin(MUSTER_OMPT_THREAD_WORKER);
     muster_omp_team *team = park(w);
     while (team != &exit_order) {
         muster_omp_run_member(self, team, w->id);
         bool split = team->split;
         /* The join (split: also the next fork), running the team's tasks
          * while it waits: they may appear after this member has finished. */
-        int rc = muster_omp_wait_running_tasks(self, team, team->fork_barrier, w->id);
+        int rc = muster_ompt_on() ? join_for_tool(self, team, w->id)
+                                  : muster_omp_wait_running_tasks(self, team, team->fork_barrier, w->id);
         if (rc < 0) {
             muster_omp_fatal("join failed: %s", muster_strerror(rc));
         }
@@ -114,6 +133,8 @@ static void *worker_main(void *arg)
             team = park(w);
     }
     muster_omp_pool_exit(self); /* the nested teams this worker forked */
+    if (muster_ompt_on())
+        muster_ompt_thread_end();
     atomic_fetch_sub_explicit(&live_workers, 1, memory_order_relaxed); /* relaxed: a count for kmp_get_num_known_threads */
     return NULL;
 }

@@ -59,6 +59,7 @@ struct muster_omp_team {
     muster_omp_cancel_barrier *cancel_barrier; /* NULL in a team of one */
     void *copyprivate_data;     /* __kmpc_copyprivate: the single's data, between its two barriers */
     struct muster_omp_reduction *reduction; /* tree reductions (reduce.c); NULL in a team of one */
+    muster_ompt_data ompt_parallel; /* the tool's data of the region (ompt.h) */
 };
 
 /* OMP_CANCELLATION, read once at load: when false every cancel is a no-op

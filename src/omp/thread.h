@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "omp/icvs.h"
+#include "omp/ompt.h"
 
 typedef struct muster_omp_team muster_omp_team;
 typedef struct muster_omp_pool muster_omp_pool;
@@ -31,6 +32,7 @@ typedef struct muster_omp_thread {
     unsigned early_tasks;
     muster_omp_place_state place; /* affinity.c */
     void *region;              /* the innermost region this thread forked (parallel.c) */
+    muster_ompt_data ompt_task; /* the tool's data of the current implicit task (ompt.h) */
 } muster_omp_thread;
 
 /* The calling thread's state; initialises it (ICVs from the globals) on the

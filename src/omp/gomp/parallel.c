@@ -8,6 +8,7 @@
 
 MUSTER_OMP_EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     muster_omp_parallel(fn, data, num_threads, GOMP_PARALLEL_PROC_BIND(flags), NULL, NULL);
 }
 
@@ -23,7 +24,12 @@ MUSTER_OMP_EXPORT void GOMP_parallel_end(void)
 
 MUSTER_OMP_EXPORT void GOMP_barrier(void)
 {
-    muster_omp_team_barrier(muster_omp_self());
+    if (!muster_ompt_on()) {
+        muster_omp_team_barrier(muster_omp_self());
+        return;
+    }
+    muster_ompt_caller = __builtin_return_address(0);
+    muster_omp_team_barrier_of(muster_omp_self(), MUSTER_OMPT_SYNC_BARRIER_EXPLICIT);
 }
 
 /* ---- cancellation: `which` is gcc's bits, as the core takes them ---- */

@@ -43,6 +43,8 @@ typedef struct ident {
 
 /* flags: the reduction may use the atomic method (return 2). */
 #define KMP_IDENT_ATOMIC_REDUCE 0x10
+/* flags: the barrier is an explicit one (else a construct's implicit barrier). */
+#define KMP_IDENT_BARRIER_EXPL 0x20
 
 /* A critical or reduction lock: 32 zero-initialised bytes the runtime
  * owns, one common symbol per name (.gomp_critical_user_<name>.var). */

@@ -228,6 +228,7 @@ static void run_microtask(void *data)
 MUSTER_OMP_EXPORT void __kmpc_fork_call(ident_t *loc, kmp_int32 argc, kmpc_micro fn, ...)
 {
     (void)loc;
+    MUSTER_OMPT_NOTE_CALLER();
     void *args[KMP_MAX_ARGS];
     va_list ap;
     va_start(ap, fn);
@@ -347,8 +348,15 @@ MUSTER_OMP_EXPORT void __kmpc_error(ident_t *loc, int severity, const char *mess
 
 MUSTER_OMP_EXPORT void __kmpc_barrier(ident_t *loc, kmp_int32 gtid)
 {
-    (void)loc, (void)gtid;
-    muster_omp_team_barrier(muster_omp_self());
+    (void)gtid;
+    if (!muster_ompt_on()) {
+        muster_omp_team_barrier(muster_omp_self());
+        return;
+    }
+    muster_ompt_caller = __builtin_return_address(0);
+    muster_omp_team_barrier_of(muster_omp_self(), loc != NULL && (loc->flags & KMP_IDENT_BARRIER_EXPL)
+                                                      ? MUSTER_OMPT_SYNC_BARRIER_EXPLICIT
+                                                      : MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_WORKSHARE);
 }
 
 /* barrier_master: every member arrives; member 0 returns 1 and runs the

@@ -1,0 +1,387 @@
+/* OMPT's tool side of the runtime (ompt.h): finding the tool
+ * (ompt_start_tool in the program or a loaded library, else each library
+ * of OMP_TOOL_LIBRARIES; OMP_TOOL=disabled turns it off;
+ * OMP_TOOL_VERBOSE_INIT says what happened), initializing and finalizing
+ * it, and the entry points it looks up by name.  Core layer: the
+ * inquiries read teams and places. */
+#include <dlfcn.h>
+#include <omp.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "omp/internal.h"
+#include "omp/ompt.h"
+
+/* The OpenMP version this runtime reports to ompt_start_tool (5.1). */
+#define OMPT_OPENMP_VERSION 202011
+
+typedef struct start_tool_result {
+    int (*initialize)(void *(*lookup)(const char *), int initial_device_num, muster_ompt_data *tool_data);
+    void (*finalize)(muster_ompt_data *tool_data);
+    muster_ompt_data tool_data;
+} start_tool_result;
+
+typedef start_tool_result *(*start_tool_fn)(unsigned omp_version, const char *runtime_version);
+
+static start_tool_result *tool;
+
+/* ---- OMP_TOOL_VERBOSE_INIT ---- */
+
+static FILE *verbose;
+
+static void open_verbose(void)
+{
+    const char *where = getenv("OMP_TOOL_VERBOSE_INIT");
+    if (where == NULL || where[0] == '\0' || strcasecmp(where, "disabled") == 0)
+        return;
+    if (strcasecmp(where, "stdout") == 0)
+        verbose = stdout;
+    else if (strcasecmp(where, "stderr") == 0)
+        verbose = stderr;
+    else if ((verbose = fopen(where, "w")) == NULL)
+        muster_omp_warn_env("OMP_TOOL_VERBOSE_INIT", where, "cannot be opened for writing", "stderr");
+    if (verbose == NULL)
+        verbose = stderr;
+}
+
+static void say(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+static void say(const char *format, ...)
+{
+    if (verbose == NULL)
+        return;
+    va_list ap;
+    va_start(ap, format);
+    fputs("libmuster-omp: OMPT: ", verbose);
+    vfprintf(verbose, format, ap);
+    fputc('\n', verbose);
+    va_end(ap);
+    fflush(verbose);
+}
+
+/* ---- the entry points a tool looks up ---- */
+
+static int set_callback(int event, muster_ompt_callback callback)
+{
+    switch (event) {
+    case MUSTER_OMPT_THREAD_BEGIN:
+    case MUSTER_OMPT_THREAD_END:
+    case MUSTER_OMPT_PARALLEL_BEGIN:
+    case MUSTER_OMPT_PARALLEL_END:
+    case MUSTER_OMPT_IMPLICIT_TASK:
+    case MUSTER_OMPT_SYNC_REGION:
+    case MUSTER_OMPT_SYNC_REGION_WAIT:
+        muster_ompt_callbacks[event] = callback;
+        return MUSTER_OMPT_SET_ALWAYS;
+    default:
+        return event > 0 && event < MUSTER_OMPT_EVENTS ? MUSTER_OMPT_SET_NEVER : MUSTER_OMPT_SET_ERROR;
+    }
+}
+
+static int get_callback(int event, muster_ompt_callback *callback)
+{
+    if (event <= 0 || event >= MUSTER_OMPT_EVENTS || muster_ompt_callbacks[event] == NULL)
+        return 0;
+    *callback = muster_ompt_callbacks[event];
+    return 1;
+}
+
+static muster_ompt_data *get_thread_data(void)
+{
+    return muster_ompt_thread_data();
+}
+
+/* The region of a thread outside any: the initial task's implicit
+ * parallel region, a team of one. */
+static muster_ompt_data initial_parallel;
+
+/* The team ancestor_level levels out from the calling thread's innermost
+ * (0: that one), or NULL past the outermost. */
+static muster_omp_team *team_at(int ancestor_level, bool *initial)
+{
+    muster_omp_team *team = muster_omp_self()->team;
+    *initial = false;
+    for (int level = 0; level < ancestor_level && team != NULL; level++)
+        team = team->parent;
+    if (team == NULL && ancestor_level == (int)(muster_omp_self()->team ? muster_omp_self()->team->level : 0))
+        *initial = true;
+    return team;
+}
+
+static int get_parallel_info(int ancestor_level, muster_ompt_data **parallel_data, int *team_size)
+{
+    bool initial;
+    muster_omp_team *team = team_at(ancestor_level, &initial);
+    if (team == NULL && !initial)
+        return 0;
+    if (parallel_data != NULL)
+        *parallel_data = team != NULL ? &team->ompt_parallel : &initial_parallel;
+    if (team_size != NULL)
+        *team_size = team != NULL ? (int)team->size : 1;
+    return 2;
+}
+
+static _Thread_local muster_ompt_frame implicit_frame;
+
+/* The calling thread's implicit (or initial) task only: explicit tasks
+ * and ancestors are not reported yet (0: no such task). */
+static int get_task_info(int ancestor_level, int *flags, muster_ompt_data **task_data,
+                         muster_ompt_frame **task_frame, muster_ompt_data **parallel_data, int *thread_num)
+{
+    if (ancestor_level != 0)
+        return 0;
+    muster_omp_thread *self = muster_omp_self();
+    if (flags != NULL)
+        *flags = self->team != NULL ? MUSTER_OMPT_TASK_IMPLICIT : MUSTER_OMPT_TASK_INITIAL;
+    if (task_data != NULL)
+        *task_data = &self->ompt_task;
+    if (task_frame != NULL)
+        *task_frame = &implicit_frame;
+    if (parallel_data != NULL)
+        *parallel_data = self->team != NULL ? &self->team->ompt_parallel : &initial_parallel;
+    if (thread_num != NULL)
+        *thread_num = (int)self->id;
+    return 2;
+}
+
+static int get_task_memory(void **addr, size_t *size, int block)
+{
+    (void)addr, (void)size, (void)block;
+    return 0;
+}
+
+static uint64_t get_unique_id(void)
+{
+    static _Atomic uint64_t next = 1;
+    /* relaxed: a counter; each caller only needs its own value unique. */
+    return atomic_fetch_add_explicit(&next, 1, memory_order_relaxed);
+}
+
+/* ompt_state_t: the states reported (work, and the barrier waits). */
+static const struct {
+    int state;
+    const char *name;
+} states[] = {
+    {0x000, "ompt_state_work_serial"},
+    {0x001, "ompt_state_work_parallel"},
+    {0x011, "ompt_state_wait_barrier_implicit_parallel"},
+    {0x012, "ompt_state_wait_barrier_implicit_workshare"},
+    {0x014, "ompt_state_wait_barrier_explicit"},
+    {0x102, "ompt_state_undefined"},
+};
+
+static int get_state(uint64_t *wait_id)
+{
+    if (wait_id != NULL)
+        *wait_id = 0;
+    return muster_omp_self()->team != NULL ? 0x001 : 0x000;
+}
+
+/* Starting from ompt_state_undefined (0x102), each state in turn; 0 after
+ * the last. */
+static int enumerate_states(int current, int *next, const char **name)
+{
+    size_t n = sizeof states / sizeof states[0];
+    size_t i = 0;
+    if (current != 0x102)
+        for (i = 0; i < n && states[i].state != current; i++) {
+        }
+    else
+        i = (size_t)-1;
+    if (i + 1 >= n || states[i + 1].state == 0x102)
+        return 0;
+    *next = states[i + 1].state;
+    *name = states[i + 1].name;
+    return 1;
+}
+
+/* ompt_mutex_impl: one kind, the runtime mutex (mutex.h). */
+static int enumerate_mutex_impls(int current, int *next, const char **name)
+{
+    if (current != 0)
+        return 0;
+    *next = 1;
+    *name = "futex mutex (queued while the threads fit the CPUs)";
+    return 1;
+}
+
+static int get_num_procs(void)
+{
+    return omp_get_num_procs();
+}
+
+static int get_num_places(void)
+{
+    return omp_get_num_places();
+}
+
+static int get_place_proc_ids(int place, int ids_size, int *ids)
+{
+    int n = omp_get_place_num_procs(place);
+    if (n <= 0 || ids == NULL || ids_size < n)
+        return n;
+    omp_get_place_proc_ids(place, ids);
+    return n;
+}
+
+static int get_place_num(void)
+{
+    return omp_get_place_num();
+}
+
+static int get_partition_place_nums(int size, int *nums)
+{
+    int n = omp_get_partition_num_places();
+    if (nums != NULL && size >= n)
+        omp_get_partition_place_nums(nums);
+    return n;
+}
+
+static int get_proc_id(void)
+{
+    return sched_getcpu();
+}
+
+static void finalize_tool(void);
+
+static void *lookup(const char *name)
+{
+    static const struct {
+        const char *name;
+        void *fn;
+    } entries[] = {
+        {"ompt_set_callback", (void *)set_callback},
+        {"ompt_get_callback", (void *)get_callback},
+        {"ompt_get_thread_data", (void *)get_thread_data},
+        {"ompt_get_parallel_info", (void *)get_parallel_info},
+        {"ompt_get_task_info", (void *)get_task_info},
+        {"ompt_get_task_memory", (void *)get_task_memory},
+        {"ompt_get_unique_id", (void *)get_unique_id},
+        {"ompt_get_state", (void *)get_state},
+        {"ompt_enumerate_states", (void *)enumerate_states},
+        {"ompt_enumerate_mutex_impls", (void *)enumerate_mutex_impls},
+        {"ompt_get_num_procs", (void *)get_num_procs},
+        {"ompt_get_num_places", (void *)get_num_places},
+        {"ompt_get_place_proc_ids", (void *)get_place_proc_ids},
+        {"ompt_get_place_num", (void *)get_place_num},
+        {"ompt_get_partition_place_nums", (void *)get_partition_place_nums},
+        {"ompt_get_proc_id", (void *)get_proc_id},
+        {"ompt_finalize_tool", (void *)finalize_tool},
+    };
+    for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++)
+        if (strcmp(name, entries[i].name) == 0)
+            return entries[i].fn;
+    return NULL;
+}
+
+/* ---- discovery, initialize, finalize ---- */
+
+static start_tool_result *start(start_tool_fn fn, const char *where)
+{
+    start_tool_result *r = fn(OMPT_OPENMP_VERSION, "libmuster-omp");
+    say("ompt_start_tool in %s returned %s", where, r != NULL ? "a tool" : "NULL (no tool)");
+    return r;
+}
+
+/* ompt_start_tool of the first library of OMP_TOOL_LIBRARIES (a colon-
+ * separated list) that has one and returns a tool. */
+static start_tool_result *start_from_libraries(void)
+{
+    const char *list = getenv("OMP_TOOL_LIBRARIES");
+    if (list == NULL || list[0] == '\0') {
+        say("OMP_TOOL_LIBRARIES is unset: no tool");
+        return NULL;
+    }
+    for (const char *p = list; *p != '\0';) {
+        size_t n = strcspn(p, ":");
+        char path[4096];
+        snprintf(path, sizeof path, "%.*s", (int)n, p);
+        p += n + (p[n] == ':');
+        if (path[0] == '\0')
+            continue;
+        void *handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+        if (handle == NULL) {
+            say("cannot load %s: %s", path, dlerror());
+            continue;
+        }
+        start_tool_fn fn = (start_tool_fn)dlsym(handle, "ompt_start_tool");
+        start_tool_result *r = fn != NULL ? start(fn, path) : NULL;
+        if (fn == NULL)
+            say("%s has no ompt_start_tool", path);
+        if (r != NULL)
+            return r;
+        dlclose(handle);
+    }
+    return NULL;
+}
+
+static void dispatch_initial_task(int endpoint)
+{
+    muster_omp_thread *self = muster_omp_self();
+    muster_ompt_implicit_task(endpoint, endpoint == MUSTER_OMPT_SCOPE_BEGIN ? &initial_parallel : NULL,
+                              &self->ompt_task, 1, 0, MUSTER_OMPT_TASK_INITIAL);
+}
+
+static void finalize_tool(void)
+{
+    if (tool == NULL)
+        return;
+    dispatch_initial_task(MUSTER_OMPT_SCOPE_END);
+    muster_ompt_thread_end();
+    start_tool_result *t = tool;
+    tool = NULL;
+    /* seq_cst: the hooks stop before the tool's finalize runs. */
+    atomic_store(&muster_ompt_enabled, false);
+    say("finalizing the tool");
+    if (t->finalize != NULL)
+        t->finalize(&t->tool_data);
+}
+
+static void finalize_at_exit(void)
+{
+    finalize_tool();
+}
+
+static void discover(void)
+{
+    open_verbose();
+    const char *setting = getenv("OMP_TOOL");
+    if (setting != NULL && strcasecmp(setting, "disabled") == 0) {
+        say("OMP_TOOL=disabled: no tool");
+        return;
+    }
+    if (setting != NULL && strcasecmp(setting, "enabled") != 0)
+        muster_omp_warn_env("OMP_TOOL", setting, "is not enabled or disabled", "enabled");
+    /* ompt_start_tool defined by the program or a library loaded with it
+     * (never by this one). */
+    start_tool_fn own = (start_tool_fn)dlsym(RTLD_DEFAULT, "ompt_start_tool");
+    start_tool_result *r = own != NULL ? start(own, "the program or a library it loaded") : NULL;
+    if (own == NULL)
+        say("no ompt_start_tool in the program or its libraries");
+    if (r == NULL)
+        r = start_from_libraries();
+    if (r == NULL || r->initialize == NULL)
+        return;
+    if (!r->initialize((void *(*)(const char *))lookup, omp_get_initial_device(), &r->tool_data)) {
+        say("the tool's initialize returned 0: no tool");
+        return;
+    }
+    tool = r;
+    /* seq_cst: the callbacks the tool registered are written before. */
+    atomic_store(&muster_ompt_enabled, true);
+    say("tool initialized");
+    muster_ompt_thread_begin(MUSTER_OMPT_THREAD_INITIAL);
+    dispatch_initial_task(MUSTER_OMPT_SCOPE_BEGIN);
+    atexit(finalize_at_exit); /* before the tool's own destructors run */
+}
+
+/* The thread layer runs the discovery on the first thread-state setup
+ * (muster_omp_self_first): before the first OpenMP activity. */
+__attribute__((constructor)) static void install_discovery(void)
+{
+    muster_ompt_discover = discover;
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""The OMPT tests: the recording tool (recorder.c) watching regions.c.
+
+usage: check_ompt.py --program PROG --tool LIBRECORDER --runtime muster|linked|libomp
+                     [--library LIBMUSTER_OMP] [--shim DIR] [--threads 1,2,3,4]
+
+At each thread count the program runs once with the tool
+(OMP_TOOL_LIBRARIES); the recorder's line must say "ok" (its own checks of
+every thread's sequence), and its counts must be the program's: parallel
+regions begun and ended, implicit tasks, barriers (sync regions) and their
+waits, one thread_begin per team member.  libomp does not report the
+implicit barrier of a region of one thread (and elides more at one
+thread), so against it only the regions and implicit tasks are compared.
+Then, on muster: OMP_TOOL=disabled runs the program without the tool, and
+OMP_TOOL_VERBOSE_INIT=stderr says what the discovery did; a library named
+in OMP_TOOL_LIBRARIES that does not exist is passed over.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+failures = 0
+
+
+def expect(ok, what):
+    global failures
+    if not ok:
+        failures += 1
+        print(f"check_ompt: FAIL {what}", file=sys.stderr)
+
+
+def run(a, threads, extra_env):
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    env.pop("OMP_TOOL_LIBRARIES", None)
+    if a.runtime == "muster":
+        env["LD_PRELOAD"] = a.library
+        if a.shim:
+            env["LD_LIBRARY_PATH"] = a.shim + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
+    env.update(extra_env)
+    p = subprocess.run([a.program], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+    return p
+
+
+def figures(line, keys):
+    return {k: re.search(rf"\b{k}=(\d+)(?:/(\d+))?", line) for k in keys}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--program", required=True)
+    ap.add_argument("--tool", required=True)
+    ap.add_argument("--runtime", choices=("muster", "linked", "libomp"), required=True)
+    ap.add_argument("--library")
+    ap.add_argument("--shim")
+    ap.add_argument("--threads", default="1,2,3,4")
+    a = ap.parse_args()
+    tool = {"OMP_TOOL_LIBRARIES": a.tool}
+    for t in (int(x) for x in a.threads.split(",")):
+        p = run(a, t, tool)
+        where = f"{a.runtime} at {t} thread{'s' if t > 1 else ''}"
+        expect(p.returncode == 0, f"{where}: exit {p.returncode}\n{p.stderr}")
+        want = re.search(r"regions: parallel=(\d+) implicit=(\d+) barriers=(\d+)", p.stdout)
+        got = re.search(r"ompt-recorder: threads=(\d+) parallel=(\d+)/(\d+) implicit=(\d+)/(\d+) "
+                        r"barriers=(\d+)/(\d+) waits=(\d+)/(\d+) initial=(\d+) (\w+)", p.stdout)
+        expect(want is not None and got is not None, f"{where}: no program or recorder line:\n{p.stdout}{p.stderr}")
+        if want is None or got is None:
+            continue
+        regions, implicit, barriers = (int(x) for x in want.groups())
+        g = [int(x) for x in got.groups()[:10]] + [got.group(11)]
+        expect(g[10] == "ok", f"{where}: the recorder's checks failed:\n{p.stderr}")
+        expect(g[0] == t, f"{where}: {g[0]} thread_begin events, not one per thread ({t})")
+        expect(g[1] == g[2] == regions, f"{where}: parallel regions begun/ended {g[1]}/{g[2]}, expected {regions}")
+        expect(g[3] == g[4] == implicit, f"{where}: implicit tasks begun/ended {g[3]}/{g[4]}, expected {implicit}")
+        expect(g[9] == 1, f"{where}: {g[9]} initial tasks")
+        if a.runtime != "libomp":
+            expect(g[5] == g[6] == barriers, f"{where}: barriers begun/ended {g[5]}/{g[6]}, expected {barriers}")
+            expect(g[7] == g[8] == barriers, f"{where}: barrier waits begun/ended {g[7]}/{g[8]}, expected {barriers}")
+        print(f"check_ompt: {where}: {got.group(0)}")
+    if a.runtime != "libomp":
+        p = run(a, 2, dict(tool, OMP_TOOL="disabled"))
+        expect(p.returncode == 0 and "ompt-recorder" not in p.stdout, f"OMP_TOOL=disabled still ran the tool:\n{p.stdout}")
+        p = run(a, 2, dict(tool, OMP_TOOL_VERBOSE_INIT="stderr"))
+        expect("tool initialized" in p.stderr and "ompt_start_tool in" in p.stderr,
+               f"OMP_TOOL_VERBOSE_INIT=stderr says nothing of the discovery:\n{p.stderr}")
+        p = run(a, 2, {"OMP_TOOL_LIBRARIES": "/nonexistent/libnothing.so:" + a.tool, "OMP_TOOL_VERBOSE_INIT": "stderr"})
+        expect("ompt-recorder:" in p.stdout and "cannot load /nonexistent/libnothing.so" in p.stderr,
+               f"a missing library in OMP_TOOL_LIBRARIES was not passed over:\n{p.stdout}{p.stderr}")
+        p = run(a, 2, {"OMP_TOOL": "sometimes"})
+        expect("OMP_TOOL='sometimes' is not enabled or disabled" in p.stderr,
+               f"a bad OMP_TOOL is not named:\n{p.stderr}")
+    print("check_ompt: " + ("ok" if failures == 0 else f"{failures} failures"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

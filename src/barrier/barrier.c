@@ -13,14 +13,7 @@
 #include "platform/platform.h"
 #include "wait/census.h"
 
-/* ---- names ---- */
-
-static const char *const algorithm_names[MUSTER_ALG_COUNT] = {
-    "auto", "central-blocking", "central-sense", "dissemination", "combining-tree",
-    "mcs-tree", "tournament", "static-fway", "dynamic-fway", "hyper", "tuned",
-};
-static const char *const wakeup_names[MUSTER_WAKE_COUNT] = {"default", "global", "binary", "cluster", "tree"};
-static const char *const padding_names[MUSTER_PAD_COUNT] = {"default", "padded", "packed"};
+/* ---- algorithms ---- */
 
 static const muster_barrier_ops *const algorithm_ops[MUSTER_ALG_COUNT] = {
     [MUSTER_ALG_CENTRAL_BLOCKING] = &muster_central_blocking_ops,
@@ -34,26 +27,6 @@ static const muster_barrier_ops *const algorithm_ops[MUSTER_ALG_COUNT] = {
     [MUSTER_ALG_HYPER] = &muster_hyper_ops,
     [MUSTER_ALG_TUNED] = &muster_tuned_ops,
 };
-
-const char *muster_algorithm_name(muster_algorithm a)
-{
-    return muster_name_of(algorithm_names, MUSTER_ALG_COUNT, (int)a);
-}
-const char *muster_wakeup_name(muster_wakeup w) { return muster_name_of(wakeup_names, MUSTER_WAKE_COUNT, (int)w); }
-const char *muster_padding_name(muster_padding p) { return muster_name_of(padding_names, MUSTER_PAD_COUNT, (int)p); }
-
-#define DEFINE_PARSE(fn, type, names, count)                       \
-    int fn(const char *name, type *out)                            \
-    {                                                              \
-        int value = 0;                                             \
-        int rc = muster_name_parse(names, count, name, &value);    \
-        if (rc == MUSTER_OK && out != NULL)                        \
-            *out = (type)value;                                    \
-        return rc;                                                 \
-    }
-DEFINE_PARSE(muster_algorithm_parse, muster_algorithm, algorithm_names, MUSTER_ALG_COUNT)
-DEFINE_PARSE(muster_wakeup_parse, muster_wakeup, wakeup_names, MUSTER_WAKE_COUNT)
-DEFINE_PARSE(muster_padding_parse, muster_padding, padding_names, MUSTER_PAD_COUNT)
 
 /* ---- attributes ---- */
 

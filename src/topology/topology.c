@@ -31,21 +31,6 @@ struct muster_topology {
 
 /* ---- raw sets, as the sources report them ---- */
 
-int muster_topo_sets_add(muster_topo_sets *s, const cpu_set_t *set)
-{
-    if (s->count == s->capacity) {
-        unsigned capacity = s->capacity ? 2 * s->capacity : 16;
-        cpu_set_t *sets = realloc(s->sets, capacity * sizeof *sets);
-        if (sets == NULL)
-            return muster_fail(MUSTER_E_NOMEM, "no memory for %u CPU sets", capacity);
-        s->sets = sets;
-        s->capacity = capacity;
-    }
-    s->sets[s->count++] = *set;
-    s->known = true;
-    return 0;
-}
-
 void muster_topo_raw_free(muster_topo_raw *raw)
 {
     for (int level = 0; level < MUSTER_TOPO_LEVEL_COUNT; level++)

@@ -4,6 +4,7 @@
  * that drift hits all alike.  A run that verifies wrong is an error, not a
  * number. */
 #include "bench_tasks.h"
+#include "bench_tasks_report.h"
 
 #include "bench_child.h"
 #include "cli.h"
@@ -20,10 +21,6 @@
 #include <unistd.h>
 
 #define PROG "muster bench tasks"
-
-const char *const task_workload_names[TASK_WORKLOAD_COUNT] = {
-    "fib", "fib-nocut", "nqueens", "mergesort", "sparselu", "uts", "knapsack", "knapsack-last", "depfan",
-};
 
 struct options {
     omp_bench_choice choice; /* first: the shared setters take the options as a whole */

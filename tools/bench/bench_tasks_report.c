@@ -1,6 +1,6 @@
 /* The report of `muster bench tasks`: two tables for people (at most 100
  * columns: times, then context switches and memory) and one JSON object. */
-#include "bench_tasks.h"
+#include "bench_tasks_report.h"
 
 #include "bench_omp_report.h" /* omp_report_json_runtimes */
 
@@ -11,6 +11,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* taskbench's names of its workloads, in the table's order. */
+const char *const task_workload_names[TASK_WORKLOAD_COUNT] = {
+    "fib", "fib-nocut", "nqueens", "mergesort", "sparselu", "uts", "knapsack", "knapsack-last", "depfan",
+};
 
 #define NAME_W 14   /* "knapsack-last" and a blank */
 #define THREADS_W 4

@@ -15,11 +15,12 @@
 void muster_omp_become_member(muster_omp_thread *self, muster_omp_team *team, unsigned id)
 {
     MUSTER_INVARIANT(team->size >= 1 && id < team->size, "member %u of a team of %u", id, team->size);
+    self->team = team;
+    self->id = id;
+    /* After team and id: the tool may ask where it is (get_parallel_info). */
     if (muster_ompt_on())
         muster_ompt_implicit_task(MUSTER_OMPT_SCOPE_BEGIN, &team->ompt_parallel, &self->ompt_task, team->size, id,
                                   MUSTER_OMPT_TASK_IMPLICIT);
-    self->team = team;
-    self->id = id;
     self->icvs = team->icvs;
     self->ws_private = NULL;
     self->ws_sequence = 0;
@@ -70,7 +71,7 @@ static inline void team_barrier(muster_omp_thread *self)
 
 /* The barrier as a tool sees it: a sync region with its wait.  Out of
  * line: without a tool a barrier pays one branch. */
-static __attribute__((noinline)) void team_barrier_for_tool(muster_omp_thread *self, int ompt_kind)
+__attribute__((noinline)) void muster_omp_team_barrier_of(muster_omp_thread *self, int ompt_kind)
 {
     muster_ompt_data *parallel = self->team != NULL ? &self->team->ompt_parallel : NULL;
     muster_ompt_sync_region(ompt_kind, MUSTER_OMPT_SCOPE_BEGIN, parallel, &self->ompt_task);
@@ -78,15 +79,10 @@ static __attribute__((noinline)) void team_barrier_for_tool(muster_omp_thread *s
     muster_ompt_sync_region(ompt_kind, MUSTER_OMPT_SCOPE_END, parallel, &self->ompt_task);
 }
 
-void muster_omp_team_barrier_of(muster_omp_thread *self, int ompt_kind)
-{
-    team_barrier_for_tool(self, ompt_kind);
-}
-
 void muster_omp_team_barrier(muster_omp_thread *self)
 {
     if (muster_ompt_on())
-        team_barrier_for_tool(self, MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_WORKSHARE);
+        muster_omp_team_barrier_of(self, MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_WORKSHARE);
     else
         team_barrier(self);
 }

@@ -99,29 +99,31 @@ static muster_ompt_data *get_thread_data(void)
  * parallel region, a team of one. */
 static muster_ompt_data initial_parallel;
 
-/* The team ancestor_level levels out from the calling thread's innermost
- * (0: that one), or NULL past the outermost. */
-static muster_omp_team *team_at(int ancestor_level, bool *initial)
+/* The tool's data of the region ancestor_level levels out from the
+ * calling thread's innermost (0: that one; one past the outermost team:
+ * the initial region), and its size; NULL past that. */
+static muster_ompt_data *parallel_at(int ancestor_level, int *team_size)
 {
     muster_omp_team *team = muster_omp_self()->team;
-    *initial = false;
-    for (int level = 0; level < ancestor_level && team != NULL; level++)
+    for (int level = 0; level < ancestor_level; level++) {
+        if (team == NULL)
+            return NULL;
         team = team->parent;
-    if (team == NULL && ancestor_level == (int)(muster_omp_self()->team ? muster_omp_self()->team->level : 0))
-        *initial = true;
-    return team;
+    }
+    *team_size = team != NULL ? (int)team->size : 1;
+    return team != NULL ? &team->ompt_parallel : &initial_parallel;
 }
 
 static int get_parallel_info(int ancestor_level, muster_ompt_data **parallel_data, int *team_size)
 {
-    bool initial;
-    muster_omp_team *team = team_at(ancestor_level, &initial);
-    if (team == NULL && !initial)
+    int size;
+    muster_ompt_data *data = ancestor_level >= 0 ? parallel_at(ancestor_level, &size) : NULL;
+    if (data == NULL)
         return 0;
     if (parallel_data != NULL)
-        *parallel_data = team != NULL ? &team->ompt_parallel : &initial_parallel;
+        *parallel_data = data;
     if (team_size != NULL)
-        *team_size = team != NULL ? (int)team->size : 1;
+        *team_size = size;
     return 2;
 }
 
@@ -141,8 +143,9 @@ static int get_task_info(int ancestor_level, int *flags, muster_ompt_data **task
         *task_data = &self->ompt_task;
     if (task_frame != NULL)
         *task_frame = &implicit_frame;
+    int size;
     if (parallel_data != NULL)
-        *parallel_data = self->team != NULL ? &self->team->ompt_parallel : &initial_parallel;
+        *parallel_data = parallel_at(0, &size);
     if (thread_num != NULL)
         *thread_num = (int)self->id;
     return 2;

@@ -11,7 +11,9 @@
  *   - each parallel region's parallel_begin precedes the implicit tasks
  *     of its members, whose indices are 0..size-1 once each, and its
  *     parallel_end comes after member 0's implicit task ends;
- *   - a sync region's parallel data is the region's (or NULL at an end).
+ *   - a sync region's parallel data is the region's (or NULL at an end);
+ *   - inside an implicit task, ompt_get_parallel_info(0) answers its
+ *     region and team size, and (1) the enclosing one.
  * Loaded with OMP_TOOL_LIBRARIES=.../libompt_recorder.so. */
 #include OMP_TOOLS_H
 
@@ -158,6 +160,12 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
     if (endpoint == ompt_scope_begin) {
         region_rec *r = region_of(parallel);
         open_scope('I');
+        ompt_data_t *here = NULL, *outer = NULL;
+        int here_size = 0, outer_size = 0;
+        if (get_parallel_info(0, &here, &here_size) != 2 || here != parallel || here_size != (int)size)
+            fail("ompt_get_parallel_info(0) in an implicit task does not answer its region");
+        if (get_parallel_info(1, &outer, &outer_size) != 2 || outer == NULL || outer_size < 1)
+            fail("ompt_get_parallel_info(1) in an implicit task does not answer the enclosing region");
         atomic_fetch_add(&implicit_begun, 1);
         if (r == NULL)
             return;

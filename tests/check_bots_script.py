@@ -8,17 +8,10 @@ import os
 import subprocess
 import sys
 import tempfile
+from expect import expect, report_and_exit
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "scripts", "bots.py")
-failures = 0
-
-
-def expect(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print(f"FAIL: {what}")
 
 
 def run(*args):
@@ -58,5 +51,4 @@ for name, table, wanted in [
     got = bots.args_for(name, table, inputs)
     expect(got == wanted, f"args_for({name}) = {got}, wanted {wanted}")
 
-print("check_bots_script: ok" if failures == 0 else f"check_bots_script: {failures} failures")
-sys.exit(1 if failures else 0)
+report_and_exit("check_bots_script")

@@ -15,17 +15,10 @@ import os
 import subprocess
 import sys
 import tempfile
+from expect import expect, report_and_exit
 
 muster, relax = sys.argv[1], sys.argv[2]
 can_plot = len(sys.argv) > 3 and sys.argv[3] == "plot"
-failures = 0
-
-
-def expect(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print(f"FAIL: {what}")
 
 
 def compare(*args):
@@ -127,5 +120,4 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(p.returncode == 0 and "left out" in p.stderr and "muster " not in p.stdout.split("output")[0].split(
         "threads")[-1], f"muster missing: exit {p.returncode}\n{p.stdout}{p.stderr}")
 
-print("check_compare: " + ("ok" if failures == 0 else f"{failures} failures"))
-sys.exit(1 if failures else 0)
+report_and_exit("check_compare")

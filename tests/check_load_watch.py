@@ -11,19 +11,12 @@ import os
 import re
 import subprocess
 import sys
+from expect import expect, report_and_exit
 
 library, relax = sys.argv[1], sys.argv[2]
-failures = 0
 STATS = re.compile(r"libmuster-omp: waits: sleeps=(\d+) wakes=(\d+) yields=(\d+) woken=\d+ slow_wakes=\d+ "
                    r"mean_wake_us=[0-9.]+ load_probes=(\d+) load_evidence=(\d+) contended_spells=(\d+) "
                    r"costly_yields=\d+ costly_spells=\d+")
-
-
-def expect(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print(f"FAIL: {what}")
 
 
 def start(threads, places, sweeps, **extra):
@@ -81,5 +74,4 @@ p = subprocess.run([relax, "--sweeps", "300"], env=env, stdout=subprocess.PIPE, 
 expect(p.returncode == 0 and "MUSTER_OMP_WAIT_STATS" in p.stderr and "'yes'" in p.stderr.replace('"', "'")
        and not STATS.search(p.stderr), f"MUSTER_OMP_WAIT_STATS=yes: exit {p.returncode}, stderr {p.stderr!r}")
 
-print("check_load_watch: " + ("ok" if failures == 0 else f"{failures} failures"))
-sys.exit(1 if failures else 0)
+report_and_exit("check_load_watch")

@@ -14,18 +14,11 @@ import os
 import subprocess
 import sys
 import tempfile
+from expect import expect, report_and_exit
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "scripts", "manycore.sh")
 build = os.path.abspath(sys.argv[1])
-failures = 0
-
-
-def expect(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print(f"FAIL: {what}")
 
 
 def run(*args, cwd=None):
@@ -71,6 +64,4 @@ with tempfile.TemporaryDirectory() as tmp:
     except (OSError, ValueError, KeyError) as e:
         expect(False, f"report.json: {e}")
 
-if failures:
-    sys.exit(1)
-print("manycore.sh: bad arguments refused, a bundle packed, its run skips past the budget and reports")
+report_and_exit("manycore.sh", "bad arguments refused, a bundle packed, its run skips past the budget and reports")

@@ -21,14 +21,8 @@ import re
 import subprocess
 import sys
 
-failures = 0
-
-
-def expect(ok, what):
-    global failures
-    if not ok:
-        failures += 1
-        print(f"check_ompt: FAIL {what}", file=sys.stderr)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from expect import expect, report_and_exit  # noqa: E402
 
 
 def run(a, threads, extra_env):
@@ -90,9 +84,8 @@ def main():
         p = run(a, 2, {"OMP_TOOL": "sometimes"})
         expect("OMP_TOOL='sometimes' is not enabled or disabled" in p.stderr,
                f"a bad OMP_TOOL is not named:\n{p.stderr}")
-    print("check_ompt: " + ("ok" if failures == 0 else f"{failures} failures"))
-    return 1 if failures else 0
+    report_and_exit("check_ompt")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

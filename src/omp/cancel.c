@@ -16,7 +16,7 @@
  *                     region can also be cancelled); the cancelling thread
  *                     leaves the construct, the others at their next
  *                     cancellation point.
- *   cancel taskgroup  marks the innermost taskgroup (task/records.c): its tasks not
+ *   cancel taskgroup  marks the innermost taskgroup (task/taskgroup.c): its tasks not
  *                     started yet never start, and none is created in it.
  * gcc calls the cancellable entry points only in regions that contain a
  * cancel construct, so a cancelled region never waits at the team's own

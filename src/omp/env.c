@@ -33,6 +33,7 @@
 static muster_omp_globals globals;
 static muster_omp_env_extras extras;
 bool muster_omp_cancellation; /* internal.h: OMP_CANCELLATION, for cancel.c and the task wing */
+bool muster_omp_general_tasks; /* team.h */
 static pthread_once_t globals_once = PTHREAD_ONCE_INIT;
 static _Atomic(muster_omp_env_display_fn) display_hook; /* muster_omp_env_set_display */
 
@@ -571,6 +572,8 @@ static void read_environment(void)
     read_ints();
     read_stacksize(&globals.stacksize);
     read_boolean("OMP_CANCELLATION", &muster_omp_cancellation, NULL);
+    /* A tool attached (ompt_tool.c, after the first read) keeps it set. */
+    muster_omp_general_tasks = muster_omp_general_tasks || muster_omp_cancellation;
     read_boolean("OMP_DISPLAY_AFFINITY", &extras.display_affinity, NULL);
     read_affinity_format();
     read_force_reduction();
@@ -609,7 +612,7 @@ void muster_omp_env_reread(void)
         free((char *)extras.affinity_format);
     globals = (muster_omp_globals){0};
     extras = (muster_omp_env_extras){0};
-    muster_omp_cancellation = false;
+    muster_omp_cancellation = false; /* muster_omp_general_tasks stays: it only grows (team.h) */
     read_environment();
 }
 

@@ -25,6 +25,8 @@ static muster_omp_mutex *lock_mutex(omp_lock_t *lock)
 MUSTER_OMP_EXPORT void omp_init_lock(omp_lock_t *lock)
 {
     muster_omp_mutex_init(lock_mutex(lock));
+    if (muster_ompt_on())
+        muster_ompt_lock_init(MUSTER_OMPT_MUTEX_LOCK, lock);
 }
 
 /* Hints (contended, uncontended, speculative ...) may be ignored (OpenMP
@@ -38,22 +40,24 @@ MUSTER_OMP_EXPORT void omp_init_lock_with_hint(omp_lock_t *lock, omp_sync_hint_t
 
 MUSTER_OMP_EXPORT void omp_destroy_lock(omp_lock_t *lock)
 {
-    (void)lock;
+    if (muster_ompt_on())
+        muster_ompt_lock_destroy(MUSTER_OMPT_MUTEX_LOCK, lock);
 }
 
+/* A simple lock's wait identifier is its address (the mutex word). */
 MUSTER_OMP_EXPORT void omp_set_lock(omp_lock_t *lock)
 {
-    muster_omp_mutex_lock(lock_mutex(lock));
+    muster_omp_program_lock(lock_mutex(lock), MUSTER_OMPT_MUTEX_LOCK);
 }
 
 MUSTER_OMP_EXPORT void omp_unset_lock(omp_lock_t *lock)
 {
-    muster_omp_mutex_unlock(lock_mutex(lock));
+    muster_omp_program_unlock(lock_mutex(lock), MUSTER_OMPT_MUTEX_LOCK);
 }
 
 MUSTER_OMP_EXPORT int omp_test_lock(omp_lock_t *lock)
 {
-    return muster_omp_mutex_trylock(lock_mutex(lock));
+    return muster_omp_program_trylock(lock_mutex(lock), MUSTER_OMPT_MUTEX_TEST_LOCK);
 }
 
 /* ---- nestable locks ---- */
@@ -109,6 +113,14 @@ void muster_omp_nest_lock_init(void *lock)
     muster_omp_mutex_init(&n->mutex);
     n->count = 0;
     atomic_init(&n->owner, NULL);
+    if (muster_ompt_on())
+        muster_ompt_lock_init(MUSTER_OMPT_MUTEX_NEST_LOCK, n);
+}
+
+void muster_omp_nest_lock_destroy(void *lock)
+{
+    if (muster_ompt_on())
+        muster_ompt_lock_destroy(MUSTER_OMPT_MUTEX_NEST_LOCK, lock);
 }
 
 void muster_omp_nest_lock_set(void *lock)
@@ -116,9 +128,11 @@ void muster_omp_nest_lock_set(void *lock)
     nest_lock *n = lock;
     if (owned_by_self(n)) {
         n->count++;
+        if (muster_ompt_on())
+            muster_ompt_nest_lock(MUSTER_OMPT_SCOPE_BEGIN, n);
         return;
     }
-    muster_omp_mutex_lock(&n->mutex);
+    muster_omp_program_lock(&n->mutex, MUSTER_OMPT_MUTEX_NEST_LOCK);
     take_ownership(n);
 }
 
@@ -126,20 +140,26 @@ void muster_omp_nest_lock_unset(void *lock)
 {
     nest_lock *n = lock;
     MUSTER_INVARIANT(owned_by_self(n) && n->count > 0, "unsetting a nest lock the thread does not hold (%p)", lock);
-    if (--n->count != 0)
+    if (--n->count != 0) {
+        if (muster_ompt_on())
+            muster_ompt_nest_lock(MUSTER_OMPT_SCOPE_END, n);
         return;
+    }
     /* relaxed: the unlock's release publishes it with everything else. */
     atomic_store_explicit(&n->owner, NULL, memory_order_relaxed);
-    muster_omp_mutex_unlock(&n->mutex);
+    muster_omp_program_unlock(&n->mutex, MUSTER_OMPT_MUTEX_NEST_LOCK);
 }
 
 /* Returns the new nesting count, or 0 when another thread holds the lock. */
 int muster_omp_nest_lock_test(void *lock)
 {
     nest_lock *n = lock;
-    if (owned_by_self(n))
+    if (owned_by_self(n)) {
+        if (muster_ompt_on())
+            muster_ompt_nest_lock(MUSTER_OMPT_SCOPE_BEGIN, n);
         return (int)++n->count;
-    if (!muster_omp_mutex_trylock(&n->mutex))
+    }
+    if (!muster_omp_program_trylock(&n->mutex, MUSTER_OMPT_MUTEX_TEST_NEST_LOCK))
         return 0;
     take_ownership(n);
     return 1;
@@ -159,7 +179,7 @@ MUSTER_OMP_EXPORT void omp_init_nest_lock_with_hint(omp_nest_lock_t *lock, omp_s
 
 MUSTER_OMP_EXPORT void omp_destroy_nest_lock(omp_nest_lock_t *lock)
 {
-    (void)lock;
+    muster_omp_nest_lock_destroy(as_nest_lock(lock));
 }
 
 MUSTER_OMP_EXPORT void omp_set_nest_lock(omp_nest_lock_t *lock)

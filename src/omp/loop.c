@@ -272,11 +272,31 @@ static void pass_turn(muster_omp_thread *self, muster_ws_member *m)
     m->holds_turn = false;
 }
 
+/* What a tool is told an ordered region waits on: the loop's slot (the
+ * thread, outside a loop). */
+static const void *ordered_wait_id(muster_omp_thread *self, const muster_ws_member *m)
+{
+    return m != NULL && m->slot != NULL ? (const void *)m->slot : (const void *)self;
+}
+
 void muster_ws_ordered_start(muster_omp_thread *self)
 {
     muster_ws_member *m = muster_ws_member_current(self);
+    bool told = muster_ompt_on();
+    if (told)
+        muster_ompt_mutex_acquire(MUSTER_OMPT_MUTEX_ORDERED, ordered_wait_id(self, m));
     if (m != NULL && m->loop != NULL && m->holds_turn && !m->turn_reached)
         wait_for_turn(self, m);
+    if (told)
+        muster_ompt_mutex_acquired(MUSTER_OMPT_MUTEX_ORDERED, ordered_wait_id(self, m));
+}
+
+/* The turn passes when the chunk ends (pass_turn): the region's end is
+ * only the tool's. */
+void muster_ws_ordered_end(muster_omp_thread *self)
+{
+    if (muster_ompt_on())
+        muster_ompt_mutex_released(MUSTER_OMPT_MUTEX_ORDERED, ordered_wait_id(self, muster_ws_member_current(self)));
 }
 
 

@@ -139,6 +139,7 @@ void muster_omp_mutex_set_team_size_query(unsigned (*query)(void));
  * one points to it (kmp/lock.c).  The owner is the calling thread. */
 #define MUSTER_OMP_NEST_LOCK_SIZE 16
 void muster_omp_nest_lock_init(void *lock);
+void muster_omp_nest_lock_destroy(void *lock);
 void muster_omp_nest_lock_set(void *lock);
 void muster_omp_nest_lock_unset(void *lock);
 int muster_omp_nest_lock_test(void *lock); /* the new nesting count, 0 when another thread holds it */

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+
 _Atomic bool muster_ompt_enabled;
 muster_ompt_callback muster_ompt_callbacks[MUSTER_OMPT_EVENTS];
 _Thread_local const void *muster_ompt_caller;
@@ -18,18 +19,17 @@ muster_ompt_data *muster_ompt_thread_data(void)
 }
 
 /* The caller noted by the entry point, once. */
-static const void *take_caller(void)
+const void *muster_ompt_take_caller(void)
 {
     const void *ra = muster_ompt_caller;
     muster_ompt_caller = NULL;
     return ra;
 }
 
-#define CALLBACK(type, event) ((type)muster_ompt_callbacks[event])
 
 void muster_ompt_thread_begin(int thread_type)
 {
-    muster_ompt_thread_begin_fn cb = CALLBACK(muster_ompt_thread_begin_fn, MUSTER_OMPT_THREAD_BEGIN);
+    muster_ompt_thread_begin_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_thread_begin_fn, MUSTER_OMPT_THREAD_BEGIN);
     thread_data.value = 0;
     if (cb != NULL)
         cb(thread_type, &thread_data);
@@ -37,37 +37,37 @@ void muster_ompt_thread_begin(int thread_type)
 
 void muster_ompt_thread_end(void)
 {
-    muster_ompt_thread_end_fn cb = CALLBACK(muster_ompt_thread_end_fn, MUSTER_OMPT_THREAD_END);
+    muster_ompt_thread_end_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_thread_end_fn, MUSTER_OMPT_THREAD_END);
     if (cb != NULL)
         cb(&thread_data);
 }
 
 /* The encountering task's frame: frames are not yet reported (exit and
  * enter frames 0, which OMPT allows: "unknown"). */
-static const muster_ompt_frame unknown_frame;
+const muster_ompt_frame muster_ompt_unknown_frame;
 
 void muster_ompt_parallel_begin(muster_ompt_data *encountering_task, muster_ompt_data *parallel,
                                 unsigned requested)
 {
-    muster_ompt_parallel_begin_fn cb = CALLBACK(muster_ompt_parallel_begin_fn, MUSTER_OMPT_PARALLEL_BEGIN);
+    muster_ompt_parallel_begin_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_parallel_begin_fn, MUSTER_OMPT_PARALLEL_BEGIN);
     parallel->value = 0; /* a pool's team object serves region after region */
     if (cb != NULL)
-        cb(encountering_task, &unknown_frame, parallel, requested,
-           MUSTER_OMPT_PARALLEL_INVOKER_PROGRAM | MUSTER_OMPT_PARALLEL_TEAM, take_caller());
+        cb(encountering_task, &muster_ompt_unknown_frame, parallel, requested,
+           MUSTER_OMPT_PARALLEL_INVOKER_PROGRAM | MUSTER_OMPT_PARALLEL_TEAM, muster_ompt_take_caller());
 }
 
 void muster_ompt_parallel_end(muster_ompt_data *parallel, muster_ompt_data *encountering_task)
 {
-    muster_ompt_parallel_end_fn cb = CALLBACK(muster_ompt_parallel_end_fn, MUSTER_OMPT_PARALLEL_END);
+    muster_ompt_parallel_end_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_parallel_end_fn, MUSTER_OMPT_PARALLEL_END);
     if (cb != NULL)
         cb(parallel, encountering_task, MUSTER_OMPT_PARALLEL_INVOKER_PROGRAM | MUSTER_OMPT_PARALLEL_TEAM,
-           take_caller());
+           muster_ompt_take_caller());
 }
 
 void muster_ompt_implicit_task(int endpoint, muster_ompt_data *parallel, muster_ompt_data *task, unsigned size,
                                unsigned index, int flags)
 {
-    muster_ompt_implicit_task_fn cb = CALLBACK(muster_ompt_implicit_task_fn, MUSTER_OMPT_IMPLICIT_TASK);
+    muster_ompt_implicit_task_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_implicit_task_fn, MUSTER_OMPT_IMPLICIT_TASK);
     if (endpoint == MUSTER_OMPT_SCOPE_BEGIN)
         task->value = 0;
     if (cb != NULL)
@@ -76,9 +76,9 @@ void muster_ompt_implicit_task(int endpoint, muster_ompt_data *parallel, muster_
 
 void muster_ompt_sync_region(int kind, int endpoint, muster_ompt_data *parallel, muster_ompt_data *task)
 {
-    muster_ompt_sync_region_fn region = CALLBACK(muster_ompt_sync_region_fn, MUSTER_OMPT_SYNC_REGION);
-    muster_ompt_sync_region_fn wait = CALLBACK(muster_ompt_sync_region_fn, MUSTER_OMPT_SYNC_REGION_WAIT);
-    const void *ra = endpoint == MUSTER_OMPT_SCOPE_BEGIN ? take_caller() : NULL;
+    muster_ompt_sync_region_fn region = MUSTER_OMPT_CALLBACK(muster_ompt_sync_region_fn, MUSTER_OMPT_SYNC_REGION);
+    muster_ompt_sync_region_fn wait = MUSTER_OMPT_CALLBACK(muster_ompt_sync_region_fn, MUSTER_OMPT_SYNC_REGION_WAIT);
+    const void *ra = endpoint == MUSTER_OMPT_SCOPE_BEGIN ? muster_ompt_take_caller() : NULL;
     if (endpoint == MUSTER_OMPT_SCOPE_BEGIN) {
         if (region != NULL)
             region(kind, endpoint, parallel, task, ra);
@@ -90,4 +90,78 @@ void muster_ompt_sync_region(int kind, int endpoint, muster_ompt_data *parallel,
         if (region != NULL)
             region(kind, endpoint, parallel, task, ra);
     }
+}
+
+/* ---- mutexes ---- */
+
+static void mutex_event(int event, int kind, const void *wait_id)
+{
+    muster_ompt_mutex_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_mutex_fn, event);
+    if (cb != NULL)
+        cb(kind, (uint64_t)(uintptr_t)wait_id, muster_ompt_take_caller());
+}
+
+static void acquire_event(int event, int kind, const void *wait_id)
+{
+    muster_ompt_mutex_acquire_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_mutex_acquire_fn, event);
+    /* hint 0 (omp_sync_hint_none): a hint changes nothing in muster */
+    if (cb != NULL)
+        cb(kind, 0, MUSTER_OMPT_MUTEX_IMPL_QUEUING, (uint64_t)(uintptr_t)wait_id, muster_ompt_take_caller());
+}
+
+void muster_ompt_mutex_acquire(int kind, const void *wait_id)
+{
+    acquire_event(MUSTER_OMPT_MUTEX_ACQUIRE, kind, wait_id);
+}
+
+void muster_ompt_mutex_acquired(int kind, const void *wait_id)
+{
+    mutex_event(MUSTER_OMPT_MUTEX_ACQUIRED, kind, wait_id);
+}
+
+void muster_ompt_mutex_released(int kind, const void *wait_id)
+{
+    mutex_event(MUSTER_OMPT_MUTEX_RELEASED, kind, wait_id);
+}
+
+void muster_ompt_lock_init(int kind, const void *wait_id)
+{
+    acquire_event(MUSTER_OMPT_LOCK_INIT, kind, wait_id);
+}
+
+void muster_ompt_lock_destroy(int kind, const void *wait_id)
+{
+    mutex_event(MUSTER_OMPT_LOCK_DESTROY, kind, wait_id);
+}
+
+void muster_ompt_nest_lock(int endpoint, const void *wait_id)
+{
+    muster_ompt_nest_lock_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_nest_lock_fn, MUSTER_OMPT_NEST_LOCK);
+    if (cb != NULL)
+        cb(endpoint, (uint64_t)(uintptr_t)wait_id, muster_ompt_take_caller());
+}
+
+/* The mutex's address is its wait identifier. */
+void muster_ompt_lock_told(muster_omp_mutex *mutex, int kind)
+{
+    muster_ompt_mutex_acquire(kind, mutex);
+    muster_omp_mutex_lock(mutex);
+    muster_ompt_mutex_acquired(kind, mutex);
+}
+
+bool muster_ompt_trylock_told(muster_omp_mutex *mutex, int kind)
+{
+    muster_ompt_mutex_acquire(kind, mutex);
+    bool locked = muster_omp_mutex_trylock(mutex);
+    if (locked)
+        muster_ompt_mutex_acquired(kind, mutex);
+    return locked;
+}
+
+/* Released before the unlock: the next holder's acquired event then comes
+ * after it, so that a tool never sees two holders at once. */
+void muster_ompt_unlock_told(muster_omp_mutex *mutex, int kind)
+{
+    muster_ompt_mutex_released(kind, mutex);
+    muster_omp_mutex_unlock(mutex);
 }

@@ -75,6 +75,16 @@ static int set_callback(int event, muster_ompt_callback callback)
     case MUSTER_OMPT_IMPLICIT_TASK:
     case MUSTER_OMPT_SYNC_REGION:
     case MUSTER_OMPT_SYNC_REGION_WAIT:
+    case MUSTER_OMPT_TASK_CREATE:
+    case MUSTER_OMPT_TASK_SCHEDULE:
+    case MUSTER_OMPT_DEPENDENCES:
+    case MUSTER_OMPT_MUTEX_ACQUIRE:
+    case MUSTER_OMPT_MUTEX_ACQUIRED:
+    case MUSTER_OMPT_MUTEX_RELEASED:
+    case MUSTER_OMPT_LOCK_INIT:
+    case MUSTER_OMPT_LOCK_DESTROY:
+    case MUSTER_OMPT_NEST_LOCK:
+    case MUSTER_OMPT_REDUCTION:
         muster_ompt_callbacks[event] = callback;
         return MUSTER_OMPT_SET_ALWAYS;
     default:
@@ -129,18 +139,24 @@ static int get_parallel_info(int ancestor_level, muster_ompt_data **parallel_dat
 
 static _Thread_local muster_ompt_frame implicit_frame;
 
-/* The calling thread's implicit (or initial) task only: explicit tasks
- * and ancestors are not reported yet (0: no such task). */
+/* The task `ancestor_level` levels out from the one the calling thread
+ * runs, as far as its implicit (or initial) task: explicit tasks it
+ * suspended, then the implicit task; tasks of outer regions are not
+ * reported (0: no such task). */
 static int get_task_info(int ancestor_level, int *flags, muster_ompt_data **task_data,
                          muster_ompt_frame **task_frame, muster_ompt_data **parallel_data, int *thread_num)
 {
-    if (ancestor_level != 0)
-        return 0;
+    muster_ompt_task *task = muster_ompt_running;
+    for (; ancestor_level > 0; ancestor_level--) {
+        if (task == NULL)
+            return 0;
+        task = task->outer;
+    }
     muster_omp_thread *self = muster_omp_self();
     if (flags != NULL)
-        *flags = self->team != NULL ? MUSTER_OMPT_TASK_IMPLICIT : MUSTER_OMPT_TASK_INITIAL;
+        *flags = task != NULL ? task->flags : self->team != NULL ? MUSTER_OMPT_TASK_IMPLICIT : MUSTER_OMPT_TASK_INITIAL;
     if (task_data != NULL)
-        *task_data = &self->ompt_task;
+        *task_data = task != NULL ? &task->data : &self->ompt_task;
     if (task_frame != NULL)
         *task_frame = &implicit_frame;
     int size;
@@ -322,11 +338,13 @@ static start_tool_result *start_from_libraries(void)
     return NULL;
 }
 
+/* The initial task's begin and end name its region at both ends: an
+ * implicit task's end gets NULL, but tools free the initial region's data
+ * at the initial task's end (Archer does, as libomp passes it). */
 static void dispatch_initial_task(int endpoint)
 {
     muster_omp_thread *self = muster_omp_self();
-    muster_ompt_implicit_task(endpoint, endpoint == MUSTER_OMPT_SCOPE_BEGIN ? &initial_parallel : NULL,
-                              &self->ompt_task, 1, 0, MUSTER_OMPT_TASK_INITIAL);
+    muster_ompt_implicit_task(endpoint, &initial_parallel, &self->ompt_task, 1, 0, MUSTER_OMPT_TASK_INITIAL);
 }
 
 static void finalize_tool(void)
@@ -374,8 +392,11 @@ static void discover(void)
         return;
     }
     tool = r;
-    /* seq_cst: the callbacks the tool registered are written before. */
+    muster_omp_tasks_told();
+    /* seq_cst: the callbacks the tool registered, and the records' room
+     * for the tool, are written before. */
     atomic_store(&muster_ompt_enabled, true);
+    muster_omp_general_tasks = true; /* the tasks' events are on the task wing's general path */
     say("tool initialized");
     muster_ompt_thread_begin(MUSTER_OMPT_THREAD_INITIAL);
     dispatch_initial_task(MUSTER_OMPT_SCOPE_BEGIN);

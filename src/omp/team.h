@@ -65,6 +65,10 @@ struct muster_omp_team {
 /* OMP_CANCELLATION, read once at load: when false every cancel is a no-op
  * and nothing below costs more than this load. */
 extern bool muster_omp_cancellation;
+/* Every task takes the task wing's general path (submit.c): cancellation
+ * is on, or a tool is attached (ompt_tool.c).  Set once, never cleared:
+ * the general path is right for every task, only longer. */
+extern bool muster_omp_general_tasks;
 /* Whether the team's region is cancelled. */
 static inline bool muster_omp_team_cancelled(const muster_omp_team *team)
 {

@@ -216,6 +216,8 @@ void muster_ws_static_block(uint64_t n, unsigned nthreads, unsigned id, uint64_t
 /* ordered: waits until the caller's chunk has the turn (a no-op outside an
  * ordered loop, or once reached). */
 void muster_ws_ordered_start(muster_omp_thread *self);
+/* The end of an ordered region (the turn itself passes at the chunk's end). */
+void muster_ws_ordered_end(muster_omp_thread *self);
 
 /* Leaves the current loop; with barrier, then waits for the team. */
 void muster_ws_loop_close(muster_omp_thread *self, bool barrier);

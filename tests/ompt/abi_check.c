@@ -45,6 +45,45 @@ static_assert(SAME(MUSTER_OMPT_PARALLEL_INVOKER_PROGRAM, ompt_parallel_invoker_p
                   SAME((unsigned)MUSTER_OMPT_PARALLEL_TEAM, (unsigned)ompt_parallel_team),
               "ompt_parallel_flag_t");
 
+static_assert(SAME(MUSTER_OMPT_MUTEX_RELEASED, ompt_callback_mutex_released) &&
+                  SAME(MUSTER_OMPT_DEPENDENCES, ompt_callback_dependences) &&
+                  SAME(MUSTER_OMPT_LOCK_INIT, ompt_callback_lock_init) &&
+                  SAME(MUSTER_OMPT_LOCK_DESTROY, ompt_callback_lock_destroy) &&
+                  SAME(MUSTER_OMPT_MUTEX_ACQUIRE, ompt_callback_mutex_acquire) &&
+                  SAME(MUSTER_OMPT_MUTEX_ACQUIRED, ompt_callback_mutex_acquired) &&
+                  SAME(MUSTER_OMPT_NEST_LOCK, ompt_callback_nest_lock) &&
+                  SAME(MUSTER_OMPT_REDUCTION, ompt_callback_reduction),
+              "the task, mutex and reduction events");
+static_assert(SAME(MUSTER_OMPT_SYNC_TASKWAIT, ompt_sync_region_taskwait) &&
+                  SAME(MUSTER_OMPT_SYNC_TASKGROUP, ompt_sync_region_taskgroup) &&
+                  SAME(MUSTER_OMPT_SYNC_REDUCTION, ompt_sync_region_reduction),
+              "ompt_sync_region_t, beyond barriers");
+static_assert(SAME(MUSTER_OMPT_TASK_EXPLICIT, ompt_task_explicit) &&
+                  SAME(MUSTER_OMPT_TASK_UNDEFERRED, ompt_task_undeferred) &&
+                  SAME(MUSTER_OMPT_TASK_FINAL, ompt_task_final),
+              "ompt_task_flag_t, explicit tasks");
+static_assert(SAME(MUSTER_OMPT_TASK_COMPLETE, ompt_task_complete) && SAME(MUSTER_OMPT_TASK_CANCEL, ompt_task_cancel) &&
+                  SAME(MUSTER_OMPT_TASK_DETACH, ompt_task_detach) &&
+                  SAME(MUSTER_OMPT_TASK_EARLY_FULFILL, ompt_task_early_fulfill) &&
+                  SAME(MUSTER_OMPT_TASK_LATE_FULFILL, ompt_task_late_fulfill) &&
+                  SAME(MUSTER_OMPT_TASK_SWITCH, ompt_task_switch),
+              "ompt_task_status_t");
+static_assert(SAME(MUSTER_OMPT_MUTEX_LOCK, ompt_mutex_lock) && SAME(MUSTER_OMPT_MUTEX_TEST_LOCK, ompt_mutex_test_lock) &&
+                  SAME(MUSTER_OMPT_MUTEX_NEST_LOCK, ompt_mutex_nest_lock) &&
+                  SAME(MUSTER_OMPT_MUTEX_TEST_NEST_LOCK, ompt_mutex_test_nest_lock) &&
+                  SAME(MUSTER_OMPT_MUTEX_CRITICAL, ompt_mutex_critical) &&
+                  SAME(MUSTER_OMPT_MUTEX_ATOMIC, ompt_mutex_atomic) && SAME(MUSTER_OMPT_MUTEX_ORDERED, ompt_mutex_ordered),
+              "ompt_mutex_t");
+/* The mutex implementations are the runtime's own; clang's header names libomp's. */
+static_assert(SAME(MUSTER_OMPT_MUTEX_IMPL_QUEUING, kmp_mutex_impl_queuing), "a queuing mutex, as libomp numbers it");
+static_assert(SAME(MUSTER_OMPT_DEPENDENCE_IN, ompt_dependence_type_in) &&
+                  SAME(MUSTER_OMPT_DEPENDENCE_INOUT, ompt_dependence_type_inout) &&
+                  SAME(MUSTER_OMPT_DEPENDENCE_MUTEXINOUTSET, ompt_dependence_type_mutexinoutset),
+              "ompt_dependence_type_t");
+static_assert(sizeof(muster_ompt_dependence) == sizeof(ompt_dependence_t) &&
+                  offsetof(muster_ompt_dependence, dependence_type) == offsetof(ompt_dependence_t, dependence_type),
+              "ompt_dependence_t");
+
 int main(void)
 {
     printf("ompt abi: the constants and layouts of src/omp/ompt.h agree with %s\n", OMP_TOOLS_H);

@@ -32,6 +32,8 @@ def run(a, threads, extra_env):
         env["LD_PRELOAD"] = a.library
         if a.shim:
             env["LD_LIBRARY_PATH"] = a.shim + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
+    if a.runtime == "libomp":
+        env["OMPT_RECORDER_REFERENCE"] = "1"
     env.update(extra_env)
     p = subprocess.run([a.program], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
     return p
@@ -55,13 +57,14 @@ def main():
         p = run(a, t, tool)
         where = f"{a.runtime} at {t} thread{'s' if t > 1 else ''}"
         expect(p.returncode == 0, f"{where}: exit {p.returncode}\n{p.stderr}")
-        want = re.search(r"regions: parallel=(\d+) implicit=(\d+) barriers=(\d+)", p.stdout)
+        want = re.search(r"regions: parallel=(\d+) implicit=(\d+) barriers=(\d+) tasks=(\d+) deps=(\d+) "
+                         r"taskwaits=(\d+) taskgroups=(\d+) mutexes=(\d+) nested=(\d+)", p.stdout)
         got = re.search(r"ompt-recorder: threads=(\d+) parallel=(\d+)/(\d+) implicit=(\d+)/(\d+) "
                         r"barriers=(\d+)/(\d+) waits=(\d+)/(\d+) initial=(\d+) (\w+)", p.stdout)
         expect(want is not None and got is not None, f"{where}: no program or recorder line:\n{p.stdout}{p.stderr}")
         if want is None or got is None:
             continue
-        regions, implicit, barriers = (int(x) for x in want.groups())
+        regions, implicit, barriers, tasks, deps, taskwaits, taskgroups, mutexes, nested = (int(x) for x in want.groups())
         g = [int(x) for x in got.groups()[:10]] + [got.group(11)]
         expect(g[10] == "ok", f"{where}: the recorder's checks failed:\n{p.stderr}")
         expect(g[0] == t, f"{where}: {g[0]} thread_begin events, not one per thread ({t})")
@@ -70,8 +73,23 @@ def main():
         expect(g[9] == 1, f"{where}: {g[9]} initial tasks")
         if a.runtime != "libomp":
             expect(g[5] == g[6] == barriers, f"{where}: barriers begun/ended {g[5]}/{g[6]}, expected {barriers}")
-            expect(g[7] == g[8] == barriers, f"{where}: barrier waits begun/ended {g[7]}/{g[8]}, expected {barriers}")
+            waits = barriers + taskwaits + taskgroups
+            expect(g[7] == g[8] == waits, f"{where}: sync waits begun/ended {g[7]}/{g[8]}, expected {waits}")
         print(f"check_ompt: {where}: {got.group(0)}")
+        more = re.search(r"ompt-recorder: tasks=(\d+)/(\d+) deps=(\d+) taskwaits=(\d+)/(\d+) taskgroups=(\d+)/(\d+) "
+                         r"mutexes=(\d+)/(\d+) nested=(\d+)/(\d+) reductions=(\d+)/(\d+) (\w+)", p.stdout)
+        expect(more is not None, f"{where}: no recorder line of tasks and mutexes:\n{p.stdout}")
+        if more is None:
+            continue
+        m = [int(x) for x in more.groups()[:13]]
+        expect(m[0] == m[1] == tasks, f"{where}: tasks created/finished {m[0]}/{m[1]}, expected {tasks}")
+        expect(m[2] == deps, f"{where}: {m[2]} dependences, expected {deps}")
+        expect(m[3] == m[4] == taskwaits, f"{where}: taskwaits begun/ended {m[3]}/{m[4]}, expected {taskwaits}")
+        expect(m[5] == m[6] == taskgroups, f"{where}: taskgroups begun/ended {m[5]}/{m[6]}, expected {taskgroups}")
+        expect(m[7] == m[8] == mutexes, f"{where}: mutexes acquired/released {m[7]}/{m[8]}, expected {mutexes}")
+        expect(m[9] == m[10] == nested, f"{where}: nested nest-lock sets begun/ended {m[9]}/{m[10]}, expected {nested}")
+        expect(m[11] == m[12], f"{where}: reductions begun/ended {m[11]}/{m[12]}")
+        print(f"check_ompt: {where}: {more.group(0)}")
     if a.runtime != "libomp":
         p = run(a, 2, dict(tool, OMP_TOOL="disabled"))
         expect(p.returncode == 0 and "ompt-recorder" not in p.stdout, f"OMP_TOOL=disabled still ran the tool:\n{p.stdout}")

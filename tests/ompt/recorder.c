@@ -13,7 +13,19 @@
  *     parallel_end comes after member 0's implicit task ends;
  *   - a sync region's parallel data is the region's (or NULL at an end);
  *   - inside an implicit task, ompt_get_parallel_info(0) answers its
- *     region and team size, and (1) the enclosing one.
+ *     region and team size, and (1) the enclosing one;
+ *   - tasks: each created once with cleared data by the task its thread
+ *     runs, switched to once, then completed (or detached and fulfilled
+ *     late), each switch and completion on top of its thread's task stack,
+ *     and ompt_get_task_info(0) answers the running task; none is left
+ *     unfinished at the end;
+ *   - mutexes: acquire, acquired and released by one thread, at most one
+ *     holder at a time of each wait id (mutual exclusion as the tool sees
+ *     it), none held at the end; nested nest-lock acquisitions balanced;
+ *     reductions begun and ended on one thread (the mutexes inside one
+ *     are not counted: how a runtime folds is its own).
+ * A second line counts them:
+ *   ompt-recorder: tasks=T/C deps=D taskwaits=W/W taskgroups=G/G mutexes=M/R nested=N/N reductions=R/R ok
  * Loaded with OMP_TOOL_LIBRARIES=.../libompt_recorder.so. */
 #include OMP_TOOLS_H
 
@@ -23,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_THREADS = 64, MAX_REGIONS = 4096, MAX_DEPTH = 8 };
+enum { MAX_THREADS = 64, MAX_REGIONS = 4096, MAX_DEPTH = 64, MAX_TASKS = 1 << 16, MAX_MUTEXES = 64 };
 
 typedef struct region_rec {
     int began, ended, size, members_begun, members_ended;
@@ -37,12 +49,32 @@ static atomic_int waits_begun, waits_ended, initial_tasks, failures;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static ompt_get_thread_data_t get_thread_data;
 static ompt_get_parallel_info_t get_parallel_info;
+static ompt_get_task_info_t get_task_info;
+
+/* Explicit tasks: their data is TASK_TAG | number; the state of each. */
+#define TASK_TAG (UINT64_C(1) << 62)
+enum { CREATED = 1, RUNNING, DETACHED, FINISHED };
+static unsigned char task_state[MAX_TASKS];
+static atomic_int tasks_created, tasks_finished, deps_seen, taskwaits_begun, taskwaits_ended;
+static atomic_int taskgroups_begun, taskgroups_ended, mutexes_acquired, mutexes_released, nested_begun;
+static atomic_int nested_ended, reductions_begun, reductions_ended;
+
+/* The wait ids seen, and who holds each (NULL: nobody); under `lock`. */
+typedef struct mutex_rec {
+    uint64_t wait_id;
+    void *holder;
+} mutex_rec;
+static mutex_rec mutexes[MAX_MUTEXES];
+static int mutex_count;
 
 /* Each thread's open scopes, innermost last: 'I' implicit task, 'S' sync
  * region, 'W' its wait. */
 typedef struct thread_rec {
     char open[MAX_DEPTH];
     int depth, alive;
+    ompt_data_t *tasks[MAX_DEPTH]; /* the tasks it runs, the one running last */
+    int ntasks;
+    int in_reduction;
 } thread_rec;
 
 static void fail(const char *what)
@@ -147,9 +179,215 @@ static void on_parallel_end(ompt_data_t *parallel, ompt_data_t *task, int flags,
     pthread_mutex_unlock(&lock);
 }
 
+static void push_task(ompt_data_t *task)
+{
+    thread_rec *t = me();
+    if (t->ntasks == MAX_DEPTH)
+        fail("tasks nested too deep for the recorder");
+    else
+        t->tasks[t->ntasks++] = task;
+}
+
+/* OMPT_RECORDER_REFERENCE=1: the run on LLVM libomp 14, the reference,
+ * which passes other task data at taskgroups, ends some implicit tasks
+ * inside their barrier and tells a mutex released after unlocking it (so
+ * that the next holder's acquired may come first); those checks are then
+ * skipped. */
+static int reference_run;
+
+static void pop_task(ompt_data_t *task)
+{
+    thread_rec *t = me();
+    if (t->ntasks > 0 && t->tasks[t->ntasks - 1] == task) {
+        t->ntasks--;
+        return;
+    }
+    if (!reference_run) {
+        fail("a task ended that is not the one its thread runs");
+        return;
+    }
+    for (int i = t->ntasks - 1; i >= 0; i--)
+        if (t->tasks[i] == task) {
+            memmove(&t->tasks[i], &t->tasks[i + 1], (size_t)(t->ntasks - i - 1) * sizeof t->tasks[0]);
+            t->ntasks--;
+            return;
+        }
+}
+
+static ompt_data_t *running_task(void)
+{
+    thread_rec *t = me();
+    return t->ntasks > 0 ? t->tasks[t->ntasks - 1] : NULL;
+}
+
+static unsigned char *state_of(const ompt_data_t *task)
+{
+    if (task == NULL || (task->value & TASK_TAG) == 0 || (task->value & ~TASK_TAG) >= MAX_TASKS) {
+        fail("an explicit task's data the recorder did not give out");
+        static unsigned char nowhere;
+        return &nowhere;
+    }
+    return &task_state[task->value & ~TASK_TAG];
+}
+
+static void on_task_create(ompt_data_t *encountering, const ompt_frame_t *frame, ompt_data_t *task, int flags,
+                           int has_dependences, const void *codeptr)
+{
+    (void)frame, (void)has_dependences, (void)codeptr;
+    if (encountering != running_task())
+        fail("task_create's encountering task is not the one its thread runs");
+    if (!(flags & ompt_task_explicit))
+        fail("an explicit task created without ompt_task_explicit");
+    if (task->value != 0)
+        fail("a new task's data is not cleared");
+    int n = atomic_fetch_add(&tasks_created, 1) + 1;
+    if (n >= MAX_TASKS) {
+        fail("too many tasks for the recorder");
+        return;
+    }
+    task->value = TASK_TAG | (uint64_t)n;
+    task_state[n] = CREATED;
+}
+
+static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next)
+{
+    pthread_mutex_lock(&lock);
+    switch (status) {
+    case ompt_task_switch: {
+        unsigned char *s = state_of(next);
+        if (prior != running_task())
+            fail("a switch from a task its thread does not run");
+        if (*s != CREATED)
+            fail("a task started twice, or not created");
+        *s = RUNNING;
+        push_task(next);
+        break;
+    }
+    case ompt_task_complete:
+    case ompt_task_cancel:
+    case ompt_task_detach: {
+        unsigned char *s = state_of(prior);
+        if (*s != RUNNING)
+            fail("a task ended that was not running");
+        pop_task(prior);
+        if (next != running_task())
+            fail("a task's end does not resume the task its thread ran before");
+        *s = status == ompt_task_detach ? DETACHED : FINISHED;
+        if (status != ompt_task_detach)
+            atomic_fetch_add(&tasks_finished, 1);
+        break;
+    }
+    case ompt_task_late_fulfill: {
+        unsigned char *s = state_of(prior);
+        if (*s != DETACHED)
+            fail("a late fulfilment of a task that was not detached");
+        *s = FINISHED;
+        atomic_fetch_add(&tasks_finished, 1);
+        break;
+    }
+    case ompt_task_early_fulfill:
+        break;
+    default:
+        fail("a task_schedule status the recorder does not know");
+    }
+    pthread_mutex_unlock(&lock);
+    if (status == ompt_task_switch) {
+        ompt_data_t *data = NULL;
+        int flags = 0;
+        if (get_task_info(0, &flags, &data, NULL, NULL, NULL) != 2 || data != next || !(flags & ompt_task_explicit))
+            fail("ompt_get_task_info(0) in an explicit task does not answer it");
+    }
+}
+
+static void on_dependences(ompt_data_t *task, const ompt_dependence_t *deps, int ndeps)
+{
+    if (*state_of(task) != CREATED)
+        fail("dependences of a task not just created");
+    for (int i = 0; i < ndeps; i++)
+        if (deps[i].variable.ptr == NULL || deps[i].dependence_type < ompt_dependence_type_in)
+            fail("a dependence without an address or a type");
+    atomic_fetch_add(&deps_seen, ndeps);
+}
+
+static mutex_rec *mutex_of(uint64_t wait_id)
+{
+    for (int i = 0; i < mutex_count; i++)
+        if (mutexes[i].wait_id == wait_id)
+            return &mutexes[i];
+    if (mutex_count == MAX_MUTEXES) {
+        fail("too many mutexes for the recorder");
+        return &mutexes[0];
+    }
+    mutexes[mutex_count] = (mutex_rec){.wait_id = wait_id};
+    return &mutexes[mutex_count++];
+}
+
+static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr)
+{
+    (void)kind, (void)codeptr;
+    thread_rec *t = me();
+    if (t->in_reduction)
+        return;
+    pthread_mutex_lock(&lock);
+    mutex_rec *m = mutex_of(wait_id);
+    if (m->holder != NULL && !reference_run)
+        fail("a mutex acquired while another thread holds it");
+    m->holder = t;
+    pthread_mutex_unlock(&lock);
+    atomic_fetch_add(&mutexes_acquired, 1);
+}
+
+static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr)
+{
+    (void)kind, (void)codeptr;
+    thread_rec *t = me();
+    if (t->in_reduction)
+        return;
+    pthread_mutex_lock(&lock);
+    mutex_rec *m = mutex_of(wait_id);
+    if (m->holder != t && !reference_run)
+        fail("a mutex released by a thread that does not hold it");
+    if (m->holder == t)
+        m->holder = NULL;
+    pthread_mutex_unlock(&lock);
+    atomic_fetch_add(&mutexes_released, 1);
+}
+
+static void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, const void *codeptr)
+{
+    (void)codeptr;
+    pthread_mutex_lock(&lock);
+    if (mutex_of(wait_id)->holder != me() && !reference_run)
+        fail("a nested acquisition of a nest lock the thread does not hold");
+    pthread_mutex_unlock(&lock);
+    atomic_fetch_add(endpoint == ompt_scope_begin ? &nested_begun : &nested_ended, 1);
+}
+
+static void on_reduction(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel,
+                         ompt_data_t *task, const void *codeptr)
+{
+    (void)parallel, (void)task, (void)codeptr;
+    thread_rec *t = me();
+    if (kind != ompt_sync_region_reduction)
+        fail("a reduction event of another kind");
+    if (endpoint == ompt_scope_begin) {
+        if (t->in_reduction++)
+            fail("a reduction begun inside another");
+        atomic_fetch_add(&reductions_begun, 1);
+    } else {
+        if (t->in_reduction-- != 1)
+            fail("a reduction ended that had not begun");
+        atomic_fetch_add(&reductions_ended, 1);
+    }
+}
+
 static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel, ompt_data_t *task,
                              unsigned size, unsigned index, int flags)
 {
+    if (endpoint == ompt_scope_begin)
+        push_task(task);
+    else
+        pop_task(task);
     if (flags & ompt_task_initial) {
         if (endpoint == ompt_scope_begin)
             atomic_fetch_add(&initial_tasks, 1), open_scope('I');
@@ -192,16 +430,23 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
 static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel,
                            ompt_data_t *task, const void *codeptr)
 {
-    (void)kind, (void)task, (void)codeptr;
+    (void)codeptr;
+    atomic_int *count = kind == ompt_sync_region_taskwait    ? (endpoint == ompt_scope_begin ? &taskwaits_begun : &taskwaits_ended)
+                        : kind == ompt_sync_region_taskgroup ? (endpoint == ompt_scope_begin ? &taskgroups_begun : &taskgroups_ended)
+                        : endpoint == ompt_scope_begin       ? &barriers_begun
+                                                             : &barriers_ended;
+    if (task != running_task() && !reference_run)
+        fail(kind == ompt_sync_region_taskwait ? "a taskwait's task is not the one its thread runs" : kind == ompt_sync_region_taskgroup ? "a taskgroup's task is not the one its thread runs" : "a barrier's task is not the one its thread runs");
     if (endpoint == ompt_scope_begin) {
         if (parallel != NULL && parallel->value != 0)
             (void)region_of(parallel);
-        open_scope('S');
-        atomic_fetch_add(&barriers_begun, 1);
-    } else {
+        /* A taskgroup's region stays open while its tasks are made. */
+        if (kind != ompt_sync_region_taskgroup)
+            open_scope('S');
+    } else if (kind != ompt_sync_region_taskgroup) {
         close_scope('S');
-        atomic_fetch_add(&barriers_ended, 1);
     }
+    atomic_fetch_add(count, 1);
 }
 
 static void on_sync_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel,
@@ -223,7 +468,10 @@ static int initialize(ompt_function_lookup_t lookup, int device, ompt_data_t *to
     ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
     get_thread_data = (ompt_get_thread_data_t)lookup("ompt_get_thread_data");
     get_parallel_info = (ompt_get_parallel_info_t)lookup("ompt_get_parallel_info");
-    if (set == NULL || get_thread_data == NULL || get_parallel_info == NULL) {
+    get_task_info = (ompt_get_task_info_t)lookup("ompt_get_task_info");
+    const char *reference = getenv("OMPT_RECORDER_REFERENCE");
+    reference_run = reference != NULL && strcmp(reference, "1") == 0;
+    if (set == NULL || get_thread_data == NULL || get_parallel_info == NULL || get_task_info == NULL) {
         fprintf(stderr, "ompt-recorder: FAIL the runtime lacks ompt_set_callback, _get_thread_data or "
                         "_get_parallel_info\n");
         return 0;
@@ -234,7 +482,14 @@ static int initialize(ompt_function_lookup_t lookup, int device, ompt_data_t *to
              set(ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end) == ompt_set_always &&
              set(ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task) == ompt_set_always &&
              set(ompt_callback_sync_region, (ompt_callback_t)on_sync_region) == ompt_set_always &&
-             set(ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_wait) == ompt_set_always;
+             set(ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_wait) == ompt_set_always &&
+             set(ompt_callback_task_create, (ompt_callback_t)on_task_create) == ompt_set_always &&
+             set(ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule) == ompt_set_always &&
+             set(ompt_callback_dependences, (ompt_callback_t)on_dependences) == ompt_set_always &&
+             set(ompt_callback_mutex_acquired, (ompt_callback_t)on_mutex_acquired) == ompt_set_always &&
+             set(ompt_callback_mutex_released, (ompt_callback_t)on_mutex_released) == ompt_set_always &&
+             set(ompt_callback_nest_lock, (ompt_callback_t)on_nest_lock) == ompt_set_always &&
+             set(ompt_callback_reduction, (ompt_callback_t)on_reduction) == ompt_set_always;
     if (!ok)
         fail("a callback the runtime should deliver always is not");
     return 1;
@@ -253,10 +508,24 @@ static void finalize(ompt_data_t *tool_data)
     }
     if (atomic_load(&initial_tasks) != 1)
         fail("not one initial task");
+    int created = atomic_load(&tasks_created);
+    for (int i = 1; i <= created && i < MAX_TASKS; i++)
+        if (task_state[i] != FINISHED)
+            fail("a task that did not finish");
+    for (int i = 0; i < mutex_count; i++)
+        if (mutexes[i].holder != NULL)
+            fail("a mutex still held at the end");
     printf("ompt-recorder: threads=%d parallel=%d/%d implicit=%d/%d barriers=%d/%d waits=%d/%d initial=%d %s\n",
            atomic_load(&threads_begun), n, ended, atomic_load(&implicit_begun), atomic_load(&implicit_ended),
            atomic_load(&barriers_begun), atomic_load(&barriers_ended), atomic_load(&waits_begun),
            atomic_load(&waits_ended), atomic_load(&initial_tasks), atomic_load(&failures) ? "bad" : "ok");
+    printf("ompt-recorder: tasks=%d/%d deps=%d taskwaits=%d/%d taskgroups=%d/%d mutexes=%d/%d nested=%d/%d "
+           "reductions=%d/%d %s\n",
+           created, atomic_load(&tasks_finished), atomic_load(&deps_seen), atomic_load(&taskwaits_begun),
+           atomic_load(&taskwaits_ended), atomic_load(&taskgroups_begun), atomic_load(&taskgroups_ended),
+           atomic_load(&mutexes_acquired), atomic_load(&mutexes_released), atomic_load(&nested_begun),
+           atomic_load(&nested_ended), atomic_load(&reductions_begun), atomic_load(&reductions_ended),
+           atomic_load(&failures) ? "bad" : "ok");
     fflush(stdout);
 }
 

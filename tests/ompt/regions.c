@@ -1,35 +1,103 @@
 /* The program the recording tool watches: ROUNDS parallel regions, each
- * with an explicit barrier and a worksharing loop (its implicit barrier),
- * then a region with num_threads(1) and one nested inside another.  Its
- * output is the events it expects of a tool, one line, which
- * check_ompt.py compares with the recorder's:
- *   regions: threads=T parallel=P implicit=I barriers=B */
+ * with tasks (queued, with dependences, in a taskgroup, if(0)) and a
+ * taskwait in a single, an explicit barrier, a worksharing loop (its
+ * implicit barrier), a critical section, a lock, a nest lock taken twice
+ * and an ordered loop; then a region with num_threads(1).  Its output is
+ * the events it expects of a tool, one line, which check_ompt.py compares
+ * with the recorder's:
+ *   regions: parallel=P implicit=I barriers=B tasks=T deps=D taskwaits=W taskgroups=G mutexes=M nested=N */
 #include <omp.h>
 #include <stdio.h>
 
-enum { ROUNDS = 10 };
+enum { ROUNDS = 10, TASKS_PER_ROUND = 8, ORDERED_ITERATIONS = 8 };
+
+/* The single's tasks: 3 plain, 2 linked by a dependence (one entry
+ * each), 2 in a taskgroup, 1 if(0); a taskwait before the taskgroup. */
+static void make_tasks(long *counted)
+{
+    int x = 0;
+    for (int k = 0; k < 3; k++) {
+#pragma omp task shared(counted)
+        {
+#pragma omp atomic
+            *counted += 1;
+        }
+    }
+#pragma omp task depend(out : x) shared(x)
+    x = 1;
+#pragma omp task depend(in : x) shared(x, counted)
+    {
+#pragma omp atomic
+        *counted += x;
+    }
+#pragma omp taskwait
+#pragma omp taskgroup
+    {
+        for (int k = 0; k < 2; k++) {
+#pragma omp task shared(counted)
+            {
+#pragma omp atomic
+                *counted += 1;
+            }
+        }
+    }
+#pragma omp task if (0) shared(counted)
+    {
+#pragma omp atomic
+        *counted += 1;
+    }
+}
 
 int main(void)
 {
     int team = 0;
-    long sum = 0;
+    long sum = 0, counted = 0, in_critical = 0, in_lock = 0, in_order = 0;
+    omp_lock_t lock;
+    omp_nest_lock_t nest;
+    omp_init_lock(&lock);
+    omp_init_nest_lock(&nest);
     for (int r = 0; r < ROUNDS; r++) {
 #pragma omp parallel reduction(+ : sum)
         {
 #pragma omp single
-            team = omp_get_num_threads();
+            {
+                team = omp_get_num_threads();
+                make_tasks(&counted);
+            }
 #pragma omp barrier
 #pragma omp for
             for (int i = 0; i < 100; i++)
                 sum += i;
+#pragma omp critical
+            in_critical++;
+            omp_set_lock(&lock);
+            in_lock++;
+            omp_unset_lock(&lock);
+            omp_set_nest_lock(&nest);
+            omp_set_nest_lock(&nest);
+            omp_unset_nest_lock(&nest);
+            omp_unset_nest_lock(&nest);
+#pragma omp for ordered schedule(static, 1)
+            for (int i = 0; i < ORDERED_ITERATIONS; i++) {
+#pragma omp ordered
+                in_order++;
+            }
         }
     }
+    omp_destroy_lock(&lock);
+    omp_destroy_nest_lock(&nest);
 #pragma omp parallel num_threads(1)
     sum += 1;
     /* Regions: ROUNDS + 1; implicit tasks: ROUNDS * team + 1; barriers per
-     * member of a round: the single's, the explicit one, the loop's and the
-     * region's end (4), and the end of the team of one's region (1). */
-    printf("regions: parallel=%d implicit=%d barriers=%d sum=%ld\n", ROUNDS + 1, ROUNDS * team + 1,
-           ROUNDS * team * 4 + 1, sum);
+     * member of a round: the single's, the explicit one, the two loops' and
+     * the region's end (5), and the end of the team of one's region (1).
+     * Mutexes acquired per round: critical, lock and nest lock by each
+     * member, and each ordered iteration's turn; the nest lock's second
+     * set is a nested acquisition. */
+    int mutexes = ROUNDS * (3 * team + ORDERED_ITERATIONS);
+    printf("regions: parallel=%d implicit=%d barriers=%d tasks=%d deps=%d taskwaits=%d taskgroups=%d mutexes=%d "
+           "nested=%d sum=%ld counted=%ld held=%ld/%ld/%ld\n",
+           ROUNDS + 1, ROUNDS * team + 1, ROUNDS * team * 5 + 1, ROUNDS * TASKS_PER_ROUND, ROUNDS * 2, ROUNDS,
+           ROUNDS, mutexes, ROUNDS * team, sum, counted, in_critical, in_lock, in_order);
     return 0;
 }

@@ -25,30 +25,30 @@ static muster_omp_mutex *named_mutex(void **slot)
 
 MUSTER_OMP_EXPORT void GOMP_critical_start(void)
 {
-    muster_omp_mutex_lock(&unnamed_critical);
+    muster_omp_program_lock(&unnamed_critical, MUSTER_OMPT_MUTEX_CRITICAL);
 }
 
 MUSTER_OMP_EXPORT void GOMP_critical_end(void)
 {
-    muster_omp_mutex_unlock(&unnamed_critical);
+    muster_omp_program_unlock(&unnamed_critical, MUSTER_OMPT_MUTEX_CRITICAL);
 }
 
 MUSTER_OMP_EXPORT void GOMP_critical_name_start(void **pptr)
 {
-    muster_omp_mutex_lock(named_mutex(pptr));
+    muster_omp_program_lock(named_mutex(pptr), MUSTER_OMPT_MUTEX_CRITICAL);
 }
 
 MUSTER_OMP_EXPORT void GOMP_critical_name_end(void **pptr)
 {
-    muster_omp_mutex_unlock(named_mutex(pptr));
+    muster_omp_program_unlock(named_mutex(pptr), MUSTER_OMPT_MUTEX_CRITICAL);
 }
 
 MUSTER_OMP_EXPORT void GOMP_atomic_start(void)
 {
-    muster_omp_mutex_lock(&atomic_fallback);
+    muster_omp_program_lock(&atomic_fallback, MUSTER_OMPT_MUTEX_ATOMIC);
 }
 
 MUSTER_OMP_EXPORT void GOMP_atomic_end(void)
 {
-    muster_omp_mutex_unlock(&atomic_fallback);
+    muster_omp_program_unlock(&atomic_fallback, MUSTER_OMPT_MUTEX_ATOMIC);
 }

@@ -32,6 +32,7 @@ MUSTER_OMP_EXPORT void GOMP_ordered_start(void)
  * chunk's later iterations are this thread's and come in order anyway. */
 MUSTER_OMP_EXPORT void GOMP_ordered_end(void)
 {
+    muster_ws_ordered_end(muster_omp_self());
 }
 
 /* ---- the long entry points ---- */

@@ -1,6 +1,6 @@
 /* gcc's task reductions: task_reduction on taskgroup and taskloop,
  * in_reduction, and reduction(task, ...) on parallel and worksharing
- * constructs, on the task wing's taskgroups (task/records.c keeps one slot per
+ * constructs, on the task wing's taskgroups (task/taskgroup.c keeps one slot per
  * taskgroup for the innermost registration, inherited by nested groups).
  *
  * The descriptor gcc builds (libgomp's task.c documents it):

@@ -46,7 +46,9 @@ KMP_VERSIONED(omp_init_nest_lock_with_hint) void muster_kmp_init_nest_lock_with_
 
 KMP_VERSIONED(omp_destroy_nest_lock) void muster_kmp_destroy_nest_lock(kmp_nest_lock *lock)
 {
-    free(impl_of(lock, "omp_destroy_nest_lock"));
+    void *impl = impl_of(lock, "omp_destroy_nest_lock");
+    muster_omp_nest_lock_destroy(impl);
+    free(impl);
     lock->impl = NULL;
 }
 

@@ -55,7 +55,7 @@ static muster_omp_mutex *name_mutex(kmp_critical_name *name)
 MUSTER_OMP_EXPORT void __kmpc_critical(ident_t *loc, kmp_int32 gtid, kmp_critical_name *name)
 {
     (void)loc, (void)gtid;
-    muster_omp_mutex_lock(name_mutex(name));
+    muster_omp_program_lock(name_mutex(name), MUSTER_OMPT_MUTEX_CRITICAL);
 }
 
 /* The hint (contended, speculative, ...) changes nothing here. */
@@ -63,13 +63,13 @@ MUSTER_OMP_EXPORT void __kmpc_critical_with_hint(ident_t *loc, kmp_int32 gtid, k
                                                  uint32_t hint)
 {
     (void)loc, (void)gtid, (void)hint;
-    muster_omp_mutex_lock(name_mutex(name));
+    muster_omp_program_lock(name_mutex(name), MUSTER_OMPT_MUTEX_CRITICAL);
 }
 
 MUSTER_OMP_EXPORT void __kmpc_end_critical(ident_t *loc, kmp_int32 gtid, kmp_critical_name *name)
 {
     (void)loc, (void)gtid;
-    muster_omp_mutex_unlock(name_mutex(name));
+    muster_omp_program_unlock(name_mutex(name), MUSTER_OMPT_MUTEX_CRITICAL);
 }
 
 /* ---- reductions ----
@@ -136,13 +136,17 @@ static kmp_int32 reduce_begin(ident_t *loc, void *data, void (*combine)(void *, 
     enum reduce_method method = choose_method(team, loc, can_fold, blocking);
     if (method == REDUCE_TREE) {
         bool member_0 = muster_omp_team_reduce(self, data, combine, blocking);
+        if (member_0 && muster_ompt_on())
+            muster_ompt_reduction(MUSTER_OMPT_SCOPE_BEGIN); /* it folds into the originals, alone */
         reduce_chosen = member_0 ? REDUCE_TREE : 0;
         return member_0 ? 1 : 0;
     }
     reduce_chosen = (unsigned char)method;
     if (method == REDUCE_ATOMIC)
         return 2;
-    muster_omp_mutex_lock(name_mutex(name));
+    if (muster_ompt_on())
+        muster_ompt_reduction(MUSTER_OMPT_SCOPE_BEGIN); /* the fold, under the lock */
+    muster_omp_program_lock(name_mutex(name), MUSTER_OMPT_MUTEX_CRITICAL);
     return 1;
 }
 
@@ -153,7 +157,12 @@ static bool reduce_end(kmp_critical_name *name, bool blocking)
     unsigned char chosen = reduce_chosen;
     reduce_chosen = 0;
     if (chosen == REDUCE_LOCKED)
-        muster_omp_mutex_unlock(name_mutex(name));
+        muster_omp_program_unlock(name_mutex(name), MUSTER_OMPT_MUTEX_CRITICAL);
+    /* A tool was told of the folds under the lock (the lock's events
+     * inside the reduction's) and member 0's; the atomic ones it sees as
+     * atomics. */
+    if ((chosen == REDUCE_LOCKED || chosen == REDUCE_TREE) && muster_ompt_on())
+        muster_ompt_reduction(MUSTER_OMPT_SCOPE_END);
     if (chosen == REDUCE_TREE) {
         if (blocking)
             muster_omp_team_reduce_release(muster_omp_self());
@@ -202,6 +211,7 @@ MUSTER_OMP_EXPORT void __kmpc_ordered(ident_t *loc, kmp_int32 gtid)
 MUSTER_OMP_EXPORT void __kmpc_end_ordered(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
+    muster_ws_ordered_end(muster_omp_self());
 }
 
 /* ---- cancellation ---- */

@@ -165,7 +165,7 @@ typedef struct task_frame {
 typedef struct taskgroup {
     struct taskgroup *prev;
     muster_omp_team *team;
-    void *reductions;       /* the ABI layer's task reductions (see the slot in records.c); inherited */
+    void *reductions;       /* the ABI layer's task reductions (see the slot in taskgroup.c); inherited */
     bool workshare;         /* the group of a worksharing construct's task reductions */
     _Atomic bool cancelled; /* cancel taskgroup (cancel.c): its tasks no longer start */
     task_count tasks;       /* deferred tasks created in the group, not finished yet */
@@ -193,14 +193,35 @@ struct deferred_task {
     /* A stand-in (fn NULL) for an undeferred task or taskwait depend: 1
      * until its predecessors have finished, then 0 (see wait.c: wait_for_own_deps). */
     task_count stand_in_waiting;
-    /* the argument block follows */
+    /* the argument block follows (after a deferred_task_told, when a tool is attached) */
 };
+
+/* What a record keeps for a tool (ompt.h), after the record, only while a
+ * tool is attached (muster_ompt_on: on before the first task, off only at
+ * the program's exit): without one the record stays as small, and as
+ * quick to fill, as before tools. */
+typedef struct deferred_task_told {
+    muster_ompt_task ompt;
+    /* A detached task: whether its body ended, and what its end told the
+     * tool (detach.c orders the events). */
+    _Atomic bool body_ended;
+    bool told_detach;
+} deferred_task_told;
+
+/* Its size while a tool is attached, else 0 (records.c; set by
+ * muster_omp_tasks_told). */
+extern size_t muster_omp_record_told_bytes;
+
+static inline deferred_task_told *told_of(deferred_task *t)
+{
+    return (deferred_task_told *)(void *)(t + 1);
+}
 
 /* ---- where the calling thread is ---- */
 
 extern _Thread_local task_frame *muster_omp_current_frame;
 extern _Thread_local taskgroup *muster_omp_current_group;
-/* The unfulfilled events of tasks this thread ran at once (detach.c). */
+/* The unfulfilled events of tasks this thread ran at once (events.c). */
 extern _Thread_local struct task_event *muster_omp_pending_events;
 /* The implicit task's node: never freed (its reference is never dropped).
  * One per thread serves every level of nesting: an inner region's tasks all
@@ -312,7 +333,13 @@ static inline void task_tags(const deferred_task *t, uintptr_t tags[MUSTER_DEQUE
     }
 }
 
-/* ---- records.c: frames, nodes and records ---- */
+/* The flags a tool is told for an explicit task (ompt.h). */
+static inline int muster_ompt_task_flags(int extra, bool final)
+{
+    return MUSTER_OMPT_TASK_EXPLICIT | extra | (final ? MUSTER_OMPT_TASK_FINAL : 0);
+}
+
+/* ---- records.c: frames, nodes and records (below the waits and the creation paths) ---- */
 
 /* Enters and leaves a frame for a task the caller runs at once. */
 void muster_omp_frame_enter(task_frame *frame, bool final);
@@ -344,16 +371,17 @@ uint32_t muster_omp_record_complete(deferred_task *t);
 bool muster_omp_record_queue_again(deferred_task *t, unsigned id);
 /* depend.h's ready callback: a task whose last predecessor just finished. */
 void muster_omp_successor_ready(void *task, void *arg);
-/* Puts a task member id just took from its own deque back, unrun. */
-void muster_omp_record_put_back(muster_omp_team_tasks *tt, unsigned id, deferred_task *t);
-
-/* ---- submit.c ---- */
-
+/* Tells a tool a new task's depend clauses (the dependences event). */
+void muster_omp_tell_dependences(muster_ompt_task *task, const muster_omp_depend *depend);
 /* Counts a record in the team's pending and schedules it (with its
  * dependences, if any). */
 void muster_omp_record_schedule(muster_omp_thread *self, deferred_task *t, const muster_omp_depend *depend);
 
-/* ---- wait.c ---- */
+
+/* ---- wait.c (above the records; taskgroup.c above it) ---- */
+
+/* Puts a task member id just took from its own deque back, unrun. */
+void muster_omp_record_put_back(muster_omp_team_tasks *tt, unsigned id, deferred_task *t);
 
 /* Waits until *count reaches zero, running meanwhile tasks that descend
  * from `waiter` (the tied-task scheduling constraint). */
@@ -372,7 +400,7 @@ void muster_omp_stand_in_wait(muster_omp_team *team, task_frame *running, const 
 /* The undeferred task has run: its successors may go. */
 void muster_omp_stand_in_leave(muster_omp_stand_in *s);
 
-/* ---- detach.c ---- */
+/* ---- events.c (below the records): events of detachable tasks run at once ---- */
 
 /* The calling thread's events of `frame`'s children no longer have a
  * taskwait to wait for them (their parent has finished). */
@@ -380,8 +408,16 @@ void muster_omp_events_orphan(const task_frame *frame);
 /* Waits for the events of the running task's children, or of a taskgroup. */
 void muster_omp_events_settle_children(const task_frame *frame);
 void muster_omp_events_settle_group(const taskgroup *group);
+/* omp_fulfill_event for such an event. */
+void muster_omp_event_fulfil(void *handle);
+
+/* ---- solo.c ---- */
+
 /* A team of one gets a scheduler for its first detachable task. */
 void muster_omp_tasks_solo_scheduler(muster_omp_team *team);
+
+/* ---- detach.c (above the records) ---- */
+
 /* A detachable task of a team with a scheduler becomes a record completed
  * by its body's end and its event's fulfilment, whichever comes second. */
 void muster_omp_defer_detached(muster_omp_thread *self, muster_omp_team *team, task_frame *running, bool final,

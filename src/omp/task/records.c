@@ -1,6 +1,7 @@
-/* Task records and where a thread is among them: frames, nodes,
- * taskgroups, cancellation, and running and completing a record (core.h
- * says how the wing fits together). */
+/* Task records and where a thread is among them: frames, nodes, and
+ * scheduling, running and completing a record (core.h says how the wing
+ * fits together).  Below the waits (wait.c, taskgroup.c) and the creation
+ * paths (submit.c, detach.c), which call it. */
 #include <omp.h>
 #include <string.h>
 
@@ -11,83 +12,21 @@
 _Thread_local task_frame *muster_omp_current_frame;
 _Thread_local taskgroup *muster_omp_current_group;
 _Thread_local task_node muster_omp_implicit_node = {.refs = 1};
+size_t muster_omp_record_told_bytes;
 
-/* ---- taskgroups and cancellation ---- */
-
-static void push_group(void)
+void muster_omp_tasks_told(void)
 {
-    taskgroup *outer = innermost_group();
-    taskgroup *group = checked_malloc(sizeof *group);
-    *group = (taskgroup){
-        .prev = muster_omp_current_group,
-        .team = current_team(),
-        .reductions = outer ? outer->reductions : NULL,
-    };
-    atomic_init(&group->tasks, 0);
-    atomic_init(&group->cancelled, false);
-    muster_omp_current_group = group;
+    muster_omp_record_told_bytes = sizeof(deferred_task_told);
+    muster_omp_task_memory_told();
 }
 
-static void pop_group(void)
-{
-    taskgroup *group = muster_omp_current_group;
-    muster_omp_current_group = group->prev;
-    free(group);
-}
-
-void muster_omp_taskgroup_cancel(void)
-{
-    taskgroup *group = cancellable_group(innermost_group());
-    if (group != NULL)
-        atomic_store_explicit(&group->cancelled, true, memory_order_relaxed); /* relaxed: as group_cancelled */
-}
-
-bool muster_omp_taskgroup_cancelled(void)
-{
-    return group_cancelled(innermost_group());
-}
+/* ---- frames ---- */
 
 MUSTER_OMP_EXPORT int omp_in_final(void)
 {
     task_frame *frame = running_task();
     return frame != NULL && frame->final;
 }
-
-void muster_omp_taskgroup_start(void)
-{
-    push_group();
-}
-
-void muster_omp_taskgroup_end(void)
-{
-    taskgroup *group = innermost_group();
-    if (group == NULL)
-        muster_omp_fatal("the end of a taskgroup that was not started");
-    muster_omp_wait_descendants(&group->tasks, muster_omp_frame_node(running_task()));
-    if (muster_omp_pending_events != NULL)
-        muster_omp_events_settle_group(group);
-    pop_group();
-}
-
-/* ---- the ABI layers' data on taskgroups ----
- *
- * Each taskgroup has one slot for the task reductions an ABI layer
- * registers in it (gomp/taskred.c: gcc's descriptor); a nested group
- * starts with its enclosing group's value. */
-
-void **muster_omp_taskgroup_reduction_slot(void)
-{
-    taskgroup *group = innermost_group();
-    return group != NULL ? &group->reductions : NULL;
-}
-
-void muster_omp_workshare_taskgroup_start(void)
-{
-    push_group();
-    muster_omp_current_group->workshare = true;
-}
-
-/* ---- frames ---- */
 
 void muster_omp_frame_enter(task_frame *frame, bool final)
 {
@@ -112,7 +51,25 @@ void muster_omp_frame_leave(task_frame *frame)
 
 /* ---- undeferred tasks whose body the compiler runs (LLVM's if(0)) ---- */
 
-_Static_assert(sizeof(task_frame) <= MUSTER_OMP_UNDEFERRED_FRAME_SIZE, "task.h's frame size holds a frame");
+/* What an undeferred task keeps in the storage its ABI layer gives it. */
+typedef struct undeferred_storage {
+    task_frame frame; /* first: the storage is the frame */
+    muster_ompt_task ompt;
+} undeferred_storage;
+
+_Static_assert(sizeof(undeferred_storage) <= MUSTER_OMP_UNDEFERRED_FRAME_SIZE, "task.h's frame size holds a frame");
+
+/* The tool's events of an undeferred task (out of line: without a tool
+ * the task pays the flag's test only). */
+static __attribute__((noinline)) void undeferred_told(undeferred_storage *s, bool begin)
+{
+    if (begin) {
+        muster_ompt_task_create(&s->ompt, muster_ompt_task_flags(MUSTER_OMPT_TASK_UNDEFERRED, s->frame.final), false);
+        muster_ompt_task_begin(&s->ompt);
+    } else {
+        muster_ompt_task_end(&s->ompt, MUSTER_OMPT_TASK_COMPLETE);
+    }
+}
 
 void muster_omp_undeferred_begin(void *storage, bool final)
 {
@@ -126,6 +83,8 @@ void muster_omp_undeferred_begin(void *storage, bool final)
                           .depth = depth_below(running),
                           .work_first = work_first_at_once(running)};
     muster_omp_current_frame = frame;
+    if (muster_ompt_on())
+        undeferred_told(storage, true);
 }
 
 void muster_omp_undeferred_end(void *storage)
@@ -133,6 +92,8 @@ void muster_omp_undeferred_end(void *storage)
     task_frame *frame = storage;
     if (muster_omp_current_frame != frame)
         muster_omp_fatal("an undeferred task ended that is not the innermost one running");
+    if (muster_ompt_on())
+        undeferred_told(storage, false);
     muster_omp_frame_leave(frame);
 }
 
@@ -262,6 +223,72 @@ static void release_successors(deferred_task *t)
     t->deps = NULL;
 }
 
+/* The dependences event of a new task: its depend clauses as OMPT lists
+ * them (a kind the core does not read is left out). */
+__attribute__((noinline)) void muster_omp_tell_dependences(muster_ompt_task *task, const muster_omp_depend *depend)
+{
+    enum { ON_STACK = 32 };
+    muster_ompt_dependence stack[ON_STACK] = {0};
+    muster_ompt_dependence *deps = depend->count <= ON_STACK ? stack : malloc(depend->count * sizeof *deps);
+    if (deps == NULL)
+        return; /* out of memory: the tool misses this event rather than the program failing */
+    int n = 0;
+    for (size_t i = 0; i < depend->count; i++) {
+        uintptr_t addr;
+        muster_omp_dep_kind kind;
+        if (!depend->nth(depend->list, i, &addr, &kind))
+            continue;
+        deps[n].variable.ptr = (void *)addr;
+        deps[n].dependence_type = kind == MUSTER_OMP_DEP_READ    ? MUSTER_OMPT_DEPENDENCE_IN
+                                  : kind == MUSTER_OMP_DEP_WRITE ? MUSTER_OMPT_DEPENDENCE_INOUT
+                                                                 : MUSTER_OMPT_DEPENDENCE_MUTEXINOUTSET;
+        n++;
+    }
+    muster_ompt_dependences(task, deps, n);
+    if (deps != stack)
+        free(deps);
+}
+
+/* Counts a record in the team's pending and schedules it: with `depend`,
+ * registered in its parent's table to wait for its predecessors (the last
+ * one's thread queues it); once ready, queued or run here as defer.h says
+ * (muster_omp_defer_ready). */
+void muster_omp_record_schedule(muster_omp_thread *self, deferred_task *t, const muster_omp_depend *depend)
+{
+    muster_omp_team_tasks *tt = t->team->tasks;
+    muster_omp_tasks_count_new(tt, self->id);
+    if (depend != NULL && muster_ompt_on())
+        muster_omp_tell_dependences(&told_of(t)->ompt, depend);
+    if (depend != NULL) {
+        t->deps = muster_omp_deps_new(depend, t, t->team);
+        if (t->parent->deps == NULL)
+            t->parent->deps = muster_omp_dep_table_new();
+        if (!muster_omp_deps_register(t->parent->deps, t->deps))
+            return; /* a predecessor's end will queue it */
+    }
+    if (muster_omp_defer_ready(tt, self->id, depend != NULL, t->priority) &&
+        muster_omp_record_queue_again(t, self->id))
+        return;
+    muster_omp_record_run_deferred(t);
+}
+
+/* Tells the tool a record's body ended, before the body's end may hand
+ * the record to its fulfiller (detach.c): complete, cancelled, or
+ * detached with its event not fulfilled yet. */
+static void tell_body_end(deferred_task *t, bool cancelled)
+{
+    int status = cancelled ? MUSTER_OMPT_TASK_CANCEL : MUSTER_OMPT_TASK_COMPLETE;
+    if (t->detached) {
+        /* seq_cst (both): against fulfil_record's exchange and load, so that
+         * one of the two sees the other (detach.c: the fulfilment's events). */
+        atomic_store(&told_of(t)->body_ended, true);
+        if (!cancelled && !atomic_load(&t->fulfilled))
+            status = MUSTER_OMPT_TASK_DETACH;
+        told_of(t)->told_detach = status == MUSTER_OMPT_TASK_DETACH; /* the decrement publishes it */
+    }
+    muster_ompt_task_end(&told_of(t)->ompt, status);
+}
+
 /* Runs a task record's body in the calling thread (a member of its team),
  * in the frame and taskgroup it was created in, whichever thread runs it.
  * True when the task is complete: always, unless it is detached and its
@@ -282,7 +309,11 @@ static bool run_record_body(deferred_task *t)
     muster_omp_current_group = t->group;
     bool timed = muster_omp_defer_sample_start(frame.depth);
     uint64_t start = timed ? muster_now_ns() : 0;
-    if (!task_cancelled(t->team, t->group))
+    bool told = muster_ompt_on();
+    if (told)
+        muster_ompt_task_begin(&told_of(t)->ompt);
+    bool cancelled = task_cancelled(t->team, t->group);
+    if (!cancelled)
         t->fn(t->data);
     if (timed)
         muster_omp_defer_sample_end(frame.depth, start);
@@ -292,9 +323,14 @@ static bool run_record_body(deferred_task *t)
         muster_omp_events_orphan(&frame);
     muster_omp_current_group = saved_group;
     muster_omp_node_release(frame.node, frame.team);
+    if (told)
+        tell_body_end(t, cancelled);
     /* acq_rel: pairs with the decrement in fulfil_record() (detach.c): whichever of the body's
      * end and the fulfilment comes second completes the task, and must see what the first did. */
-    return !t->detached || atomic_fetch_sub_explicit(&t->detach_outstanding, 1, memory_order_acq_rel) == 1;
+    bool complete = !t->detached || atomic_fetch_sub_explicit(&t->detach_outstanding, 1, memory_order_acq_rel) == 1;
+    if (told && t->detached && complete && told_of(t)->told_detach)
+        muster_ompt_task_fulfilled(&told_of(t)->ompt, MUSTER_OMPT_TASK_LATE_FULFILL);
+    return complete;
 }
 
 /* A task that is complete: its successors become ready, its parent and
@@ -343,7 +379,7 @@ deferred_task *muster_omp_record_new(muster_omp_team *team, task_frame *running,
 {
     long arg_size = task->arg_size, arg_align = task->arg_align;
     size_t align = arg_align > 0 ? (size_t)arg_align : 1;
-    size_t header = (sizeof(deferred_task) + align - 1) & ~(align - 1);
+    size_t header = (sizeof(deferred_task) + muster_omp_record_told_bytes + align - 1) & ~(align - 1);
     /* From the thread's task memory: no malloc on the hot path, and the
      * block returns here whichever thread finishes the task. */
     deferred_task *t = muster_omp_task_alloc(header + (size_t)(arg_size > 0 ? arg_size : 0) + align);
@@ -374,6 +410,8 @@ deferred_task *muster_omp_record_new(muster_omp_team *team, task_frame *running,
         atomic_fetch_add_explicit(&parent->children, TASK_COUNT_ONE, memory_order_relaxed);
     if (t->group != NULL)
         atomic_fetch_add_explicit(&t->group->tasks, TASK_COUNT_ONE, memory_order_relaxed);
+    if (muster_ompt_on())
+        muster_ompt_task_create(&told_of(t)->ompt, muster_ompt_task_flags(0, final), task->depend != NULL);
     return t;
 }
 

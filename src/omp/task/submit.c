@@ -13,6 +13,14 @@
  * this thread made. */
 static _Thread_local deferred_task *implicit_delayed;
 
+/* How plain_task may run a task: the if clause, task.h's queue_alone, and
+ * whether a tool is told of it (the general path only; a constant false on
+ * muster_omp_task_plain's, where the struct costs nothing: inlined, its
+ * fields are values). */
+typedef struct task_ways {
+    bool if_clause, queue_alone, told;
+} task_ways;
+
 /* Queues the record for any member to run (the throttle asked already);
  * when the deque is full, runs it here at once instead, on the copy it
  * already holds (so a firstprivate copy is made and destroyed exactly
@@ -56,27 +64,6 @@ static void queue_prioritized(muster_omp_thread *self, deferred_task *t, int pri
     if (!queued)
         (void)muster_omp_record_run(t); /* as queue_record */
     muster_omp_task_count_deferred(queued);
-}
-
-/* Counts a record in the team's pending and schedules it: with `depend`,
- * registered in its parent's table to wait for its predecessors (the last
- * one's thread queues it); once ready, queued or run here as defer.h says
- * (muster_omp_defer_ready). */
-void muster_omp_record_schedule(muster_omp_thread *self, deferred_task *t, const muster_omp_depend *depend)
-{
-    muster_omp_team_tasks *tt = t->team->tasks;
-    muster_omp_tasks_count_new(tt, self->id);
-    if (depend != NULL) {
-        t->deps = muster_omp_deps_new(depend, t, t->team);
-        if (t->parent->deps == NULL)
-            t->parent->deps = muster_omp_dep_table_new();
-        if (!muster_omp_deps_register(t->parent->deps, t->deps))
-            return; /* a predecessor's end will queue it */
-    }
-    if (muster_omp_defer_ready(tt, self->id, depend != NULL, t->priority) &&
-        muster_omp_record_queue_again(t, self->id))
-        return;
-    muster_omp_record_run_deferred(t);
 }
 
 /* A task with dependences: registered in its parent's table, it waits
@@ -146,7 +133,8 @@ static __attribute__((noinline)) void leave_at_once_rare(task_frame *frame)
  * loaded again. */
 static inline __attribute__((always_inline)) void run_at_once(muster_omp_team *team, task_frame *outer,
                                                              const task_frame *running, bool final,
-                                                             bool deferrable, void (*fn)(void *), void *data,
+                                                             bool deferrable, muster_ompt_task *told,
+                                                             void (*fn)(void *), void *data,
                                                              void (*cpyfn)(void *, void *), long arg_size,
                                                              long arg_align)
 {
@@ -156,6 +144,8 @@ static inline __attribute__((always_inline)) void run_at_once(muster_omp_team *t
                         .depth = depth_below(running),
                         .work_first = work_first_at_once(running)};
     muster_omp_current_frame = &frame;
+    if (told != NULL)
+        muster_ompt_task_begin(told);
     bool timed = deferrable && muster_omp_defer_sample_start(frame.depth);
     uint64_t start = timed ? muster_now_ns() : 0;
     if (cpyfn == NULL)
@@ -164,11 +154,21 @@ static inline __attribute__((always_inline)) void run_at_once(muster_omp_team *t
         run_body_on_copy(fn, data, cpyfn, arg_size, arg_align, NULL, 0);
     if (timed)
         muster_omp_defer_sample_end(frame.depth, start);
+    if (told != NULL)
+        muster_ompt_task_end(told, MUSTER_OMPT_TASK_COMPLETE);
     muster_omp_current_frame = frame.parent;
     if (deferrable)
         muster_omp_defer_note_spawned(frame.depth, frame.spawned);
     if (__builtin_expect(frame.node != NULL || muster_omp_pending_events != NULL, 0))
         leave_at_once_rare(&frame);
+}
+
+/* What a tool is told of a task run at once: undeferred when if(0) or
+ * included in a final task (a task the runtime chose to run at once is an
+ * explicit task like a queued one). */
+static inline int at_once_flags(bool if_clause, bool final)
+{
+    return muster_ompt_task_flags(if_clause && !final ? 0 : MUSTER_OMPT_TASK_UNDEFERRED, final);
 }
 
 /* run_at_once for a task with depend or detach clauses: it waits for its
@@ -177,8 +177,14 @@ static inline __attribute__((always_inline)) void run_at_once(muster_omp_team *t
  * task (if(0), final) pays nothing for these. */
 static __attribute__((noinline)) void run_at_once_with_clauses(muster_omp_team *team, task_frame *outer,
                                                                task_frame *running, bool final, bool deferrable,
-                                                               const muster_omp_task_desc *task)
+                                                               bool told, const muster_omp_task_desc *task)
 {
+    muster_ompt_task ompt;
+    if (told) {
+        muster_ompt_task_create(&ompt, at_once_flags(task->if_clause, final), task->depend != NULL);
+        if (task->depend != NULL)
+            muster_omp_tell_dependences(&ompt, task->depend);
+    }
     muster_omp_stand_in waited = {0};
     if (task->depend != NULL)
         muster_omp_stand_in_wait(team, running, task->depend, &waited);
@@ -188,8 +194,8 @@ static __attribute__((noinline)) void run_at_once_with_clauses(muster_omp_team *
         if (task->data != NULL)
             *(void **)task->data = event; /* task.h: the argument block's first pointer */
     }
-    run_at_once(team, outer, running, final, deferrable, task->fn, task->data, task->cpyfn, task->arg_size,
-                task->arg_align);
+    run_at_once(team, outer, running, final, deferrable, told ? &ompt : NULL, task->fn, task->data, task->cpyfn,
+                task->arg_size, task->arg_align);
     muster_omp_stand_in_leave(&waited);
 }
 
@@ -269,10 +275,11 @@ static __attribute__((noinline)) void queue_plain(muster_omp_thread *self, muste
  * its coarsest pieces, the ones worth spreading). */
 static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *self, muster_omp_team *team,
                                                             task_frame *outer, task_frame *running, bool final,
-                                                            bool if_clause, bool queue_alone, void (*fn)(void *),
-                                                            void *data, void (*cpyfn)(void *, void *),
-                                                            long arg_size, long arg_align)
+                                                            task_ways ways, void (*fn)(void *), void *data,
+                                                            void (*cpyfn)(void *, void *), long arg_size,
+                                                            long arg_align)
 {
+    bool if_clause = ways.if_clause, queue_alone = ways.queue_alone;
     bool included = included_in_final(running);
     muster_omp_team_tasks *tt = if_clause && !included && team != NULL ? scheduler_for(team, queue_alone) : NULL;
     if (tt != NULL) {
@@ -289,7 +296,12 @@ static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *
         }
     }
     muster_omp_task_count_deferred(false);
-    run_at_once(team, outer, running, final, tt != NULL, fn, data, cpyfn, arg_size, arg_align);
+    muster_ompt_task ompt, *told = NULL;
+    if (ways.told) {
+        muster_ompt_task_create(&ompt, at_once_flags(if_clause, included), false);
+        told = &ompt;
+    }
+    run_at_once(team, outer, running, final, tt != NULL, told, fn, data, cpyfn, arg_size, arg_align);
 }
 
 /* The rest of a task's creation: cancellation on, or depend, detach or
@@ -298,7 +310,7 @@ static inline __attribute__((always_inline)) void plain_task(muster_omp_thread *
  * not created inside a final task: final ones themselves may be queued, as
  * in plain_task); otherwise they run at once, a detachable one keeping its
  * event and one with dependences waiting for its own predecessors first. */
-static __attribute__((noinline)) void task_with_clauses(const muster_omp_task_desc *task)
+static inline __attribute__((always_inline)) void submit_task(const muster_omp_task_desc *task, bool told)
 {
     muster_omp_thread *self = muster_omp_self();
     muster_omp_team *team = self->team;
@@ -311,8 +323,9 @@ static __attribute__((noinline)) void task_with_clauses(const muster_omp_task_de
     bool detached = task->detach != NULL;
     int priority = effective_priority(task->priority);
     if (task->depend == NULL && !detached && priority == 0) {
-        plain_task(self, team, outer, running, final, task->if_clause, task->queue_alone, task->fn, task->data,
-                   task->cpyfn, task->arg_size, task->arg_align);
+        task_ways ways = {.if_clause = task->if_clause, .queue_alone = task->queue_alone, .told = told};
+        plain_task(self, team, outer, running, final, ways, task->fn, task->data, task->cpyfn, task->arg_size,
+                   task->arg_align);
         return;
     }
     if (task->if_clause && !included && team != NULL)
@@ -333,20 +346,41 @@ static __attribute__((noinline)) void task_with_clauses(const muster_omp_task_de
     }
     muster_omp_task_count_deferred(false);
     run_at_once_with_clauses(team, outer, running, final, muster_omp_defer_possible(task->if_clause, included, team),
-                             task);
+                             told, task);
+}
+
+/* The general path twice over, with a tool told of each task and
+ * without: the told flag is then a constant in each, and a program
+ * without a tool pays its test once, here (docs/tuning.md: OMPT). */
+static __attribute__((noinline)) void task_with_clauses(const muster_omp_task_desc *task)
+{
+    submit_task(task, false);
+}
+
+static __attribute__((noinline)) void task_told(const muster_omp_task_desc *task)
+{
+    submit_task(task, true);
+}
+
+static inline void submit_either(const muster_omp_task_desc *task)
+{
+    if (muster_ompt_on())
+        task_told(task);
+    else
+        task_with_clauses(task);
 }
 
 void muster_omp_task_submit(const muster_omp_task_desc *task)
 {
-    task_with_clauses(task);
+    submit_either(task);
 }
 
-/* muster_omp_task_plain with cancellation on: the general path, whose
+/* muster_omp_task_plain with cancellation on or a tool attached: the general path, whose
  * description lives in memory here.  Out of line: with the description's
  * address taken in muster_omp_task_plain itself, its common path kept the
  * description in memory too (5 instructions a task; docs/tuning.md, the
  * if(0) path). */
-static __attribute__((noinline)) void plain_cancellable(void (*fn)(void *), void *data,
+static __attribute__((noinline)) void plain_general(void (*fn)(void *), void *data,
                                                         void (*cpyfn)(void *, void *), long arg_size,
                                                         long arg_align, unsigned how)
 {
@@ -358,18 +392,18 @@ static __attribute__((noinline)) void plain_cancellable(void (*fn)(void *), void
                                  .if_clause = how & MUSTER_OMP_TASK_IF,
                                  .final = how & MUSTER_OMP_TASK_FINAL,
                                  .queue_alone = how & MUSTER_OMP_TASK_QUEUE_ALONE};
-    task_with_clauses(&task);
+    submit_either(&task);
 }
 
 /* The common task (no depend, detach or priority clause; cancellation
- * off) is decided here without the general path's frame; like if(0) and
+ * off, no tool) is decided here without the general path's frame; like if(0) and
  * final ones (every task a cut-off turns undeferred), it goes straight to
  * the call when nobody is hungry. */
 void muster_omp_task_plain(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                            long arg_align, unsigned how)
 {
-    if (__builtin_expect(muster_omp_cancellation, 0)) {
-        plain_cancellable(fn, data, cpyfn, arg_size, arg_align, how);
+    if (__builtin_expect(muster_omp_general_tasks, 0)) {
+        plain_general(fn, data, cpyfn, arg_size, arg_align, how);
         return;
     }
     bool if_clause = how & MUSTER_OMP_TASK_IF, final = how & MUSTER_OMP_TASK_FINAL;
@@ -379,8 +413,8 @@ void muster_omp_task_plain(void (*fn)(void *), void *data, void (*cpyfn)(void *,
     task_frame *outer = muster_omp_current_frame;
     task_frame *running = creator_frame(outer, team);
     bool included = included_in_final(running);
-    plain_task(self, team, outer, running, final || included, if_clause, queue_alone, fn, data, cpyfn, arg_size,
-               arg_align);
+    task_ways ways = {.if_clause = if_clause, .queue_alone = queue_alone, .told = false};
+    plain_task(self, team, outer, running, final || included, ways, fn, data, cpyfn, arg_size, arg_align);
 }
 
 /* ---- taskloop ----
@@ -393,8 +427,16 @@ void muster_omp_task_plain(void (*fn)(void *), void *data, void (*cpyfn)(void *,
 static void run_loop_task_at_once(const muster_omp_task_desc *task, const void *bounds, size_t bounds_size)
 {
     task_frame frame;
+    muster_ompt_task ompt;
+    bool told = muster_ompt_on();
     muster_omp_frame_enter(&frame, task->final);
+    if (told) {
+        muster_ompt_task_create(&ompt, at_once_flags(task->if_clause, frame.final), false);
+        muster_ompt_task_begin(&ompt);
+    }
     run_body_on_copy(task->fn, task->data, task->cpyfn, task->arg_size, task->arg_align, bounds, bounds_size);
+    if (told)
+        muster_ompt_task_end(&ompt, MUSTER_OMPT_TASK_COMPLETE);
     muster_omp_frame_leave(&frame);
 }
 

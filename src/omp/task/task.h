@@ -5,13 +5,16 @@
  * (gomp/task.c, gomp/taskloop.c, kmp/task.c); neither layout reaches the
  * wing.
  *
- * The wing's files: records.c (task records, nodes, frames, taskgroups,
- * running and completing a task), submit.c (a new task: described, then
- * queued or run as defer.h decides), defer.h/defer.c (the one place that
- * decides whether a task is queued or run at once), wait.c (waiting is
- * working: taskwait, taskgroup end, barriers' and drains' task runs),
- * detach.c (detach events), scheduler.c (the team's queues and wake-ups),
- * deque.c, priority.c, depend.c, task_memory.c. */
+ * The wing's files, from the top down (each calls only those below it):
+ * submit.c (a new task: described, then queued or run as defer.h decides);
+ * detach.c (detachable tasks, omp_fulfill_event), taskgroup.c, solo.c (a
+ * team of one's scheduler); wait.c (waiting is working: taskwait,
+ * barriers' and drains' task runs); records.c (task records, nodes,
+ * frames: scheduling, running and completing a task); events.c (the events
+ * of detachable tasks run at once); defer.h/defer.c (the one place that
+ * decides whether a task is queued or run at once); scheduler.c (the
+ * team's queues and wake-ups), deque.c, priority.c, depend.c,
+ * task_memory.c. */
 #ifndef MUSTER_OMP_TASK_H
 #define MUSTER_OMP_TASK_H
 
@@ -80,7 +83,7 @@ void muster_omp_taskgroup_end(void);
  * is called on the handle returned. */
 void *muster_omp_detach_event_new(void);
 
-#define MUSTER_OMP_UNDEFERRED_FRAME_SIZE 48
+#define MUSTER_OMP_UNDEFERRED_FRAME_SIZE 72 /* a frame, and the tool's view of the task */
 void muster_omp_undeferred_begin(void *storage, bool final);
 void muster_omp_undeferred_end(void *storage);
 
@@ -105,8 +108,11 @@ bool muster_omp_taskloop_task(const muster_omp_task_desc *task, const void *boun
 /* ---- for the core: teams' barriers, region ends, cancellation ---- */
 
 /* cancel taskgroup, and its cancellation point, for the calling task's
- * innermost taskgroup (task/records.c). */
+ * innermost taskgroup (task/taskgroup.c). */
 void muster_omp_taskgroup_cancel(void);
+/* A tool is about to be attached (ompt_tool.c): task records make room
+ * for what the tool is told of them. */
+void muster_omp_tasks_told(void);
 bool muster_omp_taskgroup_cancelled(void);
 /* Runs, or steals and runs, the team's deferred tasks until none is left:
  * what a member does before a team barrier and at the end of its implicit
@@ -117,7 +123,7 @@ void muster_omp_tasks_drain(muster_omp_thread *self);
  * of a region complete them too.  One load when there are none. */
 void muster_omp_tasks_settle_events(muster_omp_team *team);
 /* The end of a team of one's region, after its tasks drained: frees the
- * scheduler its first detachable task gave it (task/detach.c), if any. */
+ * scheduler its first detachable task gave it (task/solo.c), if any. */
 void muster_omp_tasks_end_solo(muster_omp_team *team);
 /* The work a member of self's team does while it waits at a team barrier
  * (run one of the team's tasks), in *storage; NULL when the team has no

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "omp/ompt.h"
 #include "platform/platform.h"
 
 /* Payload sizes of the classes; the record header with a few words of
@@ -164,6 +165,19 @@ static void *new_block(task_cache *owner, size_t cls, size_t bytes)
     return h + 1;
 }
 
+/* Blocks a thread keeps per class of those it frees itself: none while a
+ * tool is attached (muster_omp_task_memory_told), so that every block
+ * comes from malloc and goes back to free.  A race detector (Archer, on
+ * TSan) then sees each task's memory as new, not as the last task's,
+ * whose thread it never saw synchronize with this one.  A variable, not
+ * the constant: the comparison costs the same. */
+static unsigned task_memory_keep = MUSTER_OMP_TASK_MEMORY_KEEP;
+
+void muster_omp_task_memory_told(void)
+{
+    task_memory_keep = 0;
+}
+
 void *muster_omp_task_alloc(size_t bytes)
 {
     size_t cls = class_of(bytes);
@@ -192,13 +206,15 @@ void muster_omp_task_free(void *p)
     if (owner == NULL || h->cls == NO_CLASS) {
         free(h);
     } else if (owner == my_cache) {
-        if (owner->kept[h->cls] >= MUSTER_OMP_TASK_MEMORY_KEEP) {
+        if (owner->kept[h->cls] >= task_memory_keep) {
             free(h);
             return;
         }
         b->next = owner->local[h->cls];
         owner->local[h->cls] = b;
         owner->kept[h->cls]++;
+    } else if (muster_ompt_on()) {
+        free(h); /* as task_memory_keep says */
     } else {
         /* relaxed load: the CAS re-reads; release on success: pairs with the owner's acquire
          * exchange in take_returned(), which then sees b->next. */

@@ -28,6 +28,8 @@
 void *muster_omp_task_alloc(size_t bytes);
 /* From any thread. */
 void muster_omp_task_free(void *p);
+/* A tool is being attached: from now on blocks go back to free. */
+void muster_omp_task_memory_told(void);
 
 /* Statistics for tests: blocks handed out from a cache (not malloc), and
  * blocks freed by a thread other than their owner, back on their owner's

@@ -277,11 +277,26 @@ void muster_omp_stand_in_leave(muster_omp_stand_in *s)
     muster_omp_deps_free(s->record.deps);
 }
 
+/* The tool's events of a taskwait: its region with its wait inside. */
+static void tell_taskwait(int endpoint)
+{
+    if (endpoint == MUSTER_OMPT_SCOPE_BEGIN)
+        muster_ompt_sync_region_only(MUSTER_OMPT_SYNC_TASKWAIT, endpoint);
+    muster_ompt_sync_wait_only(MUSTER_OMPT_SYNC_TASKWAIT, endpoint);
+    if (endpoint == MUSTER_OMPT_SCOPE_END)
+        muster_ompt_sync_region_only(MUSTER_OMPT_SYNC_TASKWAIT, endpoint);
+}
+
 void muster_omp_taskwait(void)
 {
+    bool told = muster_ompt_on();
+    if (told)
+        tell_taskwait(MUSTER_OMPT_SCOPE_BEGIN);
     wait_children();
     if (muster_omp_pending_events != NULL)
         muster_omp_events_settle_children(running_task());
+    if (told)
+        tell_taskwait(MUSTER_OMPT_SCOPE_END);
 }
 
 /* taskwait depend(...): waits for the calling task's own predecessors
@@ -290,6 +305,11 @@ void muster_omp_taskwait_depend(const muster_omp_depend *depend)
 {
     muster_omp_team *team = current_team();
     muster_omp_stand_in waited = {0};
+    bool told = muster_ompt_on();
+    if (told)
+        tell_taskwait(MUSTER_OMPT_SCOPE_BEGIN);
     muster_omp_stand_in_wait(team, running_task(), depend, &waited);
     muster_omp_stand_in_leave(&waited);
+    if (told)
+        tell_taskwait(MUSTER_OMPT_SCOPE_END);
 }

@@ -31,6 +31,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -322,35 +323,36 @@ static mutex_rec *mutex_of(uint64_t wait_id)
     return &mutexes[mutex_count++];
 }
 
-static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr)
+/* The calling thread takes (`acquired`) or gives up the mutex `wait_id`:
+ * nobody else may hold it meanwhile.  Not counted inside a reduction. */
+static void hold(ompt_wait_id_t wait_id, bool acquired)
 {
-    (void)kind, (void)codeptr;
     thread_rec *t = me();
     if (t->in_reduction)
         return;
     pthread_mutex_lock(&lock);
     mutex_rec *m = mutex_of(wait_id);
-    if (m->holder != NULL && !reference_run)
-        fail("a mutex acquired while another thread holds it");
-    m->holder = t;
+    if (m->holder != (acquired ? NULL : t) && !reference_run)
+        fail(acquired ? "a mutex acquired while another thread holds it"
+                      : "a mutex released by a thread that does not hold it");
+    if (acquired)
+        m->holder = t;
+    else if (m->holder == t)
+        m->holder = NULL;
     pthread_mutex_unlock(&lock);
-    atomic_fetch_add(&mutexes_acquired, 1);
+    atomic_fetch_add(acquired ? &mutexes_acquired : &mutexes_released, 1);
+}
+
+static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr)
+{
+    (void)kind, (void)codeptr;
+    hold(wait_id, true);
 }
 
 static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr)
 {
     (void)kind, (void)codeptr;
-    thread_rec *t = me();
-    if (t->in_reduction)
-        return;
-    pthread_mutex_lock(&lock);
-    mutex_rec *m = mutex_of(wait_id);
-    if (m->holder != t && !reference_run)
-        fail("a mutex released by a thread that does not hold it");
-    if (m->holder == t)
-        m->holder = NULL;
-    pthread_mutex_unlock(&lock);
-    atomic_fetch_add(&mutexes_released, 1);
+    hold(wait_id, false);
 }
 
 static void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, const void *codeptr)

@@ -38,6 +38,8 @@ HEADER_LAYERS = {
     "src/omp/task/task.h": "omp_task",
     "src/omp/team.h": "omp_thread",
     "src/omp/export.h": "omp_base",
+    # OMPT's ABI, types and constants only: the hooks (ompt.h) and muster's tool
+    "src/omp/ompt_abi.h": "omp_base",
     "src/omp/internal.h": "omp_core",
     "src/omp/gomp/gomp.h": "omp_abi",
     "src/omp/gomp/taskloop.inc": "omp_abi",

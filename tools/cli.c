@@ -206,3 +206,11 @@ int cli_parse_count_list(const char *prog, const char *option, const char *list,
     count_list l = {prog, option, min, max, counts, n, capacity};
     return cli_for_each_item(prog, option, list, add_count, &l);
 }
+
+int cli_find_separator(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--") == 0)
+            return i;
+    return argc;
+}

@@ -69,6 +69,10 @@ int cli_parse_option(const char *prog, int argc, char **argv, int *i, const cli_
 int cli_parse_args(const char *prog, int argc, char **argv, const cli_option *table, size_t count,
                    void *opts, void (*usage)(FILE *out));
 
+/* The index of the first "--" in argv[1..argc), or argc: where a command
+ * that runs a program (compare, profile) ends its own options. */
+int cli_find_separator(int argc, char **argv);
+
 /* Calls one(item, ctx) for each comma-separated item of list, stopping at
  * the first non-zero return; an empty list or item ("a,,b", more likely a
  * typo than a wish) is a usage error naming the option. */

@@ -9,6 +9,7 @@
 #include "muster_main.h"
 #include "topology.h"
 #include "probe.h"
+#include "profile.h"
 #include "report_python.h"
 #include "run.h"
 
@@ -48,6 +49,7 @@ static const cli_command commands[] = {
     {"model", model_main, "cost model and many-core simulator, on presets or probed machines"},
     {"topology", topology_main, "packages, caches, cores and CPUs this process may use"},
     {"probe", probe_main, "measure core-to-core latency (pinned ping-pong) and write a machine file"},
+    {"profile", profile_main, "where an OpenMP program's threads wait, per region and construct (OMPT)"},
     {"run", run_main, "run an unchanged gcc -fopenmp program on libmuster-omp"},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])

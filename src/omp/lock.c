@@ -24,6 +24,7 @@ static muster_omp_mutex *lock_mutex(omp_lock_t *lock)
 
 MUSTER_OMP_EXPORT void omp_init_lock(omp_lock_t *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     muster_omp_mutex_init(lock_mutex(lock));
     if (muster_ompt_on())
         muster_ompt_lock_init(MUSTER_OMPT_MUTEX_LOCK, lock);
@@ -34,12 +35,14 @@ MUSTER_OMP_EXPORT void omp_init_lock(omp_lock_t *lock)
  * already spins only when that can pay off. */
 MUSTER_OMP_EXPORT void omp_init_lock_with_hint(omp_lock_t *lock, omp_sync_hint_t hint)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     (void)hint;
     omp_init_lock(lock);
 }
 
 MUSTER_OMP_EXPORT void omp_destroy_lock(omp_lock_t *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     if (muster_ompt_on())
         muster_ompt_lock_destroy(MUSTER_OMPT_MUTEX_LOCK, lock);
 }
@@ -168,31 +171,37 @@ int muster_omp_nest_lock_test(void *lock)
 /* gcc's omp_nest_lock_t holds the nest lock in place. */
 MUSTER_OMP_EXPORT void omp_init_nest_lock(omp_nest_lock_t *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     muster_omp_nest_lock_init(as_nest_lock(lock));
 }
 
 MUSTER_OMP_EXPORT void omp_init_nest_lock_with_hint(omp_nest_lock_t *lock, omp_sync_hint_t hint)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     (void)hint;
     muster_omp_nest_lock_init(as_nest_lock(lock));
 }
 
 MUSTER_OMP_EXPORT void omp_destroy_nest_lock(omp_nest_lock_t *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     muster_omp_nest_lock_destroy(as_nest_lock(lock));
 }
 
 MUSTER_OMP_EXPORT void omp_set_nest_lock(omp_nest_lock_t *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     muster_omp_nest_lock_set(as_nest_lock(lock));
 }
 
 MUSTER_OMP_EXPORT void omp_unset_nest_lock(omp_nest_lock_t *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     muster_omp_nest_lock_unset(as_nest_lock(lock));
 }
 
 MUSTER_OMP_EXPORT int omp_test_nest_lock(omp_nest_lock_t *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     return muster_omp_nest_lock_test(as_nest_lock(lock));
 }

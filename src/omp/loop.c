@@ -283,12 +283,13 @@ void muster_ws_ordered_start(muster_omp_thread *self)
 {
     muster_ws_member *m = muster_ws_member_current(self);
     bool told = muster_ompt_on();
+    const void *ra = told ? muster_ompt_take_caller() : NULL;
     if (told)
-        muster_ompt_mutex_acquire(MUSTER_OMPT_MUTEX_ORDERED, ordered_wait_id(self, m));
+        muster_ompt_mutex_acquire(MUSTER_OMPT_MUTEX_ORDERED, ordered_wait_id(self, m), ra);
     if (m != NULL && m->loop != NULL && m->holds_turn && !m->turn_reached)
         wait_for_turn(self, m);
     if (told)
-        muster_ompt_mutex_acquired(MUSTER_OMPT_MUTEX_ORDERED, ordered_wait_id(self, m));
+        muster_ompt_mutex_acquired(MUSTER_OMPT_MUTEX_ORDERED, ordered_wait_id(self, m), ra);
 }
 
 /* The turn passes when the chunk ends (pass_turn): the region's end is
@@ -296,7 +297,8 @@ void muster_ws_ordered_start(muster_omp_thread *self)
 void muster_ws_ordered_end(muster_omp_thread *self)
 {
     if (muster_ompt_on())
-        muster_ompt_mutex_released(MUSTER_OMPT_MUTEX_ORDERED, ordered_wait_id(self, muster_ws_member_current(self)));
+        muster_ompt_mutex_released(MUSTER_OMPT_MUTEX_ORDERED, ordered_wait_id(self, muster_ws_member_current(self)),
+                                   muster_ompt_take_caller());
 }
 
 

@@ -74,9 +74,10 @@ static inline void team_barrier(muster_omp_thread *self)
 __attribute__((noinline)) void muster_omp_team_barrier_of(muster_omp_thread *self, int ompt_kind)
 {
     muster_ompt_data *parallel = self->team != NULL ? &self->team->ompt_parallel : NULL;
-    muster_ompt_sync_region(ompt_kind, MUSTER_OMPT_SCOPE_BEGIN, parallel, &self->ompt_task);
+    const void *ra = muster_ompt_take_caller();
+    muster_ompt_sync_region(ompt_kind, MUSTER_OMPT_SCOPE_BEGIN, parallel, &self->ompt_task, ra);
     team_barrier(self);
-    muster_ompt_sync_region(ompt_kind, MUSTER_OMPT_SCOPE_END, parallel, &self->ompt_task);
+    muster_ompt_sync_region(ompt_kind, MUSTER_OMPT_SCOPE_END, parallel, &self->ompt_task, ra);
 }
 
 void muster_omp_team_barrier(muster_omp_thread *self)

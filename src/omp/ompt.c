@@ -2,6 +2,7 @@
  * Thread layer: every layer above calls these. */
 #include "omp/ompt.h"
 
+#include <link.h>
 #include <stddef.h>
 
 
@@ -18,11 +19,40 @@ muster_ompt_data *muster_ompt_thread_data(void)
     return &thread_data;
 }
 
+/* The runtime's own code: a return address inside it means the program
+ * reached the entry point by a tail call (a body ending in `#pragma omp
+ * barrier` jumps to GOMP_barrier), so the address is the runtime's call of
+ * the body, not the program's construct: unknown (NULL) is the truth. */
+static uintptr_t own_code_start, own_code_end;
+
+static int find_own_code(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size, (void)data;
+    uintptr_t self = (uintptr_t)muster_ompt_take_caller;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && self >= start && self < start + ph->p_memsz) {
+            own_code_start = start;
+            own_code_end = start + ph->p_memsz;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void muster_ompt_find_own_code(void)
+{
+    dl_iterate_phdr(find_own_code, NULL);
+}
+
 /* The caller noted by the entry point, once. */
 const void *muster_ompt_take_caller(void)
 {
     const void *ra = muster_ompt_caller;
     muster_ompt_caller = NULL;
+    if ((uintptr_t)ra >= own_code_start && (uintptr_t)ra < own_code_end)
+        return NULL;
     return ra;
 }
 
@@ -47,21 +77,20 @@ void muster_ompt_thread_end(void)
 const muster_ompt_frame muster_ompt_unknown_frame;
 
 void muster_ompt_parallel_begin(muster_ompt_data *encountering_task, muster_ompt_data *parallel,
-                                unsigned requested)
+                                unsigned requested, const void *ra)
 {
     muster_ompt_parallel_begin_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_parallel_begin_fn, MUSTER_OMPT_PARALLEL_BEGIN);
     parallel->value = 0; /* a pool's team object serves region after region */
     if (cb != NULL)
         cb(encountering_task, &muster_ompt_unknown_frame, parallel, requested,
-           MUSTER_OMPT_PARALLEL_INVOKER_PROGRAM | MUSTER_OMPT_PARALLEL_TEAM, muster_ompt_take_caller());
+           MUSTER_OMPT_PARALLEL_INVOKER_PROGRAM | MUSTER_OMPT_PARALLEL_TEAM, ra);
 }
 
-void muster_ompt_parallel_end(muster_ompt_data *parallel, muster_ompt_data *encountering_task)
+void muster_ompt_parallel_end(muster_ompt_data *parallel, muster_ompt_data *encountering_task, const void *ra)
 {
     muster_ompt_parallel_end_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_parallel_end_fn, MUSTER_OMPT_PARALLEL_END);
     if (cb != NULL)
-        cb(parallel, encountering_task, MUSTER_OMPT_PARALLEL_INVOKER_PROGRAM | MUSTER_OMPT_PARALLEL_TEAM,
-           muster_ompt_take_caller());
+        cb(parallel, encountering_task, MUSTER_OMPT_PARALLEL_INVOKER_PROGRAM | MUSTER_OMPT_PARALLEL_TEAM, ra);
 }
 
 void muster_ompt_implicit_task(int endpoint, muster_ompt_data *parallel, muster_ompt_data *task, unsigned size,
@@ -74,11 +103,11 @@ void muster_ompt_implicit_task(int endpoint, muster_ompt_data *parallel, muster_
         cb(endpoint, parallel, task, size, index, flags);
 }
 
-void muster_ompt_sync_region(int kind, int endpoint, muster_ompt_data *parallel, muster_ompt_data *task)
+void muster_ompt_sync_region(int kind, int endpoint, muster_ompt_data *parallel, muster_ompt_data *task,
+                             const void *ra)
 {
     muster_ompt_sync_region_fn region = MUSTER_OMPT_CALLBACK(muster_ompt_sync_region_fn, MUSTER_OMPT_SYNC_REGION);
     muster_ompt_sync_region_fn wait = MUSTER_OMPT_CALLBACK(muster_ompt_sync_region_fn, MUSTER_OMPT_SYNC_REGION_WAIT);
-    const void *ra = endpoint == MUSTER_OMPT_SCOPE_BEGIN ? muster_ompt_take_caller() : NULL;
     if (endpoint == MUSTER_OMPT_SCOPE_BEGIN) {
         if (region != NULL)
             region(kind, endpoint, parallel, task, ra);
@@ -94,67 +123,71 @@ void muster_ompt_sync_region(int kind, int endpoint, muster_ompt_data *parallel,
 
 /* ---- mutexes ---- */
 
-static void mutex_event(int event, int kind, const void *wait_id)
+static void mutex_event(int event, int kind, const void *wait_id, const void *ra)
 {
     muster_ompt_mutex_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_mutex_fn, event);
     if (cb != NULL)
-        cb(kind, (uint64_t)(uintptr_t)wait_id, muster_ompt_take_caller());
+        cb(kind, (uint64_t)(uintptr_t)wait_id, ra);
 }
 
-static void acquire_event(int event, int kind, const void *wait_id)
+static void acquire_event(int event, int kind, const void *wait_id, const void *ra)
 {
     muster_ompt_mutex_acquire_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_mutex_acquire_fn, event);
     /* hint 0 (omp_sync_hint_none): a hint changes nothing in muster */
     if (cb != NULL)
-        cb(kind, 0, MUSTER_OMPT_MUTEX_IMPL_QUEUING, (uint64_t)(uintptr_t)wait_id, muster_ompt_take_caller());
+        cb(kind, 0, MUSTER_OMPT_MUTEX_IMPL_QUEUING, (uint64_t)(uintptr_t)wait_id, ra);
 }
 
-void muster_ompt_mutex_acquire(int kind, const void *wait_id)
+void muster_ompt_mutex_acquire(int kind, const void *wait_id, const void *ra)
 {
-    acquire_event(MUSTER_OMPT_MUTEX_ACQUIRE, kind, wait_id);
+    acquire_event(MUSTER_OMPT_MUTEX_ACQUIRE, kind, wait_id, ra);
 }
 
-void muster_ompt_mutex_acquired(int kind, const void *wait_id)
+void muster_ompt_mutex_acquired(int kind, const void *wait_id, const void *ra)
 {
-    mutex_event(MUSTER_OMPT_MUTEX_ACQUIRED, kind, wait_id);
+    mutex_event(MUSTER_OMPT_MUTEX_ACQUIRED, kind, wait_id, ra);
 }
 
-void muster_ompt_mutex_released(int kind, const void *wait_id)
+void muster_ompt_mutex_released(int kind, const void *wait_id, const void *ra)
 {
-    mutex_event(MUSTER_OMPT_MUTEX_RELEASED, kind, wait_id);
+    mutex_event(MUSTER_OMPT_MUTEX_RELEASED, kind, wait_id, ra);
 }
 
 void muster_ompt_lock_init(int kind, const void *wait_id)
 {
-    acquire_event(MUSTER_OMPT_LOCK_INIT, kind, wait_id);
+    acquire_event(MUSTER_OMPT_LOCK_INIT, kind, wait_id, muster_ompt_take_caller());
 }
 
 void muster_ompt_lock_destroy(int kind, const void *wait_id)
 {
-    mutex_event(MUSTER_OMPT_LOCK_DESTROY, kind, wait_id);
+    mutex_event(MUSTER_OMPT_LOCK_DESTROY, kind, wait_id, muster_ompt_take_caller());
 }
 
 void muster_ompt_nest_lock(int endpoint, const void *wait_id)
 {
     muster_ompt_nest_lock_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_nest_lock_fn, MUSTER_OMPT_NEST_LOCK);
+    const void *ra = muster_ompt_take_caller();
     if (cb != NULL)
-        cb(endpoint, (uint64_t)(uintptr_t)wait_id, muster_ompt_take_caller());
+        cb(endpoint, (uint64_t)(uintptr_t)wait_id, ra);
 }
 
-/* The mutex's address is its wait identifier. */
+/* The mutex's address is its wait identifier; acquire and acquired name
+ * one caller. */
 void muster_ompt_lock_told(muster_omp_mutex *mutex, int kind)
 {
-    muster_ompt_mutex_acquire(kind, mutex);
+    const void *ra = muster_ompt_take_caller();
+    acquire_event(MUSTER_OMPT_MUTEX_ACQUIRE, kind, mutex, ra);
     muster_omp_mutex_lock(mutex);
-    muster_ompt_mutex_acquired(kind, mutex);
+    mutex_event(MUSTER_OMPT_MUTEX_ACQUIRED, kind, mutex, ra);
 }
 
 bool muster_ompt_trylock_told(muster_omp_mutex *mutex, int kind)
 {
-    muster_ompt_mutex_acquire(kind, mutex);
+    const void *ra = muster_ompt_take_caller();
+    acquire_event(MUSTER_OMPT_MUTEX_ACQUIRE, kind, mutex, ra);
     bool locked = muster_omp_mutex_trylock(mutex);
     if (locked)
-        muster_ompt_mutex_acquired(kind, mutex);
+        mutex_event(MUSTER_OMPT_MUTEX_ACQUIRED, kind, mutex, ra);
     return locked;
 }
 
@@ -162,6 +195,6 @@ bool muster_ompt_trylock_told(muster_omp_mutex *mutex, int kind)
  * after it, so that a tool never sees two holders at once. */
 void muster_ompt_unlock_told(muster_omp_mutex *mutex, int kind)
 {
-    muster_ompt_mutex_released(kind, mutex);
+    muster_ompt_mutex_released(kind, mutex, muster_ompt_take_caller());
     muster_omp_mutex_unlock(mutex);
 }

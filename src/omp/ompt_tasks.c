@@ -24,8 +24,9 @@ void muster_ompt_task_create(muster_ompt_task *task, int flags, bool has_depende
     task->data.value = 0;
     task->outer = NULL;
     task->flags = flags;
+    const void *ra = muster_ompt_take_caller();
     if (cb != NULL)
-        cb(muster_ompt_current_task(), &muster_ompt_unknown_frame, &task->data, flags, has_dependences, muster_ompt_take_caller());
+        cb(muster_ompt_current_task(), &muster_ompt_unknown_frame, &task->data, flags, has_dependences, ra);
 }
 
 void muster_ompt_dependences(muster_ompt_task *task, const muster_ompt_dependence *deps, int ndeps)
@@ -69,25 +70,25 @@ static muster_ompt_data *current_parallel(void)
     return team != NULL ? &team->ompt_parallel : NULL;
 }
 
-static void sync_event(int event, int kind, int endpoint)
+static void sync_event(int event, int kind, int endpoint, const void *ra)
 {
     muster_ompt_sync_region_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_sync_region_fn, event);
-    const void *ra = endpoint == MUSTER_OMPT_SCOPE_BEGIN ? muster_ompt_take_caller() : NULL;
     if (cb != NULL)
         cb(kind, endpoint, current_parallel(), muster_ompt_current_task(), ra);
 }
 
-void muster_ompt_sync_region_only(int kind, int endpoint)
+void muster_ompt_sync_region_only(int kind, int endpoint, const void *ra)
 {
-    sync_event(MUSTER_OMPT_SYNC_REGION, kind, endpoint);
+    sync_event(MUSTER_OMPT_SYNC_REGION, kind, endpoint, ra);
 }
 
-void muster_ompt_sync_wait_only(int kind, int endpoint)
+void muster_ompt_sync_wait_only(int kind, int endpoint, const void *ra)
 {
-    sync_event(MUSTER_OMPT_SYNC_REGION_WAIT, kind, endpoint);
+    sync_event(MUSTER_OMPT_SYNC_REGION_WAIT, kind, endpoint, ra);
 }
 
 void muster_ompt_reduction(int endpoint)
 {
-    sync_event(MUSTER_OMPT_REDUCTION, MUSTER_OMPT_SYNC_REDUCTION, endpoint);
+    const void *ra = endpoint == MUSTER_OMPT_SCOPE_BEGIN ? muster_ompt_take_caller() : NULL;
+    sync_event(MUSTER_OMPT_REDUCTION, MUSTER_OMPT_SYNC_REDUCTION, endpoint, ra);
 }

@@ -19,12 +19,7 @@
 /* The OpenMP version this runtime reports to ompt_start_tool (5.1). */
 #define OMPT_OPENMP_VERSION 202011
 
-typedef struct start_tool_result {
-    int (*initialize)(void *(*lookup)(const char *), int initial_device_num, muster_ompt_data *tool_data);
-    void (*finalize)(muster_ompt_data *tool_data);
-    muster_ompt_data tool_data;
-} start_tool_result;
-
+typedef muster_ompt_start_tool_result start_tool_result;
 typedef start_tool_result *(*start_tool_fn)(unsigned omp_version, const char *runtime_version);
 
 static start_tool_result *tool;
@@ -387,7 +382,7 @@ static void discover(void)
         r = start_from_libraries();
     if (r == NULL || r->initialize == NULL)
         return;
-    if (!r->initialize((void *(*)(const char *))lookup, omp_get_initial_device(), &r->tool_data)) {
+    if (!r->initialize(lookup, omp_get_initial_device(), &r->tool_data)) {
         say("the tool's initialize returned 0: no tool");
         return;
     }
@@ -395,6 +390,7 @@ static void discover(void)
     muster_omp_tasks_told();
     /* seq_cst: the callbacks the tool registered, and the records' room
      * for the tool, are written before. */
+    muster_ompt_find_own_code();
     atomic_store(&muster_ompt_enabled, true);
     muster_omp_general_tasks = true; /* the tasks' events are on the task wing's general path */
     say("tool initialized");

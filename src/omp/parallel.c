@@ -35,6 +35,7 @@ typedef struct region {
     unsigned outer_barriers_passed;
     void *outer_region;
     muster_ompt_data outer_ompt_task; /* the encountering task's data for a tool */
+    const void *ompt_ra;              /* the region's codeptr_ra for a tool, at both ends */
 } region;
 
 /* ---- process events: load, exit and fork ---- */
@@ -276,8 +277,9 @@ static void begin_region(muster_omp_thread *self, region *r, void (*fn)(void *),
     self->region = r;
     if (muster_ompt_on()) {
         r->outer_ompt_task = self->ompt_task; /* end_region_for_tool puts it back */
+        r->ompt_ra = muster_ompt_take_caller();
         muster_ompt_parallel_begin(&r->outer_ompt_task, &team->ompt_parallel,
-                                   num_threads != 0 ? num_threads : self->icvs.nthreads);
+                                   num_threads != 0 ? num_threads : self->icvs.nthreads, r->ompt_ra);
     }
 }
 
@@ -324,15 +326,15 @@ static __attribute__((noinline)) void end_region_for_tool(muster_omp_thread *sel
 {
     muster_omp_team *team = r->team;
     muster_ompt_sync_region(MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_PARALLEL, MUSTER_OMPT_SCOPE_BEGIN,
-                            &team->ompt_parallel, &self->ompt_task);
+                            &team->ompt_parallel, &self->ompt_task, NULL);
     join_region(self, r);
     muster_ompt_sync_region(MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_PARALLEL, MUSTER_OMPT_SCOPE_END, NULL,
-                            &self->ompt_task);
+                            &self->ompt_task, NULL);
     muster_ompt_implicit_task(MUSTER_OMPT_SCOPE_END, NULL, &self->ompt_task, team->size, 0,
                               MUSTER_OMPT_TASK_IMPLICIT);
     leave_region(self, r);
     self->ompt_task = r->outer_ompt_task;
-    muster_ompt_parallel_end(&team->ompt_parallel, &self->ompt_task);
+    muster_ompt_parallel_end(&team->ompt_parallel, &self->ompt_task, r->ompt_ra);
 }
 
 static void end_region(muster_omp_thread *self, region *r)

@@ -99,10 +99,10 @@ static __attribute__((noinline)) int join_for_tool(muster_omp_thread *self, must
 {
     unsigned size = team->size;
     muster_ompt_sync_region(MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_PARALLEL, MUSTER_OMPT_SCOPE_BEGIN,
-                            &team->ompt_parallel, &self->ompt_task);
+                            &team->ompt_parallel, &self->ompt_task, NULL);
     int rc = muster_omp_wait_running_tasks(self, team, team->fork_barrier, id);
     muster_ompt_sync_region(MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_PARALLEL, MUSTER_OMPT_SCOPE_END, NULL,
-                            &self->ompt_task);
+                            &self->ompt_task, NULL);
     muster_ompt_implicit_task(MUSTER_OMPT_SCOPE_END, NULL, &self->ompt_task, size, id, MUSTER_OMPT_TASK_IMPLICIT);
     return rc;
 }

@@ -25,10 +25,14 @@
  *     reductions begun and ended on one thread (the mutexes inside one
  *     are not counted: how a runtime folds is its own).
  * A second line counts them:
- *   ompt-recorder: tasks=T/C deps=D taskwaits=W/W taskgroups=G/G mutexes=M/R nested=N/N reductions=R/R ok
+ *   ompt-recorder: tasks=T/C deps=D taskwaits=W/W taskgroups=G/G mutexes=M/R nested=N/N reductions=R/R
+ *                  codeptrs=K/N ok
+ * (codeptrs: of the N events that name the program's construct, K name an
+ * address in the program's own code, as codeptr_ra must.)
  * Loaded with OMP_TOOL_LIBRARIES=.../libompt_recorder.so. */
 #include OMP_TOOLS_H
 
+#include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -51,6 +55,41 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static ompt_get_thread_data_t get_thread_data;
 static ompt_get_parallel_info_t get_parallel_info;
 static ompt_get_task_info_t get_task_info;
+
+/* codeptr_ra: each the program's own code (its main object's loaded
+ * segments), for the events whose construct the program wrote: parallel
+ * regions, explicit barriers, taskwait, taskgroup, mutexes. */
+typedef struct code_range {
+    uintptr_t start, end;
+} code_range;
+static code_range program_code[16];
+static int program_ranges;
+static atomic_int codeptrs_checked, codeptrs_in_program;
+
+static int note_main_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size, (void)data;
+    for (int i = 0; i < info->dlpi_phnum && program_ranges < 16; i++)
+        if (info->dlpi_phdr[i].p_type == PT_LOAD && (info->dlpi_phdr[i].p_flags & PF_X))
+            program_code[program_ranges++] = (code_range){info->dlpi_addr + info->dlpi_phdr[i].p_vaddr,
+                                                           info->dlpi_addr + info->dlpi_phdr[i].p_vaddr +
+                                                               info->dlpi_phdr[i].p_memsz};
+    return 1; /* the first object is the program */
+}
+
+/* `what` names the event in the first miss's message, on stderr. */
+static void check_codeptr(const void *codeptr, const char *what)
+{
+    uintptr_t a = (uintptr_t)codeptr;
+    int checked = atomic_fetch_add(&codeptrs_checked, 1);
+    for (int i = 0; i < program_ranges; i++)
+        if (a >= program_code[i].start && a < program_code[i].end) {
+            atomic_fetch_add(&codeptrs_in_program, 1);
+            return;
+        }
+    if (checked == atomic_load(&codeptrs_in_program))
+        fprintf(stderr, "ompt-recorder: %s's codeptr_ra %p is not in the program\n", what, codeptr);
+}
 
 /* Explicit tasks: their data is TASK_TAG | number; the state of each. */
 #define TASK_TAG (UINT64_C(1) << 62)
@@ -148,7 +187,8 @@ static void on_thread_end(ompt_data_t *data)
 static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame, ompt_data_t *parallel,
                               unsigned requested, int flags, const void *codeptr)
 {
-    (void)task, (void)frame, (void)requested, (void)flags, (void)codeptr;
+    (void)task, (void)frame, (void)requested, (void)flags;
+    check_codeptr(codeptr, "parallel_begin");
     int n = atomic_fetch_add(&region_count, 1);
     if (n >= MAX_REGIONS) {
         fail("too many regions for the recorder");
@@ -169,7 +209,8 @@ static region_rec *region_of(ompt_data_t *parallel)
 
 static void on_parallel_end(ompt_data_t *parallel, ompt_data_t *task, int flags, const void *codeptr)
 {
-    (void)task, (void)flags, (void)codeptr;
+    (void)task, (void)flags;
+    check_codeptr(codeptr, "parallel_end");
     region_rec *r = region_of(parallel);
     if (r == NULL)
         return;
@@ -345,13 +386,15 @@ static void hold(ompt_wait_id_t wait_id, bool acquired)
 
 static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr)
 {
-    (void)kind, (void)codeptr;
+    if (!me()->in_reduction)
+        check_codeptr(codeptr, kind == ompt_mutex_critical ? "critical's mutex_acquired" : "mutex_acquired");
     hold(wait_id, true);
 }
 
 static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr)
 {
-    (void)kind, (void)codeptr;
+    if (!me()->in_reduction)
+        check_codeptr(codeptr, kind == ompt_mutex_critical ? "critical's mutex_released" : "mutex_released");
     hold(wait_id, false);
 }
 
@@ -432,7 +475,11 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
 static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel,
                            ompt_data_t *task, const void *codeptr)
 {
-    (void)codeptr;
+    if (kind == ompt_sync_region_barrier_explicit || kind == ompt_sync_region_taskwait ||
+        kind == ompt_sync_region_taskgroup)
+        check_codeptr(codeptr, kind == ompt_sync_region_taskwait    ? "taskwait"
+                               : kind == ompt_sync_region_taskgroup ? "taskgroup"
+                                                                    : "explicit barrier");
     atomic_int *count = kind == ompt_sync_region_taskwait    ? (endpoint == ompt_scope_begin ? &taskwaits_begun : &taskwaits_ended)
                         : kind == ompt_sync_region_taskgroup ? (endpoint == ompt_scope_begin ? &taskgroups_begun : &taskgroups_ended)
                         : endpoint == ompt_scope_begin       ? &barriers_begun
@@ -467,6 +514,7 @@ static void on_sync_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
 static int initialize(ompt_function_lookup_t lookup, int device, ompt_data_t *tool_data)
 {
     (void)device, (void)tool_data;
+    dl_iterate_phdr(note_main_object, NULL);
     ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
     get_thread_data = (ompt_get_thread_data_t)lookup("ompt_get_thread_data");
     get_parallel_info = (ompt_get_parallel_info_t)lookup("ompt_get_parallel_info");
@@ -522,12 +570,12 @@ static void finalize(ompt_data_t *tool_data)
            atomic_load(&barriers_begun), atomic_load(&barriers_ended), atomic_load(&waits_begun),
            atomic_load(&waits_ended), atomic_load(&initial_tasks), atomic_load(&failures) ? "bad" : "ok");
     printf("ompt-recorder: tasks=%d/%d deps=%d taskwaits=%d/%d taskgroups=%d/%d mutexes=%d/%d nested=%d/%d "
-           "reductions=%d/%d %s\n",
+           "reductions=%d/%d codeptrs=%d/%d %s\n",
            created, atomic_load(&tasks_finished), atomic_load(&deps_seen), atomic_load(&taskwaits_begun),
            atomic_load(&taskwaits_ended), atomic_load(&taskgroups_begun), atomic_load(&taskgroups_ended),
            atomic_load(&mutexes_acquired), atomic_load(&mutexes_released), atomic_load(&nested_begun),
            atomic_load(&nested_ended), atomic_load(&reductions_begun), atomic_load(&reductions_ended),
-           atomic_load(&failures) ? "bad" : "ok");
+           atomic_load(&codeptrs_in_program), atomic_load(&codeptrs_checked), atomic_load(&failures) ? "bad" : "ok");
     fflush(stdout);
 }
 

@@ -178,12 +178,7 @@ static int parse_options(int argc, char **argv, compare_options *o)
     snprintf(defaults, sizeof defaults, "%u", muster_cpus_available());
     *o = (compare_options){.choice = omp_bench_choice_defaults(PROG, defaults), .rounds = 5, .timeout_s = 600,
                           .tolerance = 1e-9};
-    int split = argc;
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--") == 0) {
-            split = i;
-            break;
-        }
+    int split = cli_find_separator(argc, argv);
     int rc = cli_parse_args(PROG, split, argv, option_table, sizeof option_table / sizeof option_table[0], o, usage);
     if (rc >= 0)
         return rc;

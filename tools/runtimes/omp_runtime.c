@@ -17,6 +17,12 @@
 #ifndef MUSTER_OMP_BUILD_LIBRARY
 #define MUSTER_OMP_BUILD_LIBRARY ""
 #endif
+#ifndef MUSTER_PROFILE_BUILD_LIBRARY
+#define MUSTER_PROFILE_BUILD_LIBRARY ""
+#endif
+#ifndef MUSTER_INSTALLED_PROFILE_LIBRARY
+#define MUSTER_INSTALLED_PROFILE_LIBRARY "../lib/libmuster-profile.so"
+#endif
 /* The installed layout, relative to the command (bench/CMakeLists.txt). */
 #ifndef MUSTER_INSTALLED_OMP_LIBRARY
 #define MUSTER_INSTALLED_OMP_LIBRARY "../lib/libmuster-omp.so"
@@ -168,6 +174,13 @@ static int find_libomp(omp_found *f)
         if (try_glob(f, patterns[i]) == 0)
             return 0;
     return -1;
+}
+
+int omp_find_profile_tool(omp_found *f)
+{
+    static const char *const installed[] = {MUSTER_INSTALLED_PROFILE_LIBRARY, "../lib/libmuster-profile.so",
+                                            "libmuster-profile.so", NULL};
+    return find_built(f, "MUSTER_PROFILE_LIBRARY", MUSTER_PROFILE_BUILD_LIBRARY, installed);
 }
 
 int omp_find_runtime(omp_runtime rt, omp_found *f)

@@ -32,6 +32,11 @@ typedef struct omp_found {
  * For libgomp there is nothing to preload: 0 and an empty path. */
 int omp_find_runtime(omp_runtime rt, omp_found *f);
 
+/* libmuster-profile.so, the OMPT tool of `muster profile`: env
+ * MUSTER_PROFILE_LIBRARY, else the build tree's, else installed beside
+ * libmuster-omp.so.  0, or -1 with f->looked filled. */
+int omp_find_profile_tool(omp_found *f);
+
 /* For each runtime with wanted[rt] set: its library into library[rt] (""
  * for libgomp), or, when it is not found, why into missing[rt] (with the
  * remedy), one line on stderr ("PROG: ...: left out") and wanted[rt]

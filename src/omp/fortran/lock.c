@@ -27,36 +27,42 @@ static omp_lock_t *simple(int32_t *handle)
 FORTRAN_ENTRY void omp_init_lock_(int32_t *lock);
 FORTRAN_ENTRY void omp_init_lock_(int32_t *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     omp_init_lock(simple(lock));
 }
 
 FORTRAN_ENTRY void omp_init_lock_with_hint_(int32_t *lock, const int32_t *hint);
 FORTRAN_ENTRY void omp_init_lock_with_hint_(int32_t *lock, const int32_t *hint)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     omp_init_lock_with_hint(simple(lock), (omp_sync_hint_t)*hint);
 }
 
 FORTRAN_ENTRY void omp_destroy_lock_(int32_t *lock);
 FORTRAN_ENTRY void omp_destroy_lock_(int32_t *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     omp_destroy_lock(simple(lock));
 }
 
 FORTRAN_ENTRY void omp_set_lock_(int32_t *lock);
 FORTRAN_ENTRY void omp_set_lock_(int32_t *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     omp_set_lock(simple(lock));
 }
 
 FORTRAN_ENTRY void omp_unset_lock_(int32_t *lock);
 FORTRAN_ENTRY void omp_unset_lock_(int32_t *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     omp_unset_lock(simple(lock));
 }
 
 FORTRAN_ENTRY int32_t omp_test_lock_(int32_t *lock);
 FORTRAN_ENTRY int32_t omp_test_lock_(int32_t *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     return fortran_logical(omp_test_lock(simple(lock)));
 }
 
@@ -84,18 +90,21 @@ static omp_nest_lock_t *made_nest_lock(int64_t *handle)
 FORTRAN_ENTRY void omp_init_nest_lock_(int64_t *lock);
 FORTRAN_ENTRY void omp_init_nest_lock_(int64_t *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     omp_init_nest_lock(made_nest_lock(lock));
 }
 
 FORTRAN_ENTRY void omp_init_nest_lock_with_hint_(int64_t *lock, const int32_t *hint);
 FORTRAN_ENTRY void omp_init_nest_lock_with_hint_(int64_t *lock, const int32_t *hint)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     omp_init_nest_lock_with_hint(made_nest_lock(lock), (omp_sync_hint_t)*hint);
 }
 
 FORTRAN_ENTRY void omp_destroy_nest_lock_(int64_t *lock);
 FORTRAN_ENTRY void omp_destroy_nest_lock_(int64_t *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     omp_nest_lock_t *c_lock = nested(lock, "omp_destroy_nest_lock");
     omp_destroy_nest_lock(c_lock);
     free(c_lock);
@@ -105,12 +114,14 @@ FORTRAN_ENTRY void omp_destroy_nest_lock_(int64_t *lock)
 FORTRAN_ENTRY void omp_set_nest_lock_(int64_t *lock);
 FORTRAN_ENTRY void omp_set_nest_lock_(int64_t *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     omp_set_nest_lock(nested(lock, "omp_set_nest_lock"));
 }
 
 FORTRAN_ENTRY void omp_unset_nest_lock_(int64_t *lock);
 FORTRAN_ENTRY void omp_unset_nest_lock_(int64_t *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     omp_unset_nest_lock(nested(lock, "omp_unset_nest_lock"));
 }
 
@@ -118,5 +129,6 @@ FORTRAN_ENTRY void omp_unset_nest_lock_(int64_t *lock)
 FORTRAN_ENTRY int32_t omp_test_nest_lock_(int64_t *lock);
 FORTRAN_ENTRY int32_t omp_test_nest_lock_(int64_t *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     return omp_test_nest_lock(nested(lock, "omp_test_nest_lock"));
 }

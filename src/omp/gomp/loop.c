@@ -25,6 +25,7 @@
 
 MUSTER_OMP_EXPORT void GOMP_ordered_start(void)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     muster_ws_ordered_start(muster_omp_self());
 }
 
@@ -32,6 +33,7 @@ MUSTER_OMP_EXPORT void GOMP_ordered_start(void)
  * chunk's later iterations are this thread's and come in order anyway. */
 MUSTER_OMP_EXPORT void GOMP_ordered_end(void)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     muster_ws_ordered_end(muster_omp_self());
 }
 
@@ -141,6 +143,7 @@ MUSTER_OMP_EXPORT bool GOMP_loop_ordered_start(long start, long end, long incr, 
 
 MUSTER_OMP_EXPORT void GOMP_loop_end(void)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     muster_ws_loop_close(muster_omp_self(), true);
 }
 
@@ -287,18 +290,21 @@ static void parallel_loop(void (*fn)(void *), void *data, unsigned num_threads, 
     MUSTER_OMP_EXPORT void name(void (*fn)(void *), void *data, unsigned num_threads, long start,       \
                                 long end, long incr, long chunk, unsigned flags)                        \
     {                                                                                                   \
+        MUSTER_OMPT_NOTE_REGION_CALLER();                                                               \
         parallel_loop(fn, data, num_threads, start, end, incr, sched, chunk, flags, false);             \
     }
 #define PARALLEL_LOOP_RUNTIME(name)                                                                     \
     MUSTER_OMP_EXPORT void name(void (*fn)(void *), void *data, unsigned num_threads, long start,       \
                                 long end, long incr, unsigned flags)                                    \
     {                                                                                                   \
+        MUSTER_OMPT_NOTE_REGION_CALLER();                                                               \
         parallel_loop(fn, data, num_threads, start, end, incr, MUSTER_WS_SCHED_RUNTIME, 0, flags, false); \
     }
 #define PARALLEL_LOOP_SPLIT(name, sched)                                                                \
     MUSTER_OMP_EXPORT void name(void (*fn)(void *), void *data, unsigned num_threads, long start,       \
                                 long end, long incr, long chunk)                                        \
     {                                                                                                   \
+        MUSTER_OMPT_NOTE_REGION_CALLER();                                                               \
         parallel_loop(fn, data, num_threads, start, end, incr, sched, chunk, 0, true);                  \
     }
 
@@ -317,5 +323,6 @@ PARALLEL_LOOP_SPLIT(GOMP_parallel_loop_guided_start, MUSTER_OMP_SCHED_GUIDED)
 MUSTER_OMP_EXPORT void GOMP_parallel_loop_runtime_start(void (*fn)(void *), void *data, unsigned num_threads,
                                                         long start, long end, long incr)
 {
+    MUSTER_OMPT_NOTE_REGION_CALLER();
     parallel_loop(fn, data, num_threads, start, end, incr, MUSTER_WS_SCHED_RUNTIME, 0, 0, true);
 }

@@ -8,12 +8,13 @@
 
 MUSTER_OMP_EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
 {
-    MUSTER_OMPT_NOTE_CALLER();
+    MUSTER_OMPT_NOTE_REGION_CALLER();
     muster_omp_parallel(fn, data, num_threads, GOMP_PARALLEL_PROC_BIND(flags), NULL, NULL);
 }
 
 MUSTER_OMP_EXPORT void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
 {
+    MUSTER_OMPT_NOTE_REGION_CALLER();
     muster_omp_parallel_start(fn, data, num_threads, 0, NULL, NULL);
 }
 

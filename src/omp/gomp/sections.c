@@ -45,6 +45,7 @@ MUSTER_OMP_EXPORT unsigned GOMP_sections_next(void)
 
 MUSTER_OMP_EXPORT void GOMP_sections_end(void)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     muster_ws_loop_close(muster_omp_self(), true);
 }
 
@@ -61,6 +62,7 @@ MUSTER_OMP_EXPORT bool GOMP_sections_end_cancel(void)
 MUSTER_OMP_EXPORT void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads, unsigned count,
                                               unsigned flags)
 {
+    MUSTER_OMPT_NOTE_REGION_CALLER();
     muster_ws_loop proto = sections_loop(count);
     muster_ws_parallel_loop(fn, data, num_threads, GOMP_PARALLEL_PROC_BIND(flags), &proto, false);
 }
@@ -68,6 +70,7 @@ MUSTER_OMP_EXPORT void GOMP_parallel_sections(void (*fn)(void *), void *data, un
 MUSTER_OMP_EXPORT void GOMP_parallel_sections_start(void (*fn)(void *), void *data, unsigned num_threads,
                                                     unsigned count)
 {
+    MUSTER_OMPT_NOTE_REGION_CALLER();
     muster_ws_loop proto = sections_loop(count);
     muster_ws_parallel_loop(fn, data, num_threads, 0, &proto, true);
 }

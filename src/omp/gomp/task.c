@@ -130,11 +130,13 @@ MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(v
 
 MUSTER_OMP_EXPORT void GOMP_taskwait(void)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     muster_omp_taskwait();
 }
 
 MUSTER_OMP_EXPORT void GOMP_taskwait_depend(void **depend)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     gomp_depend g;
     muster_omp_depend deps = gomp_depend_read(depend, &g);
     muster_omp_taskwait_depend(&deps);
@@ -147,10 +149,12 @@ MUSTER_OMP_EXPORT void GOMP_taskyield(void)
 
 MUSTER_OMP_EXPORT void GOMP_taskgroup_start(void)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     muster_omp_taskgroup_start();
 }
 
 MUSTER_OMP_EXPORT void GOMP_taskgroup_end(void)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     muster_omp_taskgroup_end();
 }

@@ -192,6 +192,7 @@ static void member_with_reductions(void *arg)
 MUSTER_OMP_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned num_threads,
                                                      unsigned flags)
 {
+    MUSTER_OMPT_NOTE_REGION_CALLER();
     /* gcc passes the descriptor as the first field of the data block. */
     parallel_reductions pr = {.fn = fn, .data = data, .descriptor = *(uintptr_t **)data};
     muster_omp_parallel(member_with_reductions, &pr, num_threads, GOMP_PARALLEL_PROC_BIND(flags), register_for_team,

@@ -35,17 +35,20 @@ static void nest_init(kmp_nest_lock *lock)
 
 KMP_VERSIONED(omp_init_nest_lock) void muster_kmp_init_nest_lock(kmp_nest_lock *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     nest_init(lock);
 }
 
 KMP_VERSIONED(omp_init_nest_lock_with_hint) void muster_kmp_init_nest_lock_with_hint(kmp_nest_lock *lock, int hint)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     (void)hint;
     nest_init(lock);
 }
 
 KMP_VERSIONED(omp_destroy_nest_lock) void muster_kmp_destroy_nest_lock(kmp_nest_lock *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     void *impl = impl_of(lock, "omp_destroy_nest_lock");
     muster_omp_nest_lock_destroy(impl);
     free(impl);
@@ -54,16 +57,19 @@ KMP_VERSIONED(omp_destroy_nest_lock) void muster_kmp_destroy_nest_lock(kmp_nest_
 
 KMP_VERSIONED(omp_set_nest_lock) void muster_kmp_set_nest_lock(kmp_nest_lock *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     muster_omp_nest_lock_set(impl_of(lock, "omp_set_nest_lock"));
 }
 
 KMP_VERSIONED(omp_unset_nest_lock) void muster_kmp_unset_nest_lock(kmp_nest_lock *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     muster_omp_nest_lock_unset(impl_of(lock, "omp_unset_nest_lock"));
 }
 
 KMP_VERSIONED(omp_test_nest_lock) int muster_kmp_test_nest_lock(kmp_nest_lock *lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     return muster_omp_nest_lock_test(impl_of(lock, "omp_test_nest_lock"));
 }
 
@@ -73,42 +79,49 @@ KMP_VERSIONED(omp_test_nest_lock) int muster_kmp_test_nest_lock(kmp_nest_lock *l
 
 MUSTER_OMP_EXPORT void __kmpc_init_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     (void)loc, (void)gtid;
     omp_init_lock((omp_lock_t *)(void *)user_lock);
 }
 
 MUSTER_OMP_EXPORT void __kmpc_init_lock_with_hint(ident_t *loc, kmp_int32 gtid, void **user_lock, uintptr_t hint)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     (void)loc, (void)gtid;
     omp_init_lock_with_hint((omp_lock_t *)(void *)user_lock, (omp_sync_hint_t)hint);
 }
 
 MUSTER_OMP_EXPORT void __kmpc_destroy_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     (void)loc, (void)gtid;
     omp_destroy_lock((omp_lock_t *)(void *)user_lock);
 }
 
 MUSTER_OMP_EXPORT void __kmpc_set_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     (void)loc, (void)gtid;
     omp_set_lock((omp_lock_t *)(void *)user_lock);
 }
 
 MUSTER_OMP_EXPORT void __kmpc_unset_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     (void)loc, (void)gtid;
     omp_unset_lock((omp_lock_t *)(void *)user_lock);
 }
 
 MUSTER_OMP_EXPORT int __kmpc_test_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     (void)loc, (void)gtid;
     return omp_test_lock((omp_lock_t *)(void *)user_lock);
 }
 
 MUSTER_OMP_EXPORT void __kmpc_init_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     (void)loc, (void)gtid;
     nest_init((kmp_nest_lock *)(void *)user_lock);
 }
@@ -116,30 +129,35 @@ MUSTER_OMP_EXPORT void __kmpc_init_nest_lock(ident_t *loc, kmp_int32 gtid, void 
 MUSTER_OMP_EXPORT void __kmpc_init_nest_lock_with_hint(ident_t *loc, kmp_int32 gtid, void **user_lock,
                                                        uintptr_t hint)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     (void)loc, (void)gtid, (void)hint;
     nest_init((kmp_nest_lock *)(void *)user_lock);
 }
 
 MUSTER_OMP_EXPORT void __kmpc_destroy_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     (void)loc, (void)gtid;
     muster_kmp_destroy_nest_lock((kmp_nest_lock *)(void *)user_lock);
 }
 
 MUSTER_OMP_EXPORT void __kmpc_set_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     (void)loc, (void)gtid;
     muster_kmp_set_nest_lock((kmp_nest_lock *)(void *)user_lock);
 }
 
 MUSTER_OMP_EXPORT void __kmpc_unset_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     (void)loc, (void)gtid;
     muster_kmp_unset_nest_lock((kmp_nest_lock *)(void *)user_lock);
 }
 
 MUSTER_OMP_EXPORT int __kmpc_test_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     (void)loc, (void)gtid;
     return muster_kmp_test_nest_lock((kmp_nest_lock *)(void *)user_lock);
 }

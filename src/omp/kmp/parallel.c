@@ -228,7 +228,7 @@ static void run_microtask(void *data)
 MUSTER_OMP_EXPORT void __kmpc_fork_call(ident_t *loc, kmp_int32 argc, kmpc_micro fn, ...)
 {
     (void)loc;
-    MUSTER_OMPT_NOTE_CALLER();
+    MUSTER_OMPT_NOTE_REGION_CALLER();
     void *args[KMP_MAX_ARGS];
     va_list ap;
     va_start(ap, fn);
@@ -244,6 +244,7 @@ MUSTER_OMP_EXPORT void __kmpc_fork_call(ident_t *loc, kmp_int32 argc, kmpc_micro
  * one.  (Not emitted by clang 14.) */
 MUSTER_OMP_EXPORT void __kmpc_fork_call_if(ident_t *loc, kmp_int32 argc, kmpc_micro fn, kmp_int32 cond, void *args)
 {
+    MUSTER_OMPT_NOTE_REGION_CALLER();
     (void)loc, (void)argc;
     void *arg[1] = {args};
     kmp_region r = {fn, args != NULL, arg};

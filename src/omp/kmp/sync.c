@@ -202,6 +202,7 @@ MUSTER_OMP_EXPORT void __kmpc_end_reduce(ident_t *loc, kmp_int32 gtid, kmp_criti
 
 MUSTER_OMP_EXPORT void __kmpc_ordered(ident_t *loc, kmp_int32 gtid)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     (void)loc, (void)gtid;
     muster_ws_ordered_start(muster_omp_self());
 }
@@ -210,6 +211,7 @@ MUSTER_OMP_EXPORT void __kmpc_ordered(ident_t *loc, kmp_int32 gtid)
  * loop's end), as on the GOMP side. */
 MUSTER_OMP_EXPORT void __kmpc_end_ordered(ident_t *loc, kmp_int32 gtid)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     (void)loc, (void)gtid;
     muster_ws_ordered_end(muster_omp_self());
 }

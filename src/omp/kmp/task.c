@@ -421,6 +421,7 @@ MUSTER_OMP_EXPORT void __kmpc_omp_taskwait_deps_51(ident_t *loc, kmp_int32 gtid,
 
 MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_taskwait(ident_t *loc, kmp_int32 gtid)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     (void)loc, (void)gtid;
     muster_omp_taskwait();
     return 0;

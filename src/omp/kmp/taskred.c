@@ -169,6 +169,7 @@ MUSTER_OMP_EXPORT void *__kmpc_task_reduction_get_th_data(int gtid, void *tg, vo
 
 MUSTER_OMP_EXPORT void __kmpc_taskgroup(ident_t *loc, kmp_int32 gtid)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     (void)loc, (void)gtid;
     muster_omp_taskgroup_start();
     taskgroup_depth++;
@@ -176,6 +177,7 @@ MUSTER_OMP_EXPORT void __kmpc_taskgroup(ident_t *loc, kmp_int32 gtid)
 
 MUSTER_OMP_EXPORT void __kmpc_end_taskgroup(ident_t *loc, kmp_int32 gtid)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     (void)loc, (void)gtid;
     muster_omp_taskgroup_end();
     taskgroup_depth--;

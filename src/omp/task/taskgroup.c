@@ -40,7 +40,7 @@ void muster_omp_taskgroup_start(void)
 {
     push_group();
     if (muster_ompt_on())
-        muster_ompt_sync_region_only(MUSTER_OMPT_SYNC_TASKGROUP, MUSTER_OMPT_SCOPE_BEGIN);
+        muster_ompt_sync_region_only(MUSTER_OMPT_SYNC_TASKGROUP, MUSTER_OMPT_SCOPE_BEGIN, muster_ompt_take_caller());
 }
 
 void muster_omp_taskgroup_end(void)
@@ -48,17 +48,19 @@ void muster_omp_taskgroup_end(void)
     taskgroup *group = innermost_group();
     if (group == NULL)
         muster_omp_fatal("the end of a taskgroup that was not started");
-    /* The region began at the start; its wait is the end's. */
+    /* The region began at the start; its wait is the end's, named by the
+     * end's caller. */
     bool told = muster_ompt_on();
+    const void *ra = told ? muster_ompt_take_caller() : NULL;
     if (told)
-        muster_ompt_sync_wait_only(MUSTER_OMPT_SYNC_TASKGROUP, MUSTER_OMPT_SCOPE_BEGIN);
+        muster_ompt_sync_wait_only(MUSTER_OMPT_SYNC_TASKGROUP, MUSTER_OMPT_SCOPE_BEGIN, ra);
     muster_omp_wait_descendants(&group->tasks, muster_omp_frame_node(running_task()));
     if (muster_omp_pending_events != NULL)
         muster_omp_events_settle_group(group);
     pop_group();
     if (told) {
-        muster_ompt_sync_wait_only(MUSTER_OMPT_SYNC_TASKGROUP, MUSTER_OMPT_SCOPE_END);
-        muster_ompt_sync_region_only(MUSTER_OMPT_SYNC_TASKGROUP, MUSTER_OMPT_SCOPE_END);
+        muster_ompt_sync_wait_only(MUSTER_OMPT_SYNC_TASKGROUP, MUSTER_OMPT_SCOPE_END, ra);
+        muster_ompt_sync_region_only(MUSTER_OMPT_SYNC_TASKGROUP, MUSTER_OMPT_SCOPE_END, ra);
     }
 }
 

@@ -278,25 +278,26 @@ void muster_omp_stand_in_leave(muster_omp_stand_in *s)
 }
 
 /* The tool's events of a taskwait: its region with its wait inside. */
-static void tell_taskwait(int endpoint)
+static void tell_taskwait(int endpoint, const void *ra)
 {
     if (endpoint == MUSTER_OMPT_SCOPE_BEGIN)
-        muster_ompt_sync_region_only(MUSTER_OMPT_SYNC_TASKWAIT, endpoint);
-    muster_ompt_sync_wait_only(MUSTER_OMPT_SYNC_TASKWAIT, endpoint);
+        muster_ompt_sync_region_only(MUSTER_OMPT_SYNC_TASKWAIT, endpoint, ra);
+    muster_ompt_sync_wait_only(MUSTER_OMPT_SYNC_TASKWAIT, endpoint, ra);
     if (endpoint == MUSTER_OMPT_SCOPE_END)
-        muster_ompt_sync_region_only(MUSTER_OMPT_SYNC_TASKWAIT, endpoint);
+        muster_ompt_sync_region_only(MUSTER_OMPT_SYNC_TASKWAIT, endpoint, ra);
 }
 
 void muster_omp_taskwait(void)
 {
     bool told = muster_ompt_on();
+    const void *ra = told ? muster_ompt_take_caller() : NULL;
     if (told)
-        tell_taskwait(MUSTER_OMPT_SCOPE_BEGIN);
+        tell_taskwait(MUSTER_OMPT_SCOPE_BEGIN, ra);
     wait_children();
     if (muster_omp_pending_events != NULL)
         muster_omp_events_settle_children(running_task());
     if (told)
-        tell_taskwait(MUSTER_OMPT_SCOPE_END);
+        tell_taskwait(MUSTER_OMPT_SCOPE_END, ra);
 }
 
 /* taskwait depend(...): waits for the calling task's own predecessors
@@ -306,10 +307,11 @@ void muster_omp_taskwait_depend(const muster_omp_depend *depend)
     muster_omp_team *team = current_team();
     muster_omp_stand_in waited = {0};
     bool told = muster_ompt_on();
+    const void *ra = told ? muster_ompt_take_caller() : NULL;
     if (told)
-        tell_taskwait(MUSTER_OMPT_SCOPE_BEGIN);
+        tell_taskwait(MUSTER_OMPT_SCOPE_BEGIN, ra);
     muster_omp_stand_in_wait(team, running_task(), depend, &waited);
     muster_omp_stand_in_leave(&waited);
     if (told)
-        tell_taskwait(MUSTER_OMPT_SCOPE_END);
+        tell_taskwait(MUSTER_OMPT_SCOPE_END, ra);
 }

@@ -341,6 +341,17 @@ static void init_slot(muster_ws_slot *slot, const muster_ws_loop *proto, const m
         init_doacross(slot, extras);
 }
 
+/* A tool's work event for the loop (or sections) the member begins. */
+static __attribute__((noinline)) void tell_work_begin(muster_ws_member *m, const muster_ws_loop *proto,
+                                                      const muster_ws_loop_extras *extras)
+{
+    int work = extras != NULL ? extras->ompt_work : 0;
+    if (work < 0)
+        return;
+    m->ompt_work_told = true;
+    muster_ompt_work_begin(work != 0 ? work : MUSTER_OMPT_WORK_LOOP, proto->n);
+}
+
 void muster_ws_loop_open(muster_omp_thread *self, muster_ws_loop proto, const muster_ws_loop_extras *extras)
 {
     proto.nthreads = muster_ws_team_size(self);
@@ -354,6 +365,9 @@ void muster_ws_loop_open(muster_omp_thread *self, muster_ws_loop proto, const mu
     muster_ws_member *m = muster_ws_member_begin(self);
     m->trip = 0;
     m->holds_turn = false;
+    m->ompt_work_told = false;
+    if (muster_ompt_on())
+        tell_work_begin(m, &proto, extras);
     if (!needs_slot(&proto, extras)) {
         self->ws_sequence++;
         m->slot = NULL;
@@ -422,11 +436,16 @@ bool muster_ws_loop_next(muster_omp_thread *self, uint64_t *first, uint64_t *las
 void muster_ws_loop_close(muster_omp_thread *self, bool barrier)
 {
     muster_ws_member *m = muster_ws_member_current(self);
+    bool owed = false; /* the tool's work end, told before the barrier */
     if (m != NULL && m->loop != NULL) {
+        owed = m->ompt_work_told;
+        m->ompt_work_told = false;
         if (m->holds_turn)
             pass_turn(self, m);
         muster_ws_leave(self, m);
     }
+    if (owed)
+        muster_ompt_work_end();
     if (barrier)
         muster_omp_team_barrier(self);
 }

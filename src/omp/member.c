@@ -75,6 +75,7 @@ __attribute__((noinline)) void muster_omp_team_barrier_of(muster_omp_thread *sel
 {
     muster_ompt_data *parallel = self->team != NULL ? &self->team->ompt_parallel : NULL;
     const void *ra = muster_ompt_take_caller();
+    muster_ompt_work_close_single();
     muster_ompt_sync_region(ompt_kind, MUSTER_OMPT_SCOPE_BEGIN, parallel, &self->ompt_task, ra);
     team_barrier(self);
     muster_ompt_sync_region(ompt_kind, MUSTER_OMPT_SCOPE_END, parallel, &self->ompt_task, ra);

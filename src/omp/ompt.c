@@ -3,12 +3,15 @@
 #include "omp/ompt.h"
 
 #include <link.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 
 _Atomic bool muster_ompt_enabled;
 muster_ompt_callback muster_ompt_callbacks[MUSTER_OMPT_EVENTS];
 _Thread_local const void *muster_ompt_caller;
+_Thread_local int muster_ompt_state;
+_Thread_local uint64_t muster_ompt_wait_id;
 void (*muster_ompt_discover)(void);
 
 /* The calling thread's data for the tool: its thread_begin fills it. */
@@ -57,10 +60,43 @@ const void *muster_ompt_take_caller(void)
 }
 
 
+/* ---- the thread's state ---- */
+
+/* The implicit tasks the thread runs (nested teams count each). */
+static _Thread_local unsigned team_depth;
+
+int muster_ompt_working_state(void)
+{
+    return team_depth > 0 ? MUSTER_OMPT_STATE_WORK_PARALLEL : MUSTER_OMPT_STATE_WORK_SERIAL;
+}
+
+static int sync_wait_state(int kind)
+{
+    switch (kind) {
+    case MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_PARALLEL:
+        return MUSTER_OMPT_STATE_WAIT_BARRIER_IMPLICIT_PARALLEL;
+    case MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_WORKSHARE:
+        return MUSTER_OMPT_STATE_WAIT_BARRIER_IMPLICIT_WORKSHARE;
+    case MUSTER_OMPT_SYNC_TASKWAIT:
+        return MUSTER_OMPT_STATE_WAIT_TASKWAIT;
+    case MUSTER_OMPT_SYNC_TASKGROUP:
+        return MUSTER_OMPT_STATE_WAIT_TASKGROUP;
+    default:
+        return MUSTER_OMPT_STATE_WAIT_BARRIER_EXPLICIT;
+    }
+}
+
+void muster_ompt_set_wait_state(int kind, int endpoint)
+{
+    muster_ompt_state = endpoint == MUSTER_OMPT_SCOPE_BEGIN ? sync_wait_state(kind) : muster_ompt_working_state();
+}
+
 void muster_ompt_thread_begin(int thread_type)
 {
     muster_ompt_thread_begin_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_thread_begin_fn, MUSTER_OMPT_THREAD_BEGIN);
     thread_data.value = 0;
+    muster_ompt_state = thread_type == MUSTER_OMPT_THREAD_WORKER ? MUSTER_OMPT_STATE_IDLE
+                                                                  : MUSTER_OMPT_STATE_WORK_SERIAL;
     if (cb != NULL)
         cb(thread_type, &thread_data);
 }
@@ -89,6 +125,7 @@ void muster_ompt_parallel_begin(muster_ompt_data *encountering_task, muster_ompt
 void muster_ompt_parallel_end(muster_ompt_data *parallel, muster_ompt_data *encountering_task, const void *ra)
 {
     muster_ompt_parallel_end_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_parallel_end_fn, MUSTER_OMPT_PARALLEL_END);
+    muster_ompt_state = muster_ompt_working_state();
     if (cb != NULL)
         cb(parallel, encountering_task, MUSTER_OMPT_PARALLEL_INVOKER_PROGRAM | MUSTER_OMPT_PARALLEL_TEAM, ra);
 }
@@ -99,8 +136,19 @@ void muster_ompt_implicit_task(int endpoint, muster_ompt_data *parallel, muster_
     muster_ompt_implicit_task_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_implicit_task_fn, MUSTER_OMPT_IMPLICIT_TASK);
     if (endpoint == MUSTER_OMPT_SCOPE_BEGIN)
         task->value = 0;
+    bool initial = flags & MUSTER_OMPT_TASK_INITIAL;
+    if (endpoint == MUSTER_OMPT_SCOPE_BEGIN && !initial) {
+        team_depth++;
+        muster_ompt_state = MUSTER_OMPT_STATE_WORK_PARALLEL;
+    }
+    if (endpoint == MUSTER_OMPT_SCOPE_END && !initial && team_depth > 0)
+        team_depth--;
     if (cb != NULL)
         cb(endpoint, parallel, task, size, index, flags);
+    /* A worker leaves its team for the pool; member 0 goes on in the
+     * encountering task (parallel_end sets its state). */
+    if (endpoint == MUSTER_OMPT_SCOPE_END && index != 0 && team_depth == 0)
+        muster_ompt_state = MUSTER_OMPT_STATE_IDLE;
 }
 
 void muster_ompt_sync_region(int kind, int endpoint, muster_ompt_data *parallel, muster_ompt_data *task,
@@ -108,6 +156,7 @@ void muster_ompt_sync_region(int kind, int endpoint, muster_ompt_data *parallel,
 {
     muster_ompt_sync_region_fn region = MUSTER_OMPT_CALLBACK(muster_ompt_sync_region_fn, MUSTER_OMPT_SYNC_REGION);
     muster_ompt_sync_region_fn wait = MUSTER_OMPT_CALLBACK(muster_ompt_sync_region_fn, MUSTER_OMPT_SYNC_REGION_WAIT);
+    muster_ompt_set_wait_state(kind, endpoint);
     if (endpoint == MUSTER_OMPT_SCOPE_BEGIN) {
         if (region != NULL)
             region(kind, endpoint, parallel, task, ra);
@@ -138,13 +187,38 @@ static void acquire_event(int event, int kind, const void *wait_id, const void *
         cb(kind, 0, MUSTER_OMPT_MUTEX_IMPL_QUEUING, (uint64_t)(uintptr_t)wait_id, ra);
 }
 
+/* ompt_state_t of a wait for a mutex of that kind (ompt_mutex_t). */
+static int mutex_wait_state(int kind)
+{
+    switch (kind) {
+    case MUSTER_OMPT_MUTEX_CRITICAL:
+        return MUSTER_OMPT_STATE_WAIT_CRITICAL;
+    case MUSTER_OMPT_MUTEX_ATOMIC:
+        return MUSTER_OMPT_STATE_WAIT_ATOMIC;
+    case MUSTER_OMPT_MUTEX_ORDERED:
+        return MUSTER_OMPT_STATE_WAIT_ORDERED;
+    default:
+        return MUSTER_OMPT_STATE_WAIT_LOCK;
+    }
+}
+
 void muster_ompt_mutex_acquire(int kind, const void *wait_id, const void *ra)
 {
+    muster_ompt_state = mutex_wait_state(kind);
+    muster_ompt_wait_id = (uint64_t)(uintptr_t)wait_id;
     acquire_event(MUSTER_OMPT_MUTEX_ACQUIRE, kind, wait_id, ra);
+}
+
+/* The wait for a mutex is over, taken or not (a test lock). */
+static void mutex_wait_over(void)
+{
+    muster_ompt_state = muster_ompt_working_state();
+    muster_ompt_wait_id = 0;
 }
 
 void muster_ompt_mutex_acquired(int kind, const void *wait_id, const void *ra)
 {
+    mutex_wait_over();
     mutex_event(MUSTER_OMPT_MUTEX_ACQUIRED, kind, wait_id, ra);
 }
 
@@ -176,18 +250,20 @@ void muster_ompt_nest_lock(int endpoint, const void *wait_id)
 void muster_ompt_lock_told(muster_omp_mutex *mutex, int kind)
 {
     const void *ra = muster_ompt_take_caller();
-    acquire_event(MUSTER_OMPT_MUTEX_ACQUIRE, kind, mutex, ra);
+    muster_ompt_mutex_acquire(kind, mutex, ra);
     muster_omp_mutex_lock(mutex);
-    mutex_event(MUSTER_OMPT_MUTEX_ACQUIRED, kind, mutex, ra);
+    muster_ompt_mutex_acquired(kind, mutex, ra);
 }
 
 bool muster_ompt_trylock_told(muster_omp_mutex *mutex, int kind)
 {
     const void *ra = muster_ompt_take_caller();
-    acquire_event(MUSTER_OMPT_MUTEX_ACQUIRE, kind, mutex, ra);
+    muster_ompt_mutex_acquire(kind, mutex, ra);
     bool locked = muster_omp_mutex_trylock(mutex);
     if (locked)
-        mutex_event(MUSTER_OMPT_MUTEX_ACQUIRED, kind, mutex, ra);
+        muster_ompt_mutex_acquired(kind, mutex, ra);
+    else
+        mutex_wait_over();
     return locked;
 }
 

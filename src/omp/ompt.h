@@ -76,6 +76,19 @@ static inline void muster_ompt_note(const void *ra)
  * parallel_begin takes the note).  One thread-local store per region. */
 #define MUSTER_OMPT_NOTE_REGION_CALLER() (muster_ompt_caller = __builtin_return_address(0))
 
+/* The calling thread's state (ompt_get_state) and what it waits for
+ * (the mutex's address; 0 otherwise): kept by the hooks, so only while a
+ * tool is attached.  A wait's begin sets its wait state, its end the
+ * working one (work_parallel in a team, work_serial outside); a task runs
+ * in the working state and gives back the state it found; a worker
+ * between regions is idle. */
+extern _Thread_local int muster_ompt_state __attribute__((visibility("hidden")));
+extern _Thread_local uint64_t muster_ompt_wait_id __attribute__((visibility("hidden")));
+/* work_parallel inside a team's implicit task, else work_serial. */
+int muster_ompt_working_state(void) __attribute__((visibility("hidden")));
+/* A sync region's wait begins (its wait state) or ends (working). */
+void muster_ompt_set_wait_state(int kind, int endpoint) __attribute__((visibility("hidden")));
+
 /* The calling thread's data for the tool (ompt_get_thread_data). */
 muster_ompt_data *muster_ompt_thread_data(void);
 
@@ -106,6 +119,7 @@ typedef struct muster_ompt_task {
     muster_ompt_data data;
     struct muster_ompt_task *outer; /* the task it suspended; NULL: the implicit task */
     int flags;                      /* ompt_task_flag_t */
+    int outer_state;                /* the thread's state when it began, given back at the end */
 } muster_ompt_task;
 extern _Thread_local muster_ompt_task *muster_ompt_running __attribute__((visibility("hidden")));
 
@@ -123,6 +137,22 @@ void muster_ompt_task_end(muster_ompt_task *task, int status);
 /* A detached task's event fulfilled before (early) or after (late) its
  * body ended. */
 void muster_ompt_task_fulfilled(muster_ompt_task *task, int status);
+
+/* ---- work shares and masked ----
+ *
+ * A work share begins (`type`: ompt_work_t; `count`: its iterations or
+ * sections, 1 for a single) and ends on the calling thread; the begin
+ * takes the noted caller and the end repeats it.  They nest (a region
+ * inside a loop's body), a few deep; deeper ones are not told. */
+void muster_ompt_work_begin(int type, uint64_t count);
+void muster_ompt_work_end(void);
+/* gcc's single has no end of its own: an executor's end is told at the
+ * thread's next barrier, work share or implicit task end (this call). */
+void muster_ompt_work_close_single(void);
+void muster_ompt_masked(int endpoint);
+/* A single claimed (executor) or not; has_end: the ABI calls its end
+ * (clang's __kmpc_end_single, which calls muster_ompt_work_end). */
+void muster_ompt_single(bool executor, bool has_end);
 
 /* ---- synchronization beyond barriers ----
  *

@@ -29,6 +29,8 @@ enum {
     MUSTER_OMPT_TASK_CREATE = 5,
     MUSTER_OMPT_TASK_SCHEDULE = 6,
     MUSTER_OMPT_IMPLICIT_TASK = 7,
+    MUSTER_OMPT_WORK = 20,
+    MUSTER_OMPT_MASKED = 21,
     MUSTER_OMPT_SYNC_REGION_WAIT = 16,
     MUSTER_OMPT_MUTEX_RELEASED = 17,
     MUSTER_OMPT_DEPENDENCES = 18,
@@ -56,6 +58,29 @@ enum {
     MUSTER_OMPT_SYNC_REDUCTION = 7,
     MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_WORKSHARE = 8,
     MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_PARALLEL = 9,
+};
+/* ompt_work_t */
+enum {
+    MUSTER_OMPT_WORK_LOOP = 1,
+    MUSTER_OMPT_WORK_SECTIONS = 2,
+    MUSTER_OMPT_WORK_SINGLE_EXECUTOR = 3,
+    MUSTER_OMPT_WORK_SINGLE_OTHER = 4,
+};
+/* ompt_state_t: what a thread is doing, for a sampling profiler */
+enum {
+    MUSTER_OMPT_STATE_WORK_SERIAL = 0x000,
+    MUSTER_OMPT_STATE_WORK_PARALLEL = 0x001,
+    MUSTER_OMPT_STATE_WAIT_BARRIER_IMPLICIT_PARALLEL = 0x011,
+    MUSTER_OMPT_STATE_WAIT_BARRIER_IMPLICIT_WORKSHARE = 0x012,
+    MUSTER_OMPT_STATE_WAIT_BARRIER_EXPLICIT = 0x014,
+    MUSTER_OMPT_STATE_WAIT_TASKWAIT = 0x020,
+    MUSTER_OMPT_STATE_WAIT_TASKGROUP = 0x021,
+    MUSTER_OMPT_STATE_WAIT_LOCK = 0x041,
+    MUSTER_OMPT_STATE_WAIT_CRITICAL = 0x042,
+    MUSTER_OMPT_STATE_WAIT_ATOMIC = 0x043,
+    MUSTER_OMPT_STATE_WAIT_ORDERED = 0x044,
+    MUSTER_OMPT_STATE_IDLE = 0x100,
+    MUSTER_OMPT_STATE_UNDEFINED = 0x102,
 };
 /* ompt_task_flag_t */
 enum {
@@ -124,6 +149,10 @@ typedef void (*muster_ompt_mutex_acquire_fn)(int kind, unsigned hint, unsigned i
                                              const void *codeptr_ra);
 typedef void (*muster_ompt_mutex_fn)(int kind, uint64_t wait_id, const void *codeptr_ra);
 typedef void (*muster_ompt_nest_lock_fn)(int endpoint, uint64_t wait_id, const void *codeptr_ra);
+typedef void (*muster_ompt_work_fn)(int work_type, int endpoint, muster_ompt_data *parallel_data,
+                                    muster_ompt_data *task_data, uint64_t count, const void *codeptr_ra);
+typedef void (*muster_ompt_masked_fn)(int endpoint, muster_ompt_data *parallel_data, muster_ompt_data *task_data,
+                                      const void *codeptr_ra);
 
 /* ---- the tool's side: what ompt_start_tool returns, and the entry
  * points a tool looks up by name ---- */

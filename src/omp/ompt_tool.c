@@ -80,6 +80,8 @@ static int set_callback(int event, muster_ompt_callback callback)
     case MUSTER_OMPT_LOCK_DESTROY:
     case MUSTER_OMPT_NEST_LOCK:
     case MUSTER_OMPT_REDUCTION:
+    case MUSTER_OMPT_WORK:
+    case MUSTER_OMPT_MASKED:
         muster_ompt_callbacks[event] = callback;
         return MUSTER_OMPT_SET_ALWAYS;
     default:
@@ -175,24 +177,31 @@ static uint64_t get_unique_id(void)
     return atomic_fetch_add_explicit(&next, 1, memory_order_relaxed);
 }
 
-/* ompt_state_t: the states reported (work, and the barrier waits). */
+/* ompt_state_t: the states reported (ompt.h says when each is set). */
 static const struct {
     int state;
     const char *name;
 } states[] = {
-    {0x000, "ompt_state_work_serial"},
-    {0x001, "ompt_state_work_parallel"},
-    {0x011, "ompt_state_wait_barrier_implicit_parallel"},
-    {0x012, "ompt_state_wait_barrier_implicit_workshare"},
-    {0x014, "ompt_state_wait_barrier_explicit"},
-    {0x102, "ompt_state_undefined"},
+    {MUSTER_OMPT_STATE_WORK_SERIAL, "ompt_state_work_serial"},
+    {MUSTER_OMPT_STATE_WORK_PARALLEL, "ompt_state_work_parallel"},
+    {MUSTER_OMPT_STATE_WAIT_BARRIER_IMPLICIT_PARALLEL, "ompt_state_wait_barrier_implicit_parallel"},
+    {MUSTER_OMPT_STATE_WAIT_BARRIER_IMPLICIT_WORKSHARE, "ompt_state_wait_barrier_implicit_workshare"},
+    {MUSTER_OMPT_STATE_WAIT_BARRIER_EXPLICIT, "ompt_state_wait_barrier_explicit"},
+    {MUSTER_OMPT_STATE_WAIT_TASKWAIT, "ompt_state_wait_taskwait"},
+    {MUSTER_OMPT_STATE_WAIT_TASKGROUP, "ompt_state_wait_taskgroup"},
+    {MUSTER_OMPT_STATE_WAIT_LOCK, "ompt_state_wait_lock"},
+    {MUSTER_OMPT_STATE_WAIT_CRITICAL, "ompt_state_wait_critical"},
+    {MUSTER_OMPT_STATE_WAIT_ATOMIC, "ompt_state_wait_atomic"},
+    {MUSTER_OMPT_STATE_WAIT_ORDERED, "ompt_state_wait_ordered"},
+    {MUSTER_OMPT_STATE_IDLE, "ompt_state_idle"},
+    {MUSTER_OMPT_STATE_UNDEFINED, "ompt_state_undefined"},
 };
 
 static int get_state(uint64_t *wait_id)
 {
     if (wait_id != NULL)
-        *wait_id = 0;
-    return muster_omp_self()->team != NULL ? 0x001 : 0x000;
+        *wait_id = muster_ompt_wait_id;
+    return muster_ompt_state;
 }
 
 /* Starting from ompt_state_undefined (0x102), each state in turn; 0 after

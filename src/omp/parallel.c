@@ -325,6 +325,7 @@ static inline void leave_region(muster_omp_thread *self, region *r)
 static __attribute__((noinline)) void end_region_for_tool(muster_omp_thread *self, region *r)
 {
     muster_omp_team *team = r->team;
+    muster_ompt_work_close_single();
     muster_ompt_sync_region(MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_PARALLEL, MUSTER_OMPT_SCOPE_BEGIN,
                             &team->ompt_parallel, &self->ompt_task, NULL);
     join_region(self, r);

@@ -98,6 +98,7 @@ static void shut_down(muster_omp_pool *pool);
 static __attribute__((noinline)) int join_for_tool(muster_omp_thread *self, muster_omp_team *team, unsigned id)
 {
     unsigned size = team->size;
+    muster_ompt_work_close_single();
     muster_ompt_sync_region(MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_PARALLEL, MUSTER_OMPT_SCOPE_BEGIN,
                             &team->ompt_parallel, &self->ompt_task, NULL);
     int rc = muster_omp_wait_running_tasks(self, team, team->fork_barrier, id);

@@ -115,6 +115,7 @@ typedef struct muster_ws_member {
     bool holds_turn;            /* ordered: holds chunk seq, turn not yet passed on */
     bool turn_reached;          /* ordered: already waited for the turn of seq */
     bool serial;                /* a team-of-one record from the free list */
+    bool ompt_work_told;        /* a tool was told the current loop began: its end is owed */
     uint32_t slot_lap;          /* lap of `slot` */
     unsigned next_slot;         /* ring position of the next work share */
     uint32_t lap;               /* its lap */
@@ -195,6 +196,7 @@ typedef struct muster_ws_loop_extras {
     void (*register_reductions)(void *own, void *first);
     unsigned ncounts;           /* doacross dimensions; 0: not doacross */
     const uint64_t *counts;     /* their iteration counts */
+    int ompt_work;              /* what a tool is told: 0 a loop, else an ompt_work_t; -1 nothing */
 } muster_ws_loop_extras;
 
 /* Opens the loop described by proto (nthreads filled in here) as the

@@ -18,6 +18,23 @@ static_assert(sizeof(muster_ompt_frame) == sizeof(ompt_frame_t), "ompt_frame_t")
 static_assert(offsetof(muster_ompt_frame, enter_frame) == offsetof(ompt_frame_t, enter_frame), "enter_frame");
 static_assert(offsetof(muster_ompt_frame, enter_frame_flags) == offsetof(ompt_frame_t, enter_frame_flags),
               "enter_frame_flags");
+/* ompt_state_t */
+static_assert(SAME(MUSTER_OMPT_STATE_WORK_SERIAL, ompt_state_work_serial), "state work_serial");
+static_assert(SAME(MUSTER_OMPT_STATE_WORK_PARALLEL, ompt_state_work_parallel), "state work_parallel");
+static_assert(SAME(MUSTER_OMPT_STATE_WAIT_BARRIER_IMPLICIT_PARALLEL,
+                   ompt_state_wait_barrier_implicit_parallel), "state wait_barrier_implicit_parallel");
+static_assert(SAME(MUSTER_OMPT_STATE_WAIT_BARRIER_IMPLICIT_WORKSHARE,
+                   ompt_state_wait_barrier_implicit_workshare), "state wait_barrier_implicit_workshare");
+static_assert(SAME(MUSTER_OMPT_STATE_WAIT_BARRIER_EXPLICIT,
+                   ompt_state_wait_barrier_explicit), "state wait_barrier_explicit");
+static_assert(SAME(MUSTER_OMPT_STATE_WAIT_TASKWAIT, ompt_state_wait_taskwait), "state wait_taskwait");
+static_assert(SAME(MUSTER_OMPT_STATE_WAIT_TASKGROUP, ompt_state_wait_taskgroup), "state wait_taskgroup");
+static_assert(SAME(MUSTER_OMPT_STATE_WAIT_LOCK, ompt_state_wait_lock), "state wait_lock");
+static_assert(SAME(MUSTER_OMPT_STATE_WAIT_CRITICAL, ompt_state_wait_critical), "state wait_critical");
+static_assert(SAME(MUSTER_OMPT_STATE_WAIT_ATOMIC, ompt_state_wait_atomic), "state wait_atomic");
+static_assert(SAME(MUSTER_OMPT_STATE_WAIT_ORDERED, ompt_state_wait_ordered), "state wait_ordered");
+static_assert(SAME(MUSTER_OMPT_STATE_IDLE, ompt_state_idle), "state idle");
+static_assert(SAME(MUSTER_OMPT_STATE_UNDEFINED, ompt_state_undefined), "state undefined");
 static_assert(SAME(MUSTER_OMPT_THREAD_BEGIN, ompt_callback_thread_begin), "thread_begin");
 static_assert(SAME(MUSTER_OMPT_THREAD_END, ompt_callback_thread_end), "thread_end");
 static_assert(SAME(MUSTER_OMPT_PARALLEL_BEGIN, ompt_callback_parallel_begin), "parallel_begin");

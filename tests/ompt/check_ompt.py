@@ -94,6 +94,20 @@ def main():
         expect(m[14] > 0 and (m[13] == m[14] or a.runtime == "libomp"),
                f"{where}: {m[14] - m[13]} of {m[14]} codeptr_ra do not point into the program\n{p.stderr}")
         print(f"check_ompt: {where}: {more.group(0)}")
+        wk = re.search(r"regions: loops=(\d+) singles=(\d+) executors=(\d+) masked=(\d+)", p.stdout)
+        got_wk = re.search(r"ompt-recorder: loops=(\d+)/(\d+) singles=(\d+)/(\d+) executors=(\d+) "
+                           r"masked=(\d+)/(\d+) (\w+)", p.stdout)
+        expect(wk is not None and got_wk is not None, f"{where}: no work-share lines:\n{p.stdout}")
+        if wk is None or got_wk is None:
+            continue
+        loops, singles, executors, masked = (int(x) for x in wk.groups())
+        w = [int(x) for x in got_wk.groups()[:7]]
+        # libomp 14 tells these exactly so too.
+        expect(w[0] == w[1] == loops, f"{where}: loops begun/ended {w[0]}/{w[1]}, expected {loops}")
+        expect(w[2] == w[3] == singles, f"{where}: singles begun/ended {w[2]}/{w[3]}, expected {singles}")
+        expect(w[4] == executors, f"{where}: {w[4]} single executors, expected {executors}")
+        expect(w[5] == w[6] == masked, f"{where}: masked begun/ended {w[5]}/{w[6]}, expected {masked}")
+        print(f"check_ompt: {where}: {got_wk.group(0)}")
     if a.runtime != "libomp":
         p = run(a, 2, dict(tool, OMP_TOOL="disabled"))
         expect(p.returncode == 0 and "ompt-recorder" not in p.stdout, f"OMP_TOOL=disabled still ran the tool:\n{p.stdout}")

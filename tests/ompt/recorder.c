@@ -19,6 +19,9 @@
  *     late), each switch and completion on top of its thread's task stack,
  *     and ompt_get_task_info(0) answers the running task; none is left
  *     unfinished at the end;
+ *   - thread states (ompt_get_state): a wait of its kind in a sync
+ *     region's wait (barrier, taskwait, taskgroup), working where a task
+ *     starts and a mutex is acquired, work_parallel in an implicit task;
  *   - mutexes: acquire, acquired and released by one thread, at most one
  *     holder at a time of each wait id (mutual exclusion as the tool sees
  *     it), none held at the end; nested nest-lock acquisitions balanced;
@@ -27,6 +30,9 @@
  * A second line counts them:
  *   ompt-recorder: tasks=T/C deps=D taskwaits=W/W taskgroups=G/G mutexes=M/R nested=N/N reductions=R/R
  *                  codeptrs=K/N ok
+ *   ompt-recorder: loops=L/L singles=S/S executors=E masked=M/M ok
+ * (work shares begun/ended, each ended on its thread in the order begun;
+ * masked regions likewise.)
  * (codeptrs: of the N events that name the program's construct, K name an
  * address in the program's own code, as codeptr_ra must.)
  * Loaded with OMP_TOOL_LIBRARIES=.../libompt_recorder.so. */
@@ -55,6 +61,9 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static ompt_get_thread_data_t get_thread_data;
 static ompt_get_parallel_info_t get_parallel_info;
 static ompt_get_task_info_t get_task_info;
+static ompt_get_state_t get_state;
+static atomic_int states_checked;
+
 
 /* codeptr_ra: each the program's own code (its main object's loaded
  * segments), for the events whose construct the program wrote: parallel
@@ -115,13 +124,37 @@ typedef struct thread_rec {
     ompt_data_t *tasks[MAX_DEPTH]; /* the tasks it runs, the one running last */
     int ntasks;
     int in_reduction;
+    int works[MAX_DEPTH]; /* the work shares it is in (ompt_work_t), innermost last */
+    int nworks, in_masked;
 } thread_rec;
+
+/* OMPT_RECORDER_REFERENCE=1: the run on LLVM libomp 14, the reference,
+ * which passes other task data at taskgroups, ends some implicit tasks
+ * inside their barrier and tells a mutex released after unlocking it (so
+ * that the next holder's acquired may come first); those checks are then
+ * skipped. */
+static int reference_run;
 
 static void fail(const char *what)
 {
     if (atomic_fetch_add(&failures, 1) < 10)
         fprintf(stderr, "ompt-recorder: FAIL %s\n", what);
 }
+
+/* The thread's state (ompt_get_state) as the event implies it: one of
+ * [low, high]. */
+static void check_state(int low, int high, const char *what)
+{
+    uint64_t wait_id = 0;
+    int state = get_state(&wait_id);
+    atomic_fetch_add(&states_checked, 1);
+    if ((state < low || state > high) && !reference_run) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "%s: ompt_get_state says %#x", what, state);
+        fail(msg);
+    }
+}
+#define WORKING ompt_state_work_serial, ompt_state_work_parallel
 
 static thread_rec *me(void)
 {
@@ -230,13 +263,6 @@ static void push_task(ompt_data_t *task)
         t->tasks[t->ntasks++] = task;
 }
 
-/* OMPT_RECORDER_REFERENCE=1: the run on LLVM libomp 14, the reference,
- * which passes other task data at taskgroups, ends some implicit tasks
- * inside their barrier and tells a mutex released after unlocking it (so
- * that the next holder's acquired may come first); those checks are then
- * skipped. */
-static int reference_run;
-
 static void pop_task(ompt_data_t *task)
 {
     thread_rec *t = me();
@@ -296,6 +322,7 @@ static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt
     pthread_mutex_lock(&lock);
     switch (status) {
     case ompt_task_switch: {
+        check_state(WORKING, "a task's start");
         unsigned char *s = state_of(next);
         if (prior != running_task())
             fail("a switch from a task its thread does not run");
@@ -386,6 +413,7 @@ static void hold(ompt_wait_id_t wait_id, bool acquired)
 
 static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr)
 {
+    check_state(WORKING, "a mutex acquired");
     if (!me()->in_reduction)
         check_codeptr(codeptr, kind == ompt_mutex_critical ? "critical's mutex_acquired" : "mutex_acquired");
     hold(wait_id, true);
@@ -441,6 +469,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         return;
     }
     if (endpoint == ompt_scope_begin) {
+        check_state(ompt_state_work_parallel, ompt_state_work_parallel, "an implicit task's begin");
         region_rec *r = region_of(parallel);
         open_scope('I');
         ompt_data_t *here = NULL, *outer = NULL;
@@ -469,6 +498,53 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
             r->members_ended++;
             pthread_mutex_unlock(&lock);
         }
+    }
+}
+
+static atomic_int loops_begun, loops_ended, singles_begun, singles_ended, executors, masked_begun, masked_ended;
+
+static void on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel, ompt_data_t *task,
+                    uint64_t count, const void *codeptr)
+{
+    (void)parallel, (void)count;
+    thread_rec *t = me();
+    if (task != running_task() && !reference_run)
+        fail("a work share's task is not the one its thread runs");
+    bool single = type == ompt_work_single_executor || type == ompt_work_single_other;
+    if (endpoint == ompt_scope_begin) {
+        if (t->nworks == MAX_DEPTH) {
+            fail("work shares nested too deep for the recorder");
+            return;
+        }
+        t->works[t->nworks++] = type;
+        check_codeptr(codeptr, single ? "single" : "a loop");
+        atomic_fetch_add(single ? &singles_begun : &loops_begun, 1);
+        if (type == ompt_work_single_executor)
+            atomic_fetch_add(&executors, 1);
+        return;
+    }
+    if (t->nworks == 0 || t->works[t->nworks - 1] != (int)type) {
+        fail("a work share ended that is not the one its thread is in");
+        return;
+    }
+    t->nworks--;
+    atomic_fetch_add(single ? &singles_ended : &loops_ended, 1);
+}
+
+static void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel, ompt_data_t *task,
+                      const void *codeptr)
+{
+    (void)parallel, (void)task;
+    thread_rec *t = me();
+    check_codeptr(codeptr, "masked");
+    if (endpoint == ompt_scope_begin) {
+        if (t->in_masked++)
+            fail("a masked region begun inside another");
+        atomic_fetch_add(&masked_begun, 1);
+    } else {
+        if (t->in_masked-- != 1)
+            fail("a masked region ended that had not begun");
+        atomic_fetch_add(&masked_ended, 1);
     }
 }
 
@@ -501,8 +577,14 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
 static void on_sync_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel,
                          ompt_data_t *task, const void *codeptr)
 {
-    (void)kind, (void)parallel, (void)task, (void)codeptr;
+    (void)parallel, (void)task, (void)codeptr;
     if (endpoint == ompt_scope_begin) {
+        if (kind == ompt_sync_region_taskwait)
+            check_state(ompt_state_wait_taskwait, ompt_state_wait_taskwait, "a taskwait's wait");
+        else if (kind == ompt_sync_region_taskgroup)
+            check_state(ompt_state_wait_taskgroup, ompt_state_wait_taskgroup, "a taskgroup's wait");
+        else
+            check_state(ompt_state_wait_barrier, ompt_state_wait_barrier_teams, "a barrier's wait");
         open_scope('W');
         atomic_fetch_add(&waits_begun, 1);
     } else {
@@ -519,9 +601,11 @@ static int initialize(ompt_function_lookup_t lookup, int device, ompt_data_t *to
     get_thread_data = (ompt_get_thread_data_t)lookup("ompt_get_thread_data");
     get_parallel_info = (ompt_get_parallel_info_t)lookup("ompt_get_parallel_info");
     get_task_info = (ompt_get_task_info_t)lookup("ompt_get_task_info");
+    get_state = (ompt_get_state_t)lookup("ompt_get_state");
     const char *reference = getenv("OMPT_RECORDER_REFERENCE");
     reference_run = reference != NULL && strcmp(reference, "1") == 0;
-    if (set == NULL || get_thread_data == NULL || get_parallel_info == NULL || get_task_info == NULL) {
+    if (set == NULL || get_thread_data == NULL || get_parallel_info == NULL || get_task_info == NULL ||
+        get_state == NULL) {
         fprintf(stderr, "ompt-recorder: FAIL the runtime lacks ompt_set_callback, _get_thread_data or "
                         "_get_parallel_info\n");
         return 0;
@@ -539,7 +623,9 @@ static int initialize(ompt_function_lookup_t lookup, int device, ompt_data_t *to
              set(ompt_callback_mutex_acquired, (ompt_callback_t)on_mutex_acquired) == ompt_set_always &&
              set(ompt_callback_mutex_released, (ompt_callback_t)on_mutex_released) == ompt_set_always &&
              set(ompt_callback_nest_lock, (ompt_callback_t)on_nest_lock) == ompt_set_always &&
-             set(ompt_callback_reduction, (ompt_callback_t)on_reduction) == ompt_set_always;
+             set(ompt_callback_reduction, (ompt_callback_t)on_reduction) == ompt_set_always &&
+             set(ompt_callback_work, (ompt_callback_t)on_work) == ompt_set_always &&
+             set(ompt_callback_masked, (ompt_callback_t)on_masked) == ompt_set_always;
     if (!ok)
         fail("a callback the runtime should deliver always is not");
     return 1;
@@ -576,6 +662,10 @@ static void finalize(ompt_data_t *tool_data)
            atomic_load(&mutexes_acquired), atomic_load(&mutexes_released), atomic_load(&nested_begun),
            atomic_load(&nested_ended), atomic_load(&reductions_begun), atomic_load(&reductions_ended),
            atomic_load(&codeptrs_in_program), atomic_load(&codeptrs_checked), atomic_load(&failures) ? "bad" : "ok");
+    printf("ompt-recorder: loops=%d/%d singles=%d/%d executors=%d masked=%d/%d %s\n", atomic_load(&loops_begun),
+           atomic_load(&loops_ended), atomic_load(&singles_begun), atomic_load(&singles_ended),
+           atomic_load(&executors), atomic_load(&masked_begun), atomic_load(&masked_ended),
+           atomic_load(&failures) ? "bad" : "ok");
     fflush(stdout);
 }
 

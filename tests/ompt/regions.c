@@ -51,7 +51,7 @@ static void make_tasks(long *counted)
 int main(void)
 {
     int team = 0;
-    long sum = 0, counted = 0, in_critical = 0, in_lock = 0, in_order = 0;
+    long sum = 0, counted = 0, in_critical = 0, in_lock = 0, in_order = 0, in_master = 0;
     omp_lock_t lock;
     omp_nest_lock_t nest;
     omp_init_lock(&lock);
@@ -70,6 +70,8 @@ int main(void)
                 sum += i;
 #pragma omp critical
             in_critical++;
+#pragma omp master
+            in_master++;
             omp_set_lock(&lock);
             in_lock++;
             omp_unset_lock(&lock);
@@ -95,9 +97,20 @@ int main(void)
      * member, and each ordered iteration's turn; the nest lock's second
      * set is a nested acquisition. */
     int mutexes = ROUNDS * (3 * team + ORDERED_ITERATIONS);
+    /* Work shares per member of a round: the single, and the loops the
+     * runtime sees: gcc computes a static loop's bounds inline (only the
+     * ordered loop calls the runtime), clang calls it for both; gcc
+     * inlines master too (a thread-number test), clang calls it. */
+#ifdef __clang__
+    int runtime_loops = 2, masked = ROUNDS;
+#else
+    int runtime_loops = 1, masked = 0;
+#endif
     printf("regions: parallel=%d implicit=%d barriers=%d tasks=%d deps=%d taskwaits=%d taskgroups=%d mutexes=%d "
            "nested=%d sum=%ld counted=%ld held=%ld/%ld/%ld\n",
            ROUNDS + 1, ROUNDS * team + 1, ROUNDS * team * 5 + 1, ROUNDS * TASKS_PER_ROUND, ROUNDS * 2, ROUNDS,
            ROUNDS, mutexes, ROUNDS * team, sum, counted, in_critical, in_lock, in_order);
+    printf("regions: loops=%d singles=%d executors=%d masked=%d master=%ld\n", ROUNDS * team * runtime_loops,
+           ROUNDS * team, ROUNDS, masked, in_master);
     return 0;
 }

@@ -75,11 +75,13 @@ static bool long_start(long start, long end, long incr, unsigned sched, long chu
 #define LONG_START(name, sched, ordered)                                                                 \
     MUSTER_OMP_EXPORT bool name(long start, long end, long incr, long chunk, long *istart, long *iend) \
     {                                                                                                    \
+        MUSTER_OMPT_NOTE_CALLER();                                                                       \
         return long_start(start, end, incr, sched, chunk, ordered, istart, iend);                        \
     }
 #define LONG_RUNTIME_START(name, ordered)                                                      \
     MUSTER_OMP_EXPORT bool name(long start, long end, long incr, long *istart, long *iend)   \
     {                                                                                          \
+        MUSTER_OMPT_NOTE_CALLER();                                                             \
         return long_start(start, end, incr, MUSTER_WS_SCHED_RUNTIME, 0, ordered, istart, iend); \
     }
 #define LONG_NEXT(name)                                      \
@@ -132,12 +134,14 @@ static bool long_generic_start(long start, long end, long incr, long sched, long
 MUSTER_OMP_EXPORT bool GOMP_loop_start(long start, long end, long incr, long sched, long chunk, long *istart,
                                        long *iend, uintptr_t *reductions, void **mem)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     return long_generic_start(start, end, incr, sched, chunk, istart, iend, reductions, mem, false);
 }
 
 MUSTER_OMP_EXPORT bool GOMP_loop_ordered_start(long start, long end, long incr, long sched, long chunk,
                                                long *istart, long *iend, uintptr_t *reductions, void **mem)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     return long_generic_start(start, end, incr, sched, chunk, istart, iend, reductions, mem, true);
 }
 
@@ -235,29 +239,34 @@ static bool long_doacross_start(unsigned ncounts, long *counts, uint64_t chunk, 
 MUSTER_OMP_EXPORT bool GOMP_loop_doacross_static_start(unsigned ncounts, long *counts, long chunk, long *istart,
                                                        long *iend)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     return long_doacross_start(ncounts, counts, chunk > 0 ? (uint64_t)chunk : 0, istart, iend, NULL, NULL);
 }
 
 MUSTER_OMP_EXPORT bool GOMP_loop_doacross_dynamic_start(unsigned ncounts, long *counts, long chunk, long *istart,
                                                         long *iend)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     return long_doacross_start(ncounts, counts, chunk > 0 ? (uint64_t)chunk : 0, istart, iend, NULL, NULL);
 }
 
 MUSTER_OMP_EXPORT bool GOMP_loop_doacross_guided_start(unsigned ncounts, long *counts, long chunk, long *istart,
                                                        long *iend)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     return long_doacross_start(ncounts, counts, chunk > 0 ? (uint64_t)chunk : 0, istart, iend, NULL, NULL);
 }
 
 MUSTER_OMP_EXPORT bool GOMP_loop_doacross_runtime_start(unsigned ncounts, long *counts, long *istart, long *iend)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     return long_doacross_start(ncounts, counts, muster_gomp_doacross_runtime_chunk(), istart, iend, NULL, NULL);
 }
 
 MUSTER_OMP_EXPORT bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long sched, long chunk,
                                                 long *istart, long *iend, uintptr_t *reductions, void **mem)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     uint64_t c = muster_gomp_doacross_chunk(sched, chunk > 0 ? (uint64_t)chunk : 0);
     return long_doacross_start(ncounts, counts, c, istart, iend, mem, reductions);
 }

@@ -44,11 +44,13 @@ static bool ull_start(bool up, ull start, ull end, ull incr, unsigned sched, ull
     MUSTER_OMP_EXPORT bool name(bool up, ull start, ull end, ull incr, ull chunk, ull *istart,       \
                                 ull *iend)                                                            \
     {                                                                                                 \
+        MUSTER_OMPT_NOTE_CALLER();                                                                    \
         return ull_start(up, start, end, incr, sched, chunk, ordered, NULL, istart, iend);            \
     }
 #define ULL_RUNTIME_START(name, ordered)                                                              \
     MUSTER_OMP_EXPORT bool name(bool up, ull start, ull end, ull incr, ull *istart, ull *iend)       \
     {                                                                                                 \
+        MUSTER_OMPT_NOTE_CALLER();                                                                    \
         return ull_start(up, start, end, incr, MUSTER_WS_SCHED_RUNTIME, 0, ordered, NULL, istart, iend); \
     }
 #define ULL_NEXT(name)                                     \
@@ -94,12 +96,14 @@ static bool ull_generic_start(bool up, ull start, ull end, ull incr, long sched,
 MUSTER_OMP_EXPORT bool GOMP_loop_ull_start(bool up, ull start, ull end, ull incr, long sched, ull chunk,
                                            ull *istart, ull *iend, uintptr_t *reductions, void **mem)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     return ull_generic_start(up, start, end, incr, sched, chunk, istart, iend, reductions, mem, false);
 }
 
 MUSTER_OMP_EXPORT bool GOMP_loop_ull_ordered_start(bool up, ull start, ull end, ull incr, long sched, ull chunk,
                                                    ull *istart, ull *iend, uintptr_t *reductions, void **mem)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     return ull_generic_start(up, start, end, incr, sched, chunk, istart, iend, reductions, mem, true);
 }
 
@@ -115,29 +119,34 @@ static bool ull_doacross_start(unsigned ncounts, ull *counts, uint64_t chunk, ul
 MUSTER_OMP_EXPORT bool GOMP_loop_ull_doacross_static_start(unsigned ncounts, ull *counts, ull chunk, ull *istart,
                                                            ull *iend)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     return ull_doacross_start(ncounts, counts, chunk, istart, iend, NULL, NULL);
 }
 
 MUSTER_OMP_EXPORT bool GOMP_loop_ull_doacross_dynamic_start(unsigned ncounts, ull *counts, ull chunk, ull *istart,
                                                             ull *iend)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     return ull_doacross_start(ncounts, counts, chunk ? chunk : 1, istart, iend, NULL, NULL);
 }
 
 MUSTER_OMP_EXPORT bool GOMP_loop_ull_doacross_guided_start(unsigned ncounts, ull *counts, ull chunk, ull *istart,
                                                            ull *iend)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     return ull_doacross_start(ncounts, counts, chunk ? chunk : 1, istart, iend, NULL, NULL);
 }
 
 MUSTER_OMP_EXPORT bool GOMP_loop_ull_doacross_runtime_start(unsigned ncounts, ull *counts, ull *istart, ull *iend)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     return ull_doacross_start(ncounts, counts, muster_gomp_doacross_runtime_chunk(), istart, iend, NULL, NULL);
 }
 
 MUSTER_OMP_EXPORT bool GOMP_loop_ull_doacross_start(unsigned ncounts, ull *counts, long sched, ull chunk,
                                                     ull *istart, ull *iend, uintptr_t *reductions, void **mem)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     return ull_doacross_start(ncounts, counts, muster_gomp_doacross_chunk(sched, chunk), istart, iend, mem,
                               reductions);
 }

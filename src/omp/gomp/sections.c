@@ -22,19 +22,23 @@ static unsigned next_section(muster_omp_thread *self)
 static unsigned sections_start(unsigned count, void **mem, uintptr_t *reductions)
 {
     muster_omp_thread *self = muster_omp_self();
-    muster_ws_loop_extras extras = {
-        .mem = mem, .reductions = reductions, .register_reductions = muster_gomp_workshare_reductions};
+    muster_ws_loop_extras extras = {.mem = mem,
+                                    .reductions = reductions,
+                                    .register_reductions = muster_gomp_workshare_reductions,
+                                    .ompt_work = MUSTER_OMPT_WORK_SECTIONS};
     muster_ws_loop_open(self, sections_loop(count), &extras);
     return next_section(self);
 }
 
 MUSTER_OMP_EXPORT unsigned GOMP_sections_start(unsigned count)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     return sections_start(count, NULL, NULL);
 }
 
 MUSTER_OMP_EXPORT unsigned GOMP_sections2_start(unsigned count, uintptr_t *reductions, void **mem)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     return sections_start(count, mem, reductions);
 }
 

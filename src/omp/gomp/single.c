@@ -9,16 +9,26 @@
 #include "omp/gomp/gomp.h"
 #include "omp/workshare.h"
 
+/* With a tool: the claim, then the single's events. */
+static __attribute__((noinline)) bool single_told(const void *ra)
+{
+    bool mine = muster_ws_single_claim(muster_omp_self());
+    muster_ompt_note(ra);
+    muster_ompt_single(mine, false);
+    return mine;
+}
+
 MUSTER_OMP_EXPORT bool GOMP_single_start(void)
 {
+    if (muster_ompt_on())
+        return single_told(__builtin_return_address(0));
     return muster_ws_single_claim(muster_omp_self());
 }
 
 /* NULL: the caller runs the single (then calls GOMP_single_copy_end);
  * otherwise the winner's data to copy from. */
-MUSTER_OMP_EXPORT void *GOMP_single_copy_start(void)
+static void *copy_start(muster_omp_thread *self)
 {
-    muster_omp_thread *self = muster_omp_self();
     if (muster_ws_team_size(self) == 1)
         return NULL;
     muster_ws_member *m = muster_ws_member_begin(self);
@@ -29,8 +39,23 @@ MUSTER_OMP_EXPORT void *GOMP_single_copy_start(void)
     return data;
 }
 
+/* A tool is told of the single once the thread knows its part: the
+ * others after the executor's data came, the executor at once (its end
+ * at GOMP_single_copy_end). */
+MUSTER_OMP_EXPORT void *GOMP_single_copy_start(void)
+{
+    void *data = copy_start(muster_omp_self());
+    if (muster_ompt_on()) {
+        muster_ompt_note(__builtin_return_address(0));
+        muster_ompt_single(data == NULL, false);
+    }
+    return data;
+}
+
 MUSTER_OMP_EXPORT void GOMP_single_copy_end(void *data)
 {
+    if (muster_ompt_on())
+        muster_ompt_work_close_single();
     muster_omp_thread *self = muster_omp_self();
     if (muster_ws_team_size(self) == 1)
         return;
@@ -51,7 +76,8 @@ MUSTER_OMP_EXPORT void GOMP_scope_start(uintptr_t *reductions)
     muster_omp_thread *self = muster_omp_self();
     muster_ws_loop empty = {.sched = MUSTER_OMP_SCHED_DYNAMIC, .chunk = 1};
     muster_ws_loop_extras extras = {.reductions = reductions,
-                                    .register_reductions = muster_gomp_workshare_reductions};
+                                    .register_reductions = muster_gomp_workshare_reductions,
+                                    .ompt_work = -1};
     muster_ws_loop_open(self, empty, &extras);
     muster_ws_loop_close(self, false);
 }

@@ -157,6 +157,18 @@ static uint64_t trip_count(const kmp_bounds *b)
     return b->narrow ? (uint32_t)n : n;
 }
 
+/* A tool's work events for the static loops of __kmpc_for_static_init:
+ * begun there, ended by __kmpc_for_static_fini, which also follows the
+ * distribute forms (not told): it ends only what was begun. */
+static _Thread_local unsigned static_loops_told;
+
+static __attribute__((noinline)) void tell_static_begin(const void *ra, const kmp_bounds *b)
+{
+    muster_ompt_note(ra);
+    static_loops_told++;
+    muster_ompt_work_begin(MUSTER_OMPT_WORK_LOOP, trip_count(b));
+}
+
 /* The team this static loop is split over: the members of the caller's
  * team, or for distribute the league's teams. */
 static void static_split(kmp_int32 base, unsigned *nthreads, unsigned *id)
@@ -227,6 +239,8 @@ static void static_init(kmp_int32 sched, kmp_bounds *b, int64_t *stride, kmp_int
         kmp_bounds b = bounds_of(*plower, *pupper, incr, SIGNED);                                                \
         int64_t stride;                                                                                          \
         kmp_int32 last;                                                                                          \
+        if (muster_ompt_on())                                                                                    \
+            tell_static_begin(__builtin_return_address(0), &b);                                                  \
         static_init(sched, &b, &stride, &last, (int64_t)chunk);                                                  \
         *plower = (T)b.lower;                                                                                    \
         *pupper = (T)b.upper;                                                                                    \
@@ -302,6 +316,10 @@ KMP_DIST_STATIC_INIT(8u, kmp_uint64, kmp_int64, false)
 MUSTER_OMP_EXPORT void __kmpc_for_static_fini(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
+    if (muster_ompt_on() && static_loops_told > 0) {
+        static_loops_told--;
+        muster_ompt_work_end();
+    }
 }
 
 /* ---- dispatch: a work share, as GOMP_loop_*_start opens ---- */
@@ -378,6 +396,7 @@ static bool dispatch_next(kmp_int32 *plast, uint64_t *lower, uint64_t *upper, in
     MUSTER_OMP_EXPORT void __kmpc_dispatch_init_##suffix(ident_t *loc, kmp_int32 gtid, kmp_int32 sched, T lb,    \
                                                          T ub, ST st, ST chunk)                                  \
     {                                                                                                            \
+        MUSTER_OMPT_NOTE_CALLER();                                                                               \
         (void)loc, (void)gtid;                                                                                   \
         kmp_bounds b = bounds_of(lb, ub, st, SIGNED);                                                            \
         dispatch_init(sched, &b, (int64_t)chunk);                                                                \
@@ -416,6 +435,7 @@ KMP_DISPATCH(8u, kmp_uint64, kmp_int64, false)
     MUSTER_OMP_EXPORT void __kmpc_dist_dispatch_init_##suffix(ident_t *loc, kmp_int32 gtid, kmp_int32 sched,     \
                                                               kmp_int32 *plast, T lb, T ub, ST st, ST chunk)     \
     {                                                                                                            \
+        MUSTER_OMPT_NOTE_CALLER();                                                                               \
         (void)loc, (void)gtid;                                                                                   \
         kmp_bounds b = bounds_of(lb, ub, st, SIGNED);                                                            \
         int64_t team_stride;                                                                                     \

@@ -395,26 +395,46 @@ MUSTER_OMP_EXPORT void __kmpc_flush(ident_t *loc)
     atomic_thread_fence(memory_order_seq_cst);
 }
 
+/* The thread that runs a masked (master) region tells a tool at its
+ * begin and end; the others are told nothing (OMPT's masked event). */
 MUSTER_OMP_EXPORT kmp_int32 __kmpc_master(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
-    return muster_omp_self()->id == 0;
+    bool mine = muster_omp_self()->id == 0;
+    if (mine && muster_ompt_on()) {
+        muster_ompt_note(__builtin_return_address(0));
+        muster_ompt_masked(MUSTER_OMPT_SCOPE_BEGIN);
+    }
+    return mine;
 }
 
 MUSTER_OMP_EXPORT void __kmpc_end_master(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
+    if (muster_ompt_on()) {
+        muster_ompt_note(__builtin_return_address(0));
+        muster_ompt_masked(MUSTER_OMPT_SCOPE_END);
+    }
 }
 
 MUSTER_OMP_EXPORT kmp_int32 __kmpc_masked(ident_t *loc, kmp_int32 gtid, kmp_int32 filter)
 {
     (void)loc, (void)gtid;
-    return filter >= 0 && muster_omp_self()->id == (unsigned)filter;
+    bool mine = filter >= 0 && muster_omp_self()->id == (unsigned)filter;
+    if (mine && muster_ompt_on()) {
+        muster_ompt_note(__builtin_return_address(0));
+        muster_ompt_masked(MUSTER_OMPT_SCOPE_BEGIN);
+    }
+    return mine;
 }
 
 MUSTER_OMP_EXPORT void __kmpc_end_masked(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
+    if (muster_ompt_on()) {
+        muster_ompt_note(__builtin_return_address(0));
+        muster_ompt_masked(MUSTER_OMPT_SCOPE_END);
+    }
 }
 
 /* ---- the runtime's start and end, and queries by location ---- */

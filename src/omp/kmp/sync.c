@@ -8,15 +8,29 @@
 
 /* ---- single and copyprivate ---- */
 
+/* With a tool: the claim, then the single's events. */
+static __attribute__((noinline)) kmp_int32 single_told(const void *ra)
+{
+    bool mine = muster_ws_single_claim(muster_omp_self());
+    muster_ompt_note(ra);
+    muster_ompt_single(mine, true);
+    return mine;
+}
+
 MUSTER_OMP_EXPORT kmp_int32 __kmpc_single(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
+    if (muster_ompt_on())
+        return single_told(__builtin_return_address(0));
     return muster_ws_single_claim(muster_omp_self());
 }
 
+/* Only the executor calls it. */
 MUSTER_OMP_EXPORT void __kmpc_end_single(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
+    if (muster_ompt_on())
+        muster_ompt_work_end();
 }
 
 /* After a single with copyprivate, every member: the one that ran it

@@ -12,7 +12,7 @@ lines and counts the program prints:
     0 waits there longest and the last thread least, and the load
     imbalance is at least 20% (thread i sleeps (i+1) steps: 1 - 2/3 at 3);
   - the locked region: its critical section at CRITICAL_LINE, entered
-    critical_count times, holds its largest wait;
+    critical_count times, holds at least a fifth of its threads' time;
   - the tasks region: tasks made and run are tasks_made, and its taskwait
     is named by its line;
   - the table (stderr) names the regions by file:line and draws bars.
@@ -84,8 +84,14 @@ def check_run(a):
            f"{where}: critical sections {[(c['site']['line'], c['count']) for c in crit]}, expected one at "
            f"line {want['critical']} entered {want['critical_count']} times")
     if t > 1:
-        expect(lock["constructs"][0]["kind"] == "critical" and lock["lock_s"] > 0,
-               f"{where}: the locked region's largest wait is {lock['constructs'][0]['kind']}, not its critical")
+        # Each thread holds the critical section LOCK_ROUNDS ms of the region's time; the others
+        # wait for it there or, done, at the region's end: however the lock hands over (even if
+        # one thread took it every time), at least a third of the threads' time is spent
+        # waiting for it at 3 threads or more (the tests run 3 and 4).
+        team_time = sum(th["in_team_s"] for th in lock["threads"])
+        expect(lock["lock_s"] >= 0.2 * team_time,
+               f"{where}: the locked region's threads waited {lock['lock_s']:.3f} s for its critical section "
+               f"of {team_time:.3f} s in the team, expected at least a fifth")
     tasks = named["tasks"]
     expect(tasks["tasks"]["made"] == want["tasks_made"] and tasks["tasks"]["run"] == want["tasks_made"],
            f"{where}: tasks made/run {tasks['tasks']['made']}/{tasks['tasks']['run']}, expected {want['tasks_made']}")

@@ -396,45 +396,42 @@ MUSTER_OMP_EXPORT void __kmpc_flush(ident_t *loc)
 }
 
 /* The thread that runs a masked (master) region tells a tool at its
- * begin and end; the others are told nothing (OMPT's masked event). */
+ * begin and end; the others are told nothing (OMPT's masked event).
+ * Inlined into each entry point, so that the caller noted is the program. */
+MUSTER_OMPT_IN_ENTRY void tell_masked(bool mine, int endpoint)
+{
+    if (mine && muster_ompt_on()) {
+        muster_ompt_note(__builtin_return_address(0));
+        muster_ompt_masked(endpoint);
+    }
+}
+
 MUSTER_OMP_EXPORT kmp_int32 __kmpc_master(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     bool mine = muster_omp_self()->id == 0;
-    if (mine && muster_ompt_on()) {
-        muster_ompt_note(__builtin_return_address(0));
-        muster_ompt_masked(MUSTER_OMPT_SCOPE_BEGIN);
-    }
+    tell_masked(mine, MUSTER_OMPT_SCOPE_BEGIN);
     return mine;
 }
 
 MUSTER_OMP_EXPORT void __kmpc_end_master(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
-    if (muster_ompt_on()) {
-        muster_ompt_note(__builtin_return_address(0));
-        muster_ompt_masked(MUSTER_OMPT_SCOPE_END);
-    }
+    tell_masked(true, MUSTER_OMPT_SCOPE_END);
 }
 
 MUSTER_OMP_EXPORT kmp_int32 __kmpc_masked(ident_t *loc, kmp_int32 gtid, kmp_int32 filter)
 {
     (void)loc, (void)gtid;
     bool mine = filter >= 0 && muster_omp_self()->id == (unsigned)filter;
-    if (mine && muster_ompt_on()) {
-        muster_ompt_note(__builtin_return_address(0));
-        muster_ompt_masked(MUSTER_OMPT_SCOPE_BEGIN);
-    }
+    tell_masked(mine, MUSTER_OMPT_SCOPE_BEGIN);
     return mine;
 }
 
 MUSTER_OMP_EXPORT void __kmpc_end_masked(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
-    if (muster_ompt_on()) {
-        muster_ompt_note(__builtin_return_address(0));
-        muster_ompt_masked(MUSTER_OMPT_SCOPE_END);
-    }
+    tell_masked(true, MUSTER_OMPT_SCOPE_END);
 }
 
 /* ---- the runtime's start and end, and queries by location ---- */

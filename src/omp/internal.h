@@ -103,8 +103,10 @@ void muster_omp_pool_forget(muster_omp_thread *self);
 /* ---- members (member.c) ---- */
 
 /* Makes self member id of team, with a fresh implicit task: the team's
- * ICVs, no work share or barrier passed yet, bound to its place. */
-void muster_omp_become_member(muster_omp_thread *self, muster_omp_team *team, unsigned id);
+ * ICVs, no work share or barrier passed yet, bound to its place.
+ * body_frame: for a tool, the CFA of the function that will call the
+ * region's body (its exit frame; NULL: the program calls it). */
+void muster_omp_become_member(muster_omp_thread *self, muster_omp_team *team, unsigned id, void *body_frame);
 /* What every member runs, on its own thread.  Leaves self in the team:
  * the caller waits at the join (running tasks), then leaves it. */
 void muster_omp_run_member(muster_omp_thread *self, muster_omp_team *team, unsigned id);

@@ -12,15 +12,15 @@
 #include "omp/mutex.h" /* the team-size query */
 #include "omp/task/defer.h" /* muster_omp_defer_join; scheduler.h */
 
-void muster_omp_become_member(muster_omp_thread *self, muster_omp_team *team, unsigned id)
+void muster_omp_become_member(muster_omp_thread *self, muster_omp_team *team, unsigned id, void *body_frame)
 {
     MUSTER_INVARIANT(team->size >= 1 && id < team->size, "member %u of a team of %u", id, team->size);
     self->team = team;
     self->id = id;
     /* After team and id: the tool may ask where it is (get_parallel_info). */
     if (muster_ompt_on())
-        muster_ompt_implicit_task(MUSTER_OMPT_SCOPE_BEGIN, &team->ompt_parallel, &self->ompt_task, team->size, id,
-                                  MUSTER_OMPT_TASK_IMPLICIT);
+        muster_ompt_implicit_task(MUSTER_OMPT_SCOPE_BEGIN, &team->ompt_parallel, muster_omp_implicit_task_data(self), team->size, id,
+                                  MUSTER_OMPT_TASK_IMPLICIT, body_frame);
     self->icvs = team->icvs;
     self->ws_private = NULL;
     self->ws_sequence = 0;
@@ -35,7 +35,7 @@ void muster_omp_become_member(muster_omp_thread *self, muster_omp_team *team, un
 
 void muster_omp_run_member(muster_omp_thread *self, muster_omp_team *team, unsigned id)
 {
-    muster_omp_become_member(self, team, id);
+    muster_omp_become_member(self, team, id, __builtin_dwarf_cfa());
     team->fn(team->data);
     /* Still a member: the tasks it runs here and while it waits at the join
      * belong to this team (the caller leaves the team after the join). */
@@ -76,9 +76,9 @@ __attribute__((noinline)) void muster_omp_team_barrier_of(muster_omp_thread *sel
     muster_ompt_data *parallel = self->team != NULL ? &self->team->ompt_parallel : NULL;
     const void *ra = muster_ompt_take_caller();
     muster_ompt_work_close_single();
-    muster_ompt_sync_region(ompt_kind, MUSTER_OMPT_SCOPE_BEGIN, parallel, &self->ompt_task, ra);
+    muster_ompt_sync_region(ompt_kind, MUSTER_OMPT_SCOPE_BEGIN, parallel, muster_omp_implicit_task_data(self), ra);
     team_barrier(self);
-    muster_ompt_sync_region(ompt_kind, MUSTER_OMPT_SCOPE_END, parallel, &self->ompt_task, ra);
+    muster_ompt_sync_region(ompt_kind, MUSTER_OMPT_SCOPE_END, parallel, muster_omp_implicit_task_data(self), ra);
 }
 
 void muster_omp_team_barrier(muster_omp_thread *self)

@@ -10,6 +10,9 @@
 _Atomic bool muster_ompt_enabled;
 muster_ompt_callback muster_ompt_callbacks[MUSTER_OMPT_EVENTS];
 _Thread_local const void *muster_ompt_caller;
+_Thread_local void *muster_ompt_caller_frame;
+_Thread_local void *muster_ompt_entry_frame;
+_Thread_local muster_ompt_frame muster_ompt_implicit_frame;
 _Thread_local int muster_ompt_state;
 _Thread_local uint64_t muster_ompt_wait_id;
 void (*muster_ompt_discover)(void);
@@ -49,11 +52,19 @@ void muster_ompt_find_own_code(void)
     dl_iterate_phdr(find_own_code, NULL);
 }
 
-/* The caller noted by the entry point, once. */
+/* The caller noted by the entry point, once; its frame becomes the
+ * entry's (the enter frame of the waits and regions it begins). */
 const void *muster_ompt_take_caller(void)
 {
     const void *ra = muster_ompt_caller;
     muster_ompt_caller = NULL;
+    muster_ompt_entry_frame = muster_ompt_caller_frame;
+    muster_ompt_caller_frame = NULL;
+    return muster_ompt_in_program(ra);
+}
+
+const void *muster_ompt_in_program(const void *ra)
+{
     if ((uintptr_t)ra >= own_code_start && (uintptr_t)ra < own_code_end)
         return NULL;
     return ra;
@@ -108,30 +119,47 @@ void muster_ompt_thread_end(void)
         cb(&thread_data);
 }
 
-/* The encountering task's frame: frames are not yet reported (exit and
- * enter frames 0, which OMPT allows: "unknown"). */
-const muster_ompt_frame muster_ompt_unknown_frame;
+/* ---- frames ---- */
 
-void muster_ompt_parallel_begin(muster_ompt_data *encountering_task, muster_ompt_data *parallel,
-                                unsigned requested, const void *ra)
+muster_ompt_frame *muster_ompt_current_frame(void)
 {
-    muster_ompt_parallel_begin_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_parallel_begin_fn, MUSTER_OMPT_PARALLEL_BEGIN);
-    parallel->value = 0; /* a pool's team object serves region after region */
-    if (cb != NULL)
-        cb(encountering_task, &muster_ompt_unknown_frame, parallel, requested,
-           MUSTER_OMPT_PARALLEL_INVOKER_PROGRAM | MUSTER_OMPT_PARALLEL_TEAM, ra);
+    return muster_ompt_running != NULL ? &muster_ompt_running->frame : &muster_ompt_implicit_frame;
 }
 
-void muster_ompt_parallel_end(muster_ompt_data *parallel, muster_ompt_data *encountering_task, const void *ra)
+static void set_frame(muster_ompt_data *field, int *flags, void *cfa)
 {
-    muster_ompt_parallel_end_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_parallel_end_fn, MUSTER_OMPT_PARALLEL_END);
-    muster_ompt_state = muster_ompt_working_state();
-    if (cb != NULL)
-        cb(parallel, encountering_task, MUSTER_OMPT_PARALLEL_INVOKER_PROGRAM | MUSTER_OMPT_PARALLEL_TEAM, ra);
+    field->ptr = cfa;
+    *flags = MUSTER_OMPT_FRAME_RUNTIME | MUSTER_OMPT_FRAME_CFA;
+}
+
+void muster_ompt_enter_runtime(void)
+{
+    muster_ompt_frame *f = muster_ompt_current_frame();
+    /* No entry noted (a region's own end): this hook's caller's frame, a
+     * runtime frame below the program's. */
+    void *cfa = muster_ompt_entry_frame != NULL ? muster_ompt_entry_frame : __builtin_dwarf_cfa();
+    set_frame(&f->enter_frame, &f->enter_frame_flags, cfa);
+}
+
+void muster_ompt_leave_runtime(void)
+{
+    muster_ompt_current_frame()->enter_frame.ptr = NULL;
+}
+
+void muster_ompt_body_returned(void *frame)
+{
+    muster_ompt_implicit_frame.exit_frame.ptr = NULL;
+    muster_ompt_entry_frame = frame;
+}
+
+void muster_ompt_set_exit_frame(void *frame)
+{
+    muster_ompt_frame *f = muster_ompt_current_frame();
+    set_frame(&f->exit_frame, &f->exit_frame_flags, frame);
 }
 
 void muster_ompt_implicit_task(int endpoint, muster_ompt_data *parallel, muster_ompt_data *task, unsigned size,
-                               unsigned index, int flags)
+                               unsigned index, int flags, void *body_frame)
 {
     muster_ompt_implicit_task_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_implicit_task_fn, MUSTER_OMPT_IMPLICIT_TASK);
     if (endpoint == MUSTER_OMPT_SCOPE_BEGIN)
@@ -140,9 +168,14 @@ void muster_ompt_implicit_task(int endpoint, muster_ompt_data *parallel, muster_
     if (endpoint == MUSTER_OMPT_SCOPE_BEGIN && !initial) {
         team_depth++;
         muster_ompt_state = MUSTER_OMPT_STATE_WORK_PARALLEL;
+        muster_ompt_implicit_frame = (muster_ompt_frame){0};
+        if (body_frame != NULL)
+            muster_ompt_set_exit_frame(body_frame);
     }
-    if (endpoint == MUSTER_OMPT_SCOPE_END && !initial && team_depth > 0)
+    if (endpoint == MUSTER_OMPT_SCOPE_END && !initial && team_depth > 0) {
         team_depth--;
+        muster_ompt_implicit_frame = (muster_ompt_frame){0}; /* member 0's: parallel_end puts it back */
+    }
     if (cb != NULL)
         cb(endpoint, parallel, task, size, index, flags);
     /* A worker leaves its team for the pool; member 0 goes on in the
@@ -158,6 +191,7 @@ void muster_ompt_sync_region(int kind, int endpoint, muster_ompt_data *parallel,
     muster_ompt_sync_region_fn wait = MUSTER_OMPT_CALLBACK(muster_ompt_sync_region_fn, MUSTER_OMPT_SYNC_REGION_WAIT);
     muster_ompt_set_wait_state(kind, endpoint);
     if (endpoint == MUSTER_OMPT_SCOPE_BEGIN) {
+        muster_ompt_enter_runtime();
         if (region != NULL)
             region(kind, endpoint, parallel, task, ra);
         if (wait != NULL)
@@ -167,6 +201,7 @@ void muster_ompt_sync_region(int kind, int endpoint, muster_ompt_data *parallel,
             wait(kind, endpoint, parallel, task, ra);
         if (region != NULL)
             region(kind, endpoint, parallel, task, ra);
+        muster_ompt_leave_runtime();
     }
 }
 
@@ -206,6 +241,7 @@ void muster_ompt_mutex_acquire(int kind, const void *wait_id, const void *ra)
 {
     muster_ompt_state = mutex_wait_state(kind);
     muster_ompt_wait_id = (uint64_t)(uintptr_t)wait_id;
+    muster_ompt_enter_runtime();
     acquire_event(MUSTER_OMPT_MUTEX_ACQUIRE, kind, wait_id, ra);
 }
 
@@ -214,6 +250,7 @@ static void mutex_wait_over(void)
 {
     muster_ompt_state = muster_ompt_working_state();
     muster_ompt_wait_id = 0;
+    muster_ompt_leave_runtime();
 }
 
 void muster_ompt_mutex_acquired(int kind, const void *wait_id, const void *ra)

@@ -44,13 +44,20 @@ extern muster_ompt_callback muster_ompt_callbacks[MUSTER_OMPT_EVENTS] __attribut
  * events that report one (codeptr_ra): set by the ABI layers' entry
  * points with MUSTER_OMPT_NOTE_CALLER(), taken (and cleared) by the hooks. */
 extern _Thread_local const void *muster_ompt_caller __attribute__((visibility("hidden")));
+/* The noted entry point's frame, its CFA (the caller's stack pointer at
+ * the call, where the program's frames end): noted with the caller, and
+ * moved by muster_ompt_take_caller to muster_ompt_entry_frame, which the
+ * hooks of a wait, a region or a task's creation make the enter frame of
+ * the task that called (ompt_frame_t). */
+extern _Thread_local void *muster_ompt_caller_frame __attribute__((visibility("hidden")));
+extern _Thread_local void *muster_ompt_entry_frame __attribute__((visibility("hidden")));
 /* Takes the caller noted (and clears it): ompt.c's and ompt_tasks.c's
  * hooks.  NULL for an address in the runtime's own code (a tail call). */
 const void *muster_ompt_take_caller(void) __attribute__((visibility("hidden")));
+/* `ra` if it is the program's, else NULL (the same test). */
+const void *muster_ompt_in_program(const void *ra) __attribute__((visibility("hidden")));
 /* Finds the runtime's own code, for that test: once, before a tool is on. */
 void muster_ompt_find_own_code(void) __attribute__((visibility("hidden")));
-/* What the hooks report for a frame: unknown (exit and enter frames 0). */
-extern const muster_ompt_frame muster_ompt_unknown_frame __attribute__((visibility("hidden")));
 /* A registered callback as its type. */
 #define MUSTER_OMPT_CALLBACK(type, event) ((type)muster_ompt_callbacks[event])
 
@@ -59,22 +66,46 @@ extern const muster_ompt_frame muster_ompt_unknown_frame __attribute__((visibili
  * ones, which would otherwise note an address inside the runtime).  Every
  * hook takes the note, registered callback or not, so none is left for a
  * later event. */
-static inline void muster_ompt_note(const void *ra)
+static inline void muster_ompt_note(const void *ra, void *frame)
 {
-    if (muster_ompt_caller == NULL)
+    if (muster_ompt_caller == NULL) {
         muster_ompt_caller = ra;
+        muster_ompt_caller_frame = frame;
+    }
 }
+
+/* The caller noted, kept by a construct of several events (a taskloop:
+ * its taskgroup, its work region and its tasks name one caller). */
+typedef struct muster_ompt_site {
+    const void *ra;
+    void *frame;
+} muster_ompt_site;
+
+/* Takes the note, for the construct to give its parts (muster_ompt_note
+ * before each that takes one). */
+static inline muster_ompt_site muster_ompt_take_site(void)
+{
+    muster_ompt_site site = {muster_ompt_caller, muster_ompt_caller_frame};
+    muster_ompt_caller = NULL;
+    muster_ompt_caller_frame = NULL;
+    return site;
+}
+
+/* The entry point's CFA: __builtin_dwarf_cfa costs gcc no frame pointer
+ * (an address off the stack pointer, computed only in the tool's branch). */
+#define MUSTER_OMPT_HERE() __builtin_return_address(0), __builtin_dwarf_cfa()
 
 #define MUSTER_OMPT_NOTE_CALLER()                                                                                 \
     do {                                                                                                          \
         if (muster_ompt_on())                                                                                     \
-            muster_ompt_note(__builtin_return_address(0));                                                        \
+            muster_ompt_note(MUSTER_OMPT_HERE());                                                                 \
     } while (0)
 
 /* A parallel region's entry notes its caller with or without a tool: the
  * first region's entry runs before the discovery that finds the tool (its
- * parallel_begin takes the note).  One thread-local store per region. */
-#define MUSTER_OMPT_NOTE_REGION_CALLER() (muster_ompt_caller = __builtin_return_address(0))
+ * parallel_begin takes the note).  Two thread-local stores per region. */
+#define MUSTER_OMPT_NOTE_REGION_CALLER()                                                                          \
+    (muster_ompt_caller = __builtin_return_address(0), muster_ompt_caller_frame = __builtin_dwarf_cfa())
 
 /* The calling thread's state (ompt_get_state) and what it waits for
  * (the mutex's address; 0 otherwise): kept by the hooks, so only while a
@@ -95,13 +126,11 @@ muster_ompt_data *muster_ompt_thread_data(void);
 /* The hooks; call each only under `if (muster_ompt_on())`. */
 void muster_ompt_thread_begin(int thread_type);
 void muster_ompt_thread_end(void);
-/* `ra`: the region's codeptr_ra, the same at both ends. */
-void muster_ompt_parallel_begin(muster_ompt_data *encountering_task, muster_ompt_data *parallel,
-                                unsigned requested, const void *ra);
-void muster_ompt_parallel_end(muster_ompt_data *parallel, muster_ompt_data *encountering_task, const void *ra);
-/* parallel: NULL at the end, as OMPT has it (the region may be gone). */
+/* parallel: NULL at the end, as OMPT has it (the region may be gone).
+ * body_frame, at a begin: the exit frame, the CFA of the runtime's
+ * function that calls the member's body (NULL: the program calls it). */
 void muster_ompt_implicit_task(int endpoint, muster_ompt_data *parallel, muster_ompt_data *task, unsigned size,
-                               unsigned index, int flags);
+                               unsigned index, int flags, void *body_frame);
 /* The region's begin or end (sync_region), with its wait inside
  * (sync_region_wait): begin dispatches sync_region then its wait, end the
  * wait's end then the region's.  `ra`: the construct's codeptr_ra, the
@@ -118,10 +147,57 @@ void muster_ompt_sync_region(int kind, int endpoint, muster_ompt_data *parallel,
 typedef struct muster_ompt_task {
     muster_ompt_data data;
     struct muster_ompt_task *outer; /* the task it suspended; NULL: the implicit task */
+    muster_ompt_frame frame;        /* its exit and enter frames (below) */
     int flags;                      /* ompt_task_flag_t */
     int outer_state;                /* the thread's state when it began, given back at the end */
+    bool entered_outer;             /* its begin set the suspended task's enter frame */
 } muster_ompt_task;
 extern _Thread_local muster_ompt_task *muster_ompt_running __attribute__((visibility("hidden")));
+
+/* ---- frames (ompt_frame_t) ----
+ *
+ * A task's exit frame is the CFA of the runtime's function that called
+ * its body (the program's frames of the task lie below it); its enter
+ * frame, the CFA of the entry point through which it called the runtime,
+ * kept while it is in there: waiting (barriers, taskwait, taskgroup, a
+ * mutex), forking a region, creating a task, or suspended for a task run
+ * at once.  0 where the runtime did not call the body (the program runs
+ * an if(0) task of clang's, or GOMP_parallel_start's body, itself) and
+ * while the task runs its own code.  Flags: runtime | cfa. */
+extern _Thread_local muster_ompt_frame muster_ompt_implicit_frame __attribute__((visibility("hidden")));
+/* The frame of the task the calling thread runs (explicit or implicit). */
+muster_ompt_frame *muster_ompt_current_frame(void);
+/* The task the thread runs is in the runtime now, through the entry
+ * point noted last (muster_ompt_entry_frame), or has left it. */
+void muster_ompt_enter_runtime(void);
+void muster_ompt_leave_runtime(void);
+/* A member's body has returned (at the region's end, before its
+ * barrier): no frame of the program's is left in its implicit task, whose
+ * enter frame in the barrier is `frame`, the caller's. */
+void muster_ompt_body_returned(void *frame);
+/* An ABI layer's function calls the body (kmp's microtask and task
+ * adapters): its CFA, closer to the program's frames than the core's, is
+ * the running task's exit frame. */
+void muster_ompt_set_exit_frame(void *frame);
+
+/* ---- parallel regions ----
+ *
+ * What a region keeps of the task that forked it, for the tool, until
+ * its end: where its implicit task's data is, and its frame (member 0's
+ * implicit task takes the thread's place), the explicit task it ran, if
+ * any; and member 0's implicit task's data. */
+typedef struct muster_ompt_encountering {
+    muster_ompt_data *implicit_task; /* the thread's implicit task's data (thread.h) */
+    muster_ompt_data member_task;    /* member 0's implicit task's data */
+    muster_ompt_frame implicit_frame;
+    muster_ompt_task *running;
+    const void *ra; /* the region's codeptr_ra, the same at both ends */
+} muster_ompt_encountering;
+/* The region's begin (from the forking thread, before member 0's
+ * implicit task) and end (after it): the encountering task is in the
+ * runtime in between. */
+void muster_ompt_parallel_begin(muster_ompt_encountering *outer, muster_ompt_data *parallel, unsigned requested);
+void muster_ompt_parallel_end(muster_ompt_encountering *outer, muster_ompt_data *parallel);
 
 /* The data of the task the calling thread runs (explicit or implicit). */
 muster_ompt_data *muster_ompt_current_task(void);
@@ -131,8 +207,9 @@ void muster_ompt_task_create(muster_ompt_task *task, int flags, bool has_depende
 void muster_ompt_dependences(muster_ompt_task *task, const muster_ompt_dependence *deps, int ndeps);
 /* The thread starts running `task`, suspending the one it ran
  * (task_schedule, switch), and ends it, resuming that one (`status`:
- * complete, cancel or detach). */
-void muster_ompt_task_begin(muster_ompt_task *task);
+ * complete, cancel or detach).  body_frame: the CFA of the runtime's
+ * function that calls its body (NULL: the program calls it). */
+void muster_ompt_task_begin(muster_ompt_task *task, void *body_frame);
 void muster_ompt_task_end(muster_ompt_task *task, int status);
 /* A detached task's event fulfilled before (early) or after (late) its
  * body ended. */
@@ -150,6 +227,10 @@ void muster_ompt_work_end(void);
  * thread's next barrier, work share or implicit task end (this call). */
 void muster_ompt_work_close_single(void);
 void muster_ompt_masked(int endpoint);
+/* A taskloop of `count` iterations, on the thread that encounters it
+ * (work, taskloop): `site` names it, and the tasks it makes. */
+void muster_ompt_taskloop_begin(muster_ompt_site site, uint64_t count);
+void muster_ompt_taskloop_end(void);
 /* A single claimed (executor) or not; has_end: the ABI calls its end
  * (clang's __kmpc_end_single, which calls muster_ompt_work_end). */
 void muster_ompt_single(bool executor, bool has_end);
@@ -187,7 +268,7 @@ void muster_ompt_unlock_told(muster_omp_mutex *mutex, int kind);
 MUSTER_OMPT_IN_ENTRY void muster_omp_program_lock(muster_omp_mutex *mutex, int kind)
 {
     if (muster_ompt_on()) {
-        muster_ompt_note(__builtin_return_address(0));
+        muster_ompt_note(MUSTER_OMPT_HERE());
         muster_ompt_lock_told(mutex, kind);
     } else {
         muster_omp_mutex_lock(mutex);
@@ -198,14 +279,14 @@ MUSTER_OMPT_IN_ENTRY bool muster_omp_program_trylock(muster_omp_mutex *mutex, in
 {
     if (!muster_ompt_on())
         return muster_omp_mutex_trylock(mutex);
-    muster_ompt_note(__builtin_return_address(0));
+    muster_ompt_note(MUSTER_OMPT_HERE());
     return muster_ompt_trylock_told(mutex, kind);
 }
 
 MUSTER_OMPT_IN_ENTRY void muster_omp_program_unlock(muster_omp_mutex *mutex, int kind)
 {
     if (muster_ompt_on()) {
-        muster_ompt_note(__builtin_return_address(0));
+        muster_ompt_note(MUSTER_OMPT_HERE());
         muster_ompt_unlock_told(mutex, kind);
     } else {
         muster_omp_mutex_unlock(mutex);

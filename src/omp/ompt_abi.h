@@ -65,6 +65,8 @@ enum {
     MUSTER_OMPT_WORK_SECTIONS = 2,
     MUSTER_OMPT_WORK_SINGLE_EXECUTOR = 3,
     MUSTER_OMPT_WORK_SINGLE_OTHER = 4,
+    MUSTER_OMPT_WORK_DISTRIBUTE = 6,
+    MUSTER_OMPT_WORK_TASKLOOP = 7,
 };
 /* ompt_state_t: what a thread is doing, for a sampling profiler */
 enum {
@@ -82,6 +84,8 @@ enum {
     MUSTER_OMPT_STATE_IDLE = 0x100,
     MUSTER_OMPT_STATE_UNDEFINED = 0x102,
 };
+/* ompt_frame_flag_t: who a frame is of, and what its address is */
+enum { MUSTER_OMPT_FRAME_RUNTIME = 0x00, MUSTER_OMPT_FRAME_APPLICATION = 0x01, MUSTER_OMPT_FRAME_CFA = 0x10 };
 /* ompt_task_flag_t */
 enum {
     MUSTER_OMPT_TASK_INITIAL = 0x1,

@@ -11,22 +11,68 @@
 
 _Thread_local muster_ompt_task *muster_ompt_running;
 
-/* ---- tasks ---- */
-
 muster_ompt_data *muster_ompt_current_task(void)
 {
-    return muster_ompt_running != NULL ? &muster_ompt_running->data : &muster_omp_self()->ompt_task;
+    return muster_ompt_running != NULL ? &muster_ompt_running->data : muster_omp_implicit_task_data(muster_omp_self());
 }
+
+/* The caller of the taskloop the thread is making tasks for (NULL:
+ * none), below with the work shares. */
+static const void *open_taskloop_caller(void);
+
+/* ---- parallel regions ---- */
+
+void muster_ompt_parallel_begin(muster_ompt_encountering *outer, muster_ompt_data *parallel, unsigned requested)
+{
+    muster_ompt_parallel_begin_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_parallel_begin_fn, MUSTER_OMPT_PARALLEL_BEGIN);
+    muster_omp_thread *self = muster_omp_self();
+    outer->ra = muster_ompt_take_caller();
+    outer->running = muster_ompt_running;
+    outer->implicit_task = self->ompt_task;
+    parallel->value = 0; /* a pool's team object serves region after region */
+    muster_ompt_enter_runtime();
+    muster_ompt_data *task = muster_ompt_current_task();
+    if (cb != NULL)
+        cb(task, muster_ompt_current_frame(), parallel, requested,
+           MUSTER_OMPT_PARALLEL_INVOKER_PROGRAM | MUSTER_OMPT_PARALLEL_TEAM, outer->ra);
+    outer->implicit_frame = muster_ompt_implicit_frame;
+    muster_ompt_running = NULL;            /* the region's tasks run on member 0's implicit task, */
+    self->ompt_task = &outer->member_task; /* which is the region's, not the thread's */
+}
+
+void muster_ompt_parallel_end(muster_ompt_encountering *outer, muster_ompt_data *parallel)
+{
+    muster_ompt_parallel_end_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_parallel_end_fn, MUSTER_OMPT_PARALLEL_END);
+    muster_omp_thread *self = muster_omp_self();
+    self->ompt_task = outer->implicit_task;
+    muster_ompt_implicit_frame = outer->implicit_frame;
+    muster_ompt_running = outer->running;
+    muster_ompt_state = muster_ompt_working_state();
+    if (cb != NULL)
+        cb(parallel, muster_ompt_current_task(), MUSTER_OMPT_PARALLEL_INVOKER_PROGRAM | MUSTER_OMPT_PARALLEL_TEAM,
+           outer->ra);
+    muster_ompt_leave_runtime();
+}
+
+/* ---- tasks ---- */
 
 void muster_ompt_task_create(muster_ompt_task *task, int flags, bool has_dependences)
 {
     muster_ompt_task_create_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_task_create_fn, MUSTER_OMPT_TASK_CREATE);
-    task->data.value = 0;
-    task->outer = NULL;
-    task->flags = flags;
+    *task = (muster_ompt_task){.flags = flags};
     const void *ra = muster_ompt_take_caller();
+    if (ra == NULL)
+        ra = open_taskloop_caller();
+    /* In the runtime while the tool hears of it (the encountering task may
+     * be in already: a taskloop's, or tasks made inside a wait). */
+    muster_ompt_frame *frame = muster_ompt_current_frame();
+    bool entered = frame->enter_frame.ptr == NULL;
+    if (entered)
+        muster_ompt_enter_runtime();
     if (cb != NULL)
-        cb(muster_ompt_current_task(), &muster_ompt_unknown_frame, &task->data, flags, has_dependences, ra);
+        cb(muster_ompt_current_task(), frame, &task->data, flags, has_dependences, ra);
+    if (entered)
+        muster_ompt_leave_runtime();
 }
 
 void muster_ompt_dependences(muster_ompt_task *task, const muster_ompt_dependence *deps, int ndeps)
@@ -43,9 +89,22 @@ static void schedule(muster_ompt_data *prior, int status, muster_ompt_data *next
         cb(prior, status, next);
 }
 
-void muster_ompt_task_begin(muster_ompt_task *task)
+void muster_ompt_task_begin(muster_ompt_task *task, void *body_frame)
 {
     muster_ompt_data *prior = muster_ompt_current_task();
+    /* The task it suspends is in the runtime from here, if it was not
+     * already (in a wait): a task run at once, at its creation. */
+    muster_ompt_frame *suspended = muster_ompt_current_frame();
+    task->entered_outer = suspended->enter_frame.ptr == NULL && body_frame != NULL;
+    if (task->entered_outer) {
+        suspended->enter_frame.ptr = body_frame;
+        suspended->enter_frame_flags = MUSTER_OMPT_FRAME_RUNTIME | MUSTER_OMPT_FRAME_CFA;
+    }
+    task->frame = (muster_ompt_frame){0};
+    if (body_frame != NULL) {
+        task->frame.exit_frame.ptr = body_frame;
+        task->frame.exit_frame_flags = MUSTER_OMPT_FRAME_RUNTIME | MUSTER_OMPT_FRAME_CFA;
+    }
     task->outer = muster_ompt_running;
     task->outer_state = muster_ompt_state; /* a task run inside a wait gives it back */
     muster_ompt_state = muster_ompt_working_state();
@@ -57,6 +116,8 @@ void muster_ompt_task_end(muster_ompt_task *task, int status)
 {
     muster_ompt_running = task->outer;
     muster_ompt_state = task->outer_state;
+    if (task->entered_outer)
+        muster_ompt_leave_runtime();
     schedule(&task->data, status, muster_ompt_current_task());
 }
 
@@ -73,11 +134,18 @@ static muster_ompt_data *current_parallel(void)
     return team != NULL ? &team->ompt_parallel : NULL;
 }
 
+/* The task is in the runtime while the tool hears of it (and stays in
+ * for a wait, between the wait's begin and end). */
 static void sync_event(int event, int kind, int endpoint, const void *ra)
 {
     muster_ompt_sync_region_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_sync_region_fn, event);
+    bool entered = muster_ompt_current_frame()->enter_frame.ptr == NULL;
+    if (entered)
+        muster_ompt_enter_runtime();
     if (cb != NULL)
         cb(kind, endpoint, current_parallel(), muster_ompt_current_task(), ra);
+    if (entered)
+        muster_ompt_leave_runtime();
 }
 
 void muster_ompt_sync_region_only(int kind, int endpoint, const void *ra)
@@ -88,7 +156,11 @@ void muster_ompt_sync_region_only(int kind, int endpoint, const void *ra)
 void muster_ompt_sync_wait_only(int kind, int endpoint, const void *ra)
 {
     muster_ompt_set_wait_state(kind, endpoint);
+    if (endpoint == MUSTER_OMPT_SCOPE_BEGIN)
+        muster_ompt_enter_runtime();
     sync_event(MUSTER_OMPT_SYNC_REGION_WAIT, kind, endpoint, ra);
+    if (endpoint == MUSTER_OMPT_SCOPE_END)
+        muster_ompt_leave_runtime();
 }
 
 void muster_ompt_reduction(int endpoint)
@@ -124,14 +196,19 @@ void muster_ompt_work_close_single(void)
     muster_ompt_work_end();
 }
 
-void muster_ompt_work_begin(int type, uint64_t count)
+static void open_work_region(int type, const void *ra, uint64_t count)
 {
-    muster_ompt_work_close_single();
-    open_work w = {type, muster_ompt_take_caller(), count};
+    open_work w = {type, ra, count};
     if (work_depth < WORK_NESTING)
         works[work_depth] = w;
     work_depth++;
     work_event(&w, MUSTER_OMPT_SCOPE_BEGIN);
+}
+
+void muster_ompt_work_begin(int type, uint64_t count)
+{
+    muster_ompt_work_close_single();
+    open_work_region(type, muster_ompt_take_caller(), count);
 }
 
 void muster_ompt_work_end(void)
@@ -152,6 +229,24 @@ void muster_ompt_single(bool executor, bool has_end)
         muster_ompt_work_end();
     else if (!has_end)
         single_open = true;
+}
+
+static const void *open_taskloop_caller(void)
+{
+    unsigned depth = work_depth < WORK_NESTING ? work_depth : WORK_NESTING;
+    return depth > 0 && works[depth - 1].type == MUSTER_OMPT_WORK_TASKLOOP ? works[depth - 1].ra : NULL;
+}
+
+/* Not a work share of the team's: a single it is in (gcc's, whose end
+ * is told late) stays open around it. */
+void muster_ompt_taskloop_begin(muster_ompt_site site, uint64_t count)
+{
+    open_work_region(MUSTER_OMPT_WORK_TASKLOOP, muster_ompt_in_program(site.ra), count);
+}
+
+void muster_ompt_taskloop_end(void)
+{
+    muster_ompt_work_end();
 }
 
 void muster_ompt_masked(int endpoint)

@@ -134,8 +134,6 @@ static int get_parallel_info(int ancestor_level, muster_ompt_data **parallel_dat
     return 2;
 }
 
-static _Thread_local muster_ompt_frame implicit_frame;
-
 /* The task `ancestor_level` levels out from the one the calling thread
  * runs, as far as its implicit (or initial) task: explicit tasks it
  * suspended, then the implicit task; tasks of outer regions are not
@@ -153,9 +151,9 @@ static int get_task_info(int ancestor_level, int *flags, muster_ompt_data **task
     if (flags != NULL)
         *flags = task != NULL ? task->flags : self->team != NULL ? MUSTER_OMPT_TASK_IMPLICIT : MUSTER_OMPT_TASK_INITIAL;
     if (task_data != NULL)
-        *task_data = task != NULL ? &task->data : &self->ompt_task;
+        *task_data = task != NULL ? &task->data : muster_omp_implicit_task_data(self);
     if (task_frame != NULL)
-        *task_frame = &implicit_frame;
+        *task_frame = task != NULL ? &task->frame : &muster_ompt_implicit_frame;
     int size;
     if (parallel_data != NULL)
         *parallel_data = parallel_at(0, &size);
@@ -348,7 +346,7 @@ static start_tool_result *start_from_libraries(void)
 static void dispatch_initial_task(int endpoint)
 {
     muster_omp_thread *self = muster_omp_self();
-    muster_ompt_implicit_task(endpoint, &initial_parallel, &self->ompt_task, 1, 0, MUSTER_OMPT_TASK_INITIAL);
+    muster_ompt_implicit_task(endpoint, &initial_parallel, muster_omp_implicit_task_data(self), 1, 0, MUSTER_OMPT_TASK_INITIAL, NULL);
 }
 
 static void finalize_tool(void)

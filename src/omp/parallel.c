@@ -34,8 +34,7 @@ typedef struct region {
     unsigned outer_ws_sequence;
     unsigned outer_barriers_passed;
     void *outer_region;
-    muster_ompt_data outer_ompt_task; /* the encountering task's data for a tool */
-    const void *ompt_ra;              /* the region's codeptr_ra for a tool, at both ends */
+    muster_ompt_encountering outer_ompt; /* what a tool's view of the encountering task needs back */
 } region;
 
 /* ---- process events: load, exit and fork ---- */
@@ -275,22 +274,22 @@ static void begin_region(muster_omp_thread *self, region *r, void (*fn)(void *),
     r->outer_barriers_passed = self->barriers_passed;
     r->outer_region = self->region;
     self->region = r;
-    if (muster_ompt_on()) {
-        r->outer_ompt_task = self->ompt_task; /* end_region_for_tool puts it back */
-        r->ompt_ra = muster_ompt_take_caller();
-        muster_ompt_parallel_begin(&r->outer_ompt_task, &team->ompt_parallel,
-                                   num_threads != 0 ? num_threads : self->icvs.nthreads, r->ompt_ra);
-    }
+    if (muster_ompt_on()) /* end_region_for_tool puts back what it keeps */
+        muster_ompt_parallel_begin(&r->outer_ompt, &team->ompt_parallel,
+                                   num_threads != 0 ? num_threads : self->icvs.nthreads);
 }
 
-static void start_members(muster_omp_thread *self, region *r, muster_omp_setup_fn setup, void *setup_arg)
+/* body_frame: the CFA of the function that will call the body (NULL:
+ * the program calls it), for a tool. */
+static void start_members(muster_omp_thread *self, region *r, muster_omp_setup_fn setup, void *setup_arg,
+                          void *body_frame)
 {
     if (setup != NULL)
         setup(r->team, setup_arg);
     if (r->team->size > 1)
         muster_omp_pool_fork(r->team);
     /* The forking thread is member 0; it runs the body itself. */
-    muster_omp_become_member(self, r->team, 0);
+    muster_omp_become_member(self, r->team, 0, body_frame);
 }
 
 /* The region's end: the implicit barrier (the tasks drained, the join). */
@@ -326,16 +325,16 @@ static __attribute__((noinline)) void end_region_for_tool(muster_omp_thread *sel
 {
     muster_omp_team *team = r->team;
     muster_ompt_work_close_single();
+    muster_ompt_body_returned(__builtin_dwarf_cfa());
     muster_ompt_sync_region(MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_PARALLEL, MUSTER_OMPT_SCOPE_BEGIN,
-                            &team->ompt_parallel, &self->ompt_task, NULL);
+                            &team->ompt_parallel, muster_omp_implicit_task_data(self), NULL);
     join_region(self, r);
     muster_ompt_sync_region(MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_PARALLEL, MUSTER_OMPT_SCOPE_END, NULL,
-                            &self->ompt_task, NULL);
-    muster_ompt_implicit_task(MUSTER_OMPT_SCOPE_END, NULL, &self->ompt_task, team->size, 0,
-                              MUSTER_OMPT_TASK_IMPLICIT);
+                            muster_omp_implicit_task_data(self), NULL);
+    muster_ompt_implicit_task(MUSTER_OMPT_SCOPE_END, NULL, muster_omp_implicit_task_data(self), team->size, 0,
+                              MUSTER_OMPT_TASK_IMPLICIT, NULL);
     leave_region(self, r);
-    self->ompt_task = r->outer_ompt_task;
-    muster_ompt_parallel_end(&team->ompt_parallel, &self->ompt_task, r->ompt_ra);
+    muster_ompt_parallel_end(&r->outer_ompt, &team->ompt_parallel);
 }
 
 static void end_region(muster_omp_thread *self, region *r)
@@ -354,7 +353,7 @@ void muster_omp_parallel(void (*fn)(void *), void *data, unsigned num_threads, u
     muster_omp_thread *self = muster_omp_self();
     region r;
     begin_region(self, &r, fn, data, num_threads, proc_bind);
-    start_members(self, &r, setup, setup_arg);
+    start_members(self, &r, setup, setup_arg, __builtin_dwarf_cfa());
     fn(data);
     end_region(self, &r);
 }
@@ -368,7 +367,7 @@ void muster_omp_parallel_start(void (*fn)(void *), void *data, unsigned num_thre
         muster_omp_fatal("out of memory starting a parallel region");
     }
     begin_region(self, r, fn, data, num_threads, proc_bind);
-    start_members(self, r, setup, setup_arg);
+    start_members(self, r, setup, setup_arg, NULL);
 }
 
 void muster_omp_parallel_end(void)

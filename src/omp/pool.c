@@ -99,12 +99,14 @@ static __attribute__((noinline)) int join_for_tool(muster_omp_thread *self, must
 {
     unsigned size = team->size;
     muster_ompt_work_close_single();
+    muster_ompt_body_returned(__builtin_dwarf_cfa());
     muster_ompt_sync_region(MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_PARALLEL, MUSTER_OMPT_SCOPE_BEGIN,
-                            &team->ompt_parallel, &self->ompt_task, NULL);
+                            &team->ompt_parallel, muster_omp_implicit_task_data(self), NULL);
     int rc = muster_omp_wait_running_tasks(self, team, team->fork_barrier, id);
     muster_ompt_sync_region(MUSTER_OMPT_SYNC_BARRIER_IMPLICIT_PARALLEL, MUSTER_OMPT_SCOPE_END, NULL,
-                            &self->ompt_task, NULL);
-    muster_ompt_implicit_task(MUSTER_OMPT_SCOPE_END, NULL, &self->ompt_task, size, id, MUSTER_OMPT_TASK_IMPLICIT);
+                            muster_omp_implicit_task_data(self), NULL);
+    muster_ompt_implicit_task(MUSTER_OMPT_SCOPE_END, NULL, muster_omp_implicit_task_data(self), size, id, MUSTER_OMPT_TASK_IMPLICIT,
+                              NULL);
     return rc;
 }
 

@@ -32,7 +32,11 @@ typedef struct muster_omp_thread {
     unsigned early_tasks;
     muster_omp_place_state place; /* affinity.c */
     void *region;              /* the innermost region this thread forked (parallel.c) */
-    muster_ompt_data ompt_task; /* the tool's data of the current implicit task (ompt.h) */
+    /* The tool's data of the current implicit task (ompt.h): the thread's
+     * own (ompt_task NULL), or the region's it forked and is member 0 of,
+     * so that the encountering task's stays where the tool was given it. */
+    muster_ompt_data *ompt_task;
+    muster_ompt_data ompt_own_task;
 } muster_omp_thread;
 
 /* The calling thread's state; initialises it (ICVs from the globals) on the
@@ -45,6 +49,12 @@ static inline muster_omp_thread *muster_omp_self(void)
 {
     muster_omp_thread *self = &muster_omp_thread_state;
     return __builtin_expect(self->icvs_ready, 1) ? self : muster_omp_self_first();
+}
+
+/* The tool's data of the calling thread's current implicit task. */
+static inline muster_ompt_data *muster_omp_implicit_task_data(muster_omp_thread *self)
+{
+    return self->ompt_task != NULL ? self->ompt_task : &self->ompt_own_task;
 }
 
 #endif

@@ -45,6 +45,11 @@ static_assert(SAME(MUSTER_OMPT_IMPLICIT_TASK, ompt_callback_implicit_task), "imp
 static_assert(SAME(MUSTER_OMPT_SYNC_REGION_WAIT, ompt_callback_sync_region_wait), "sync_region_wait");
 static_assert(SAME(MUSTER_OMPT_SYNC_REGION, ompt_callback_sync_region), "sync_region");
 static_assert(SAME(MUSTER_OMPT_EVENTS, ompt_callback_error + 1), "the last event");
+static_assert(SAME(MUSTER_OMPT_WORK_DISTRIBUTE, ompt_work_distribute) && SAME(MUSTER_OMPT_WORK_TASKLOOP, ompt_work_taskloop),
+              "ompt_work_t: distribute, taskloop");
+static_assert(SAME(MUSTER_OMPT_FRAME_RUNTIME, ompt_frame_runtime) && SAME(MUSTER_OMPT_FRAME_APPLICATION, ompt_frame_application) &&
+                  SAME(MUSTER_OMPT_FRAME_CFA, ompt_frame_cfa),
+              "ompt_frame_flag_t");
 static_assert(SAME(MUSTER_OMPT_SET_ERROR, ompt_set_error) && SAME(MUSTER_OMPT_SET_NEVER, ompt_set_never) &&
                   SAME(MUSTER_OMPT_SET_ALWAYS, ompt_set_always),
               "ompt_set_result_t");

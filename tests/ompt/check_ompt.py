@@ -108,6 +108,16 @@ def main():
         expect(w[4] == executors, f"{where}: {w[4]} single executors, expected {executors}")
         expect(w[5] == w[6] == masked, f"{where}: masked begun/ended {w[5]}/{w[6]}, expected {masked}")
         print(f"check_ompt: {where}: {got_wk.group(0)}")
+        tl = re.search(r"regions: taskloops=(\d+)", p.stdout)
+        got_tl = re.search(r"ompt-recorder: taskloops=(\d+)/(\d+) distributes=(\d+)/(\d+) frames=(\d+)/(\d+) (\w+)",
+                           p.stdout)
+        expect(tl is not None and got_tl is not None, f"{where}: no taskloop lines:\n{p.stdout}")
+        if tl is None or got_tl is None:
+            continue
+        f = [int(x) for x in got_tl.groups()[:6]]
+        expect(f[0] == f[1] == int(tl.group(1)), f"{where}: taskloops begun/ended {f[0]}/{f[1]}, expected {tl.group(1)}")
+        expect(f[4] > 0, f"{where}: no frame was checked")
+        print(f"check_ompt: {where}: {got_tl.group(0)}")
     if a.runtime != "libomp":
         p = run(a, 2, dict(tool, OMP_TOOL="disabled"))
         expect(p.returncode == 0 and "ompt-recorder" not in p.stdout, f"OMP_TOOL=disabled still ran the tool:\n{p.stdout}")

@@ -22,6 +22,18 @@
  *   - thread states (ompt_get_state): a wait of its kind in a sync
  *     region's wait (barrier, taskwait, taskgroup), working where a task
  *     starts and a mutex is acquired, work_parallel in an implicit task;
+ *   - frames (ompt_frame_t, through ompt_get_task_info and the events that
+ *     pass one): a task in the runtime (a sync region, a region it forks,
+ *     a task it creates, a task it is suspended for) has an enter frame
+ *     above the tool's own frame and, where it has an exit frame, not
+ *     above that; a task the runtime started has an exit frame above the
+ *     tool's; a task suspended for another is entered at or above the
+ *     other's exit frame; and no enter frame is left behind once a task
+ *     is back (at a work share's or masked region's begin, which keep
+ *     none);
+ *   - a region forked inside an explicit task names that task as its
+ *     encountering task, and ompt_get_task_info(0) inside answers the
+ *     region's implicit task;
  *   - mutexes: acquire, acquired and released by one thread, at most one
  *     holder at a time of each wait id (mutual exclusion as the tool sees
  *     it), none held at the end; nested nest-lock acquisitions balanced;
@@ -31,8 +43,11 @@
  *   ompt-recorder: tasks=T/C deps=D taskwaits=W/W taskgroups=G/G mutexes=M/R nested=N/N reductions=R/R
  *                  codeptrs=K/N ok
  *   ompt-recorder: loops=L/L singles=S/S executors=E masked=M/M ok
+ *   ompt-recorder: taskloops=T/T distributes=D/D frames=F/X ok
  * (work shares begun/ended, each ended on its thread in the order begun;
  * masked regions likewise.)
+ * (frames: how many frames were checked, and how many differ, on the
+ * reference run only.)
  * (codeptrs: of the N events that name the program's construct, K name an
  * address in the program's own code, as codeptr_ra must.)
  * Loaded with OMP_TOOL_LIBRARIES=.../libompt_recorder.so. */
@@ -141,6 +156,79 @@ static void fail(const char *what)
         fprintf(stderr, "ompt-recorder: FAIL %s\n", what);
 }
 
+static ompt_data_t *running_task(void);
+
+/* ---- frames ----
+ * The stack grows down: a frame of the runtime's that a task entered it
+ * through lies above (at a higher address than) the tool's callback. */
+static atomic_int frames_checked;
+
+static void *here_frame(void) __attribute__((noinline));
+static void *here_frame(void)
+{
+    return __builtin_frame_address(0);
+}
+
+/* libomp 14, the reference, keeps its frames otherwise in places: it
+ * sets an implicit task's exit frame after its begin event, gives a task
+ * it starts an enter frame, and none to some tasks that create one; its
+ * differences are counted (frames=F/differences), not failed. */
+static atomic_int frame_differences;
+
+static void frame_fail(const char *what, const ompt_frame_t *f)
+{
+    if (reference_run) {
+        atomic_fetch_add(&frame_differences, 1);
+        return;
+    }
+    char msg[200];
+    snprintf(msg, sizeof msg, "%s (exit %p, enter %p, the tool at %p)", what, f->exit_frame.ptr, f->enter_frame.ptr,
+             here_frame());
+    fail(msg);
+}
+
+/* A task the runtime is serving: entered, above the tool, not above its
+ * own exit frame. */
+static void check_entered(const ompt_frame_t *f, const char *what)
+{
+    atomic_fetch_add(&frames_checked, 1);
+    char msg[120];
+    if (f->enter_frame.ptr == NULL || (uintptr_t)f->enter_frame.ptr <= (uintptr_t)here_frame()) {
+        snprintf(msg, sizeof msg, "%s: no enter frame above the tool's", what);
+        frame_fail(msg, f);
+    } else if (f->exit_frame.ptr != NULL && (uintptr_t)f->enter_frame.ptr > (uintptr_t)f->exit_frame.ptr) {
+        snprintf(msg, sizeof msg, "%s: an enter frame above its exit frame", what);
+        frame_fail(msg, f);
+    }
+}
+
+/* The running task's frame at an event it calls the runtime for. */
+static void check_task_entered(const char *what)
+{
+    ompt_frame_t *f = NULL;
+    if (get_task_info(0, NULL, NULL, &f, NULL, NULL) != 2 || f == NULL) {
+        if (!reference_run) /* libomp 14: none for a worker in the region's end barrier */
+            fail("ompt_get_task_info(0) gives no frame");
+    } else
+        check_entered(f, what);
+}
+
+/* Back from a wait, a region or a task's creation: no enter frame left.
+ * (muster keeps one only for those; libomp for every entry point, so its
+ * differences are counted.) */
+static void check_not_stale(const char *what)
+{
+    ompt_frame_t *f = NULL;
+    if (get_task_info(0, NULL, NULL, &f, NULL, NULL) != 2 || f == NULL)
+        return;
+    atomic_fetch_add(&frames_checked, 1);
+    if (f->enter_frame.ptr != NULL) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "%s: an enter frame left from an earlier wait", what);
+        frame_fail(msg, f);
+    }
+}
+
 /* The thread's state (ompt_get_state) as the event implies it: one of
  * [low, high]. */
 static void check_state(int low, int high, const char *what)
@@ -220,8 +308,11 @@ static void on_thread_end(ompt_data_t *data)
 static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame, ompt_data_t *parallel,
                               unsigned requested, int flags, const void *codeptr)
 {
-    (void)task, (void)frame, (void)requested, (void)flags;
+    (void)requested, (void)flags;
     check_codeptr(codeptr, "parallel_begin");
+    if (task != running_task())
+        fail("parallel_begin's encountering task is not the one its thread runs");
+    check_entered(frame, "parallel_begin's encountering task");
     int n = atomic_fetch_add(&region_count, 1);
     if (n >= MAX_REGIONS) {
         fail("too many regions for the recorder");
@@ -301,7 +392,9 @@ static unsigned char *state_of(const ompt_data_t *task)
 static void on_task_create(ompt_data_t *encountering, const ompt_frame_t *frame, ompt_data_t *task, int flags,
                            int has_dependences, const void *codeptr)
 {
-    (void)frame, (void)has_dependences, (void)codeptr;
+    (void)has_dependences;
+    check_codeptr(codeptr, "task_create");
+    check_entered(frame, "task_create's encountering task");
     if (encountering != running_task())
         fail("task_create's encountering task is not the one its thread runs");
     if (!(flags & ompt_task_explicit))
@@ -362,9 +455,21 @@ static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt
     pthread_mutex_unlock(&lock);
     if (status == ompt_task_switch) {
         ompt_data_t *data = NULL;
+        ompt_frame_t *started = NULL, *suspended = NULL;
         int flags = 0;
-        if (get_task_info(0, &flags, &data, NULL, NULL, NULL) != 2 || data != next || !(flags & ompt_task_explicit))
+        if (get_task_info(0, &flags, &data, &started, NULL, NULL) != 2 || data != next || !(flags & ompt_task_explicit))
             fail("ompt_get_task_info(0) in an explicit task does not answer it");
+        else if (get_task_info(1, NULL, NULL, &suspended, NULL, NULL) != 2 || suspended == NULL)
+            fail("ompt_get_task_info(1) in an explicit task does not answer the task it suspended");
+        else if (started->exit_frame.ptr != NULL) { /* the runtime calls its body (not an if(0) task of clang's) */
+            atomic_fetch_add(&frames_checked, 1);
+            if ((uintptr_t)started->exit_frame.ptr <= (uintptr_t)here_frame())
+                frame_fail("a task started with its exit frame below the tool's", started);
+            else if (started->enter_frame.ptr != NULL)
+                frame_fail("a task started with an enter frame", started);
+            else if ((uintptr_t)suspended->enter_frame.ptr < (uintptr_t)started->exit_frame.ptr)
+                frame_fail("the task a task suspended is not entered above the other's exit frame", suspended);
+        }
     }
 }
 
@@ -470,6 +575,18 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
     }
     if (endpoint == ompt_scope_begin) {
         check_state(ompt_state_work_parallel, ompt_state_work_parallel, "an implicit task's begin");
+        ompt_data_t *answered = NULL;
+        ompt_frame_t *frame = NULL;
+        int task_flags = 0;
+        if (get_task_info(0, &task_flags, &answered, &frame, NULL, NULL) != 2 || answered != task ||
+            !(task_flags & ompt_task_implicit)) {
+            if (!reference_run) /* libomp 14 in a region forked by an explicit task: that task */
+                fail("ompt_get_task_info(0) at an implicit task's begin does not answer it");
+        }
+        else if (frame->exit_frame.ptr == NULL || (uintptr_t)frame->exit_frame.ptr <= (uintptr_t)here_frame())
+            frame_fail("an implicit task begun without an exit frame above the tool's", frame);
+        else
+            atomic_fetch_add(&frames_checked, 1);
         region_rec *r = region_of(parallel);
         open_scope('I');
         ompt_data_t *here = NULL, *outer = NULL;
@@ -502,6 +619,24 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
 }
 
 static atomic_int loops_begun, loops_ended, singles_begun, singles_ended, executors, masked_begun, masked_ended;
+static atomic_int taskloops_begun, taskloops_ended, distributes_begun, distributes_ended;
+
+/* The counters of a work share's begins and ends, by its type. */
+static atomic_int *work_counter(ompt_work_t type, ompt_scope_endpoint_t endpoint)
+{
+    bool begin = endpoint == ompt_scope_begin;
+    switch (type) {
+    case ompt_work_single_executor:
+    case ompt_work_single_other:
+        return begin ? &singles_begun : &singles_ended;
+    case ompt_work_taskloop:
+        return begin ? &taskloops_begun : &taskloops_ended;
+    case ompt_work_distribute:
+        return begin ? &distributes_begun : &distributes_ended;
+    default:
+        return begin ? &loops_begun : &loops_ended;
+    }
+}
 
 static void on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel, ompt_data_t *task,
                     uint64_t count, const void *codeptr)
@@ -517,8 +652,9 @@ static void on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint, ompt_data_
             return;
         }
         t->works[t->nworks++] = type;
-        check_codeptr(codeptr, single ? "single" : "a loop");
-        atomic_fetch_add(single ? &singles_begun : &loops_begun, 1);
+        check_codeptr(codeptr, single ? "single" : type == ompt_work_taskloop ? "a taskloop" : "a loop");
+        check_not_stale("a work share's begin");
+        atomic_fetch_add(work_counter(type, endpoint), 1);
         if (type == ompt_work_single_executor)
             atomic_fetch_add(&executors, 1);
         return;
@@ -528,7 +664,7 @@ static void on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint, ompt_data_
         return;
     }
     t->nworks--;
-    atomic_fetch_add(single ? &singles_ended : &loops_ended, 1);
+    atomic_fetch_add(work_counter(type, endpoint), 1);
 }
 
 static void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel, ompt_data_t *task,
@@ -538,6 +674,7 @@ static void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel, omp
     thread_rec *t = me();
     check_codeptr(codeptr, "masked");
     if (endpoint == ompt_scope_begin) {
+        check_not_stale("a masked region's begin");
         if (t->in_masked++)
             fail("a masked region begun inside another");
         atomic_fetch_add(&masked_begun, 1);
@@ -562,6 +699,11 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
                                                              : &barriers_ended;
     if (task != running_task() && !reference_run)
         fail(kind == ompt_sync_region_taskwait ? "a taskwait's task is not the one its thread runs" : kind == ompt_sync_region_taskgroup ? "a taskgroup's task is not the one its thread runs" : "a barrier's task is not the one its thread runs");
+    /* libomp 14 gives a taskgroup's begin no enter frame */
+    if (!(reference_run && kind == ompt_sync_region_taskgroup))
+        check_task_entered(kind == ompt_sync_region_taskwait    ? "a taskwait"
+                           : kind == ompt_sync_region_taskgroup ? "a taskgroup"
+                                                                : "a barrier");
     if (endpoint == ompt_scope_begin) {
         if (parallel != NULL && parallel->value != 0)
             (void)region_of(parallel);
@@ -666,6 +808,9 @@ static void finalize(ompt_data_t *tool_data)
            atomic_load(&loops_ended), atomic_load(&singles_begun), atomic_load(&singles_ended),
            atomic_load(&executors), atomic_load(&masked_begun), atomic_load(&masked_ended),
            atomic_load(&failures) ? "bad" : "ok");
+    printf("ompt-recorder: taskloops=%d/%d distributes=%d/%d frames=%d/%d %s\n", atomic_load(&taskloops_begun),
+           atomic_load(&taskloops_ended), atomic_load(&distributes_begun), atomic_load(&distributes_ended),
+           atomic_load(&frames_checked), atomic_load(&frame_differences), atomic_load(&failures) ? "bad" : "ok");
     fflush(stdout);
 }
 

@@ -2,14 +2,15 @@
  * with tasks (queued, with dependences, in a taskgroup, if(0)) and a
  * taskwait in a single, an explicit barrier, a worksharing loop (its
  * implicit barrier), a critical section, a lock, a nest lock taken twice
- * and an ordered loop; then a region with num_threads(1).  Its output is
+ * and an ordered loop; a taskloop in the single; then a region with
+ * num_threads(1) whose task forks a region of its own.  Its output is
  * the events it expects of a tool, one line, which check_ompt.py compares
  * with the recorder's:
  *   regions: parallel=P implicit=I barriers=B tasks=T deps=D taskwaits=W taskgroups=G mutexes=M nested=N */
 #include <omp.h>
 #include <stdio.h>
 
-enum { ROUNDS = 10, TASKS_PER_ROUND = 8, ORDERED_ITERATIONS = 8 };
+enum { ROUNDS = 10, TASKS_PER_ROUND = 8, ORDERED_ITERATIONS = 8, TASKLOOP_TASKS = 4 };
 
 /* The single's tasks: 3 plain, 2 linked by a dependence (one entry
  * each), 2 in a taskgroup, 1 if(0); a taskwait before the taskgroup. */
@@ -43,6 +44,12 @@ static void make_tasks(long *counted)
     }
 #pragma omp task if (0) shared(counted)
     {
+#pragma omp atomic
+        *counted += 1;
+    }
+    /* TASKLOOP_TASKS tasks, in a taskgroup of its own */
+#pragma omp taskloop num_tasks(TASKLOOP_TASKS) shared(counted)
+    for (int i = 0; i < 4 * TASKLOOP_TASKS; i++) {
 #pragma omp atomic
         *counted += 1;
     }
@@ -88,11 +95,24 @@ int main(void)
     }
     omp_destroy_lock(&lock);
     omp_destroy_nest_lock(&nest);
+    /* A region forked by an explicit task: the task is its encountering
+     * task.  (A statement after the task: clang would end the body with a
+     * jump to __kmpc_omp_task, whose codeptr_ra is then unknown.) */
+    int levels = 0, after_task = 0;
 #pragma omp parallel num_threads(1)
-    sum += 1;
-    /* Regions: ROUNDS + 1; implicit tasks: ROUNDS * team + 1; barriers per
+    {
+#pragma omp task shared(levels)
+        {
+#pragma omp parallel num_threads(1)
+            levels = omp_get_level();
+        }
+        after_task++;
+    }
+    sum += levels + after_task;
+    /* Regions: ROUNDS + 2; implicit tasks: ROUNDS * team + 2; barriers per
      * member of a round: the single's, the explicit one, the two loops' and
-     * the region's end (5), and the end of the team of one's region (1).
+     * the region's end (5), and the ends of the teams of one (2).  Tasks:
+     * each round's and its taskloop's, and the last region's.
      * Mutexes acquired per round: critical, lock and nest lock by each
      * member, and each ordered iteration's turn; the nest lock's second
      * set is a nested acquisition. */
@@ -108,9 +128,10 @@ int main(void)
 #endif
     printf("regions: parallel=%d implicit=%d barriers=%d tasks=%d deps=%d taskwaits=%d taskgroups=%d mutexes=%d "
            "nested=%d sum=%ld counted=%ld held=%ld/%ld/%ld\n",
-           ROUNDS + 1, ROUNDS * team + 1, ROUNDS * team * 5 + 1, ROUNDS * TASKS_PER_ROUND, ROUNDS * 2, ROUNDS,
-           ROUNDS, mutexes, ROUNDS * team, sum, counted, in_critical, in_lock, in_order);
+           ROUNDS + 2, ROUNDS * team + 2, ROUNDS * team * 5 + 2, ROUNDS * (TASKS_PER_ROUND + TASKLOOP_TASKS) + 1,
+           ROUNDS * 2, ROUNDS, ROUNDS * 2, mutexes, ROUNDS * team, sum, counted, in_critical, in_lock, in_order);
     printf("regions: loops=%d singles=%d executors=%d masked=%d master=%ld\n", ROUNDS * team * runtime_loops,
            ROUNDS * team, ROUNDS, masked, in_master);
+    printf("regions: taskloops=%d\n", ROUNDS);
     return 0;
 }

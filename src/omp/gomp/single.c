@@ -13,7 +13,7 @@
 static __attribute__((noinline)) bool single_told(const void *ra)
 {
     bool mine = muster_ws_single_claim(muster_omp_self());
-    muster_ompt_note(ra);
+    muster_ompt_note(ra, NULL);
     muster_ompt_single(mine, false);
     return mine;
 }
@@ -46,7 +46,7 @@ MUSTER_OMP_EXPORT void *GOMP_single_copy_start(void)
 {
     void *data = copy_start(muster_omp_self());
     if (muster_ompt_on()) {
-        muster_ompt_note(__builtin_return_address(0));
+        muster_ompt_note(MUSTER_OMPT_HERE());
         muster_ompt_single(data == NULL, false);
     }
     return data;

@@ -119,6 +119,7 @@ MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(v
                                  long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
                                  void *detach)
 {
+    MUSTER_OMPT_NOTE_CALLER();
     if (depend == NULL && !(flags & (GOMP_TASK_FLAG_DETACH | GOMP_TASK_FLAG_PRIORITY)))
         muster_omp_task_plain(fn, data, cpyfn, arg_size, arg_align,
                               (if_clause ? MUSTER_OMP_TASK_IF : 0u) |

@@ -157,16 +157,20 @@ static uint64_t trip_count(const kmp_bounds *b)
     return b->narrow ? (uint32_t)n : n;
 }
 
-/* A tool's work events for the static loops of __kmpc_for_static_init:
- * begun there, ended by __kmpc_for_static_fini, which also follows the
- * distribute forms (not told): it ends only what was begun. */
+/* A tool's work events for the static loops of __kmpc_for_static_init
+ * (a team's loop, or with a distribute schedule the league's distribute):
+ * begun there, ended by __kmpc_for_static_fini, which also follows
+ * dist_for_static_init's combined form (not told): it ends only what was
+ * begun. */
 static _Thread_local unsigned static_loops_told;
 
-static __attribute__((noinline)) void tell_static_begin(const void *ra, const kmp_bounds *b)
+static __attribute__((noinline)) void tell_static_begin(const void *ra, const kmp_bounds *b, kmp_int32 sched)
 {
-    muster_ompt_note(ra);
+    kmp_int32 base = sched & ~(KMP_SCH_MODIFIER_MONOTONIC | KMP_SCH_MODIFIER_NONMONOTONIC);
+    bool distribute = base == KMP_DISTRIBUTE_STATIC || base == KMP_DISTRIBUTE_STATIC_CHUNKED;
+    muster_ompt_note(ra, NULL);
     static_loops_told++;
-    muster_ompt_work_begin(MUSTER_OMPT_WORK_LOOP, trip_count(b));
+    muster_ompt_work_begin(distribute ? MUSTER_OMPT_WORK_DISTRIBUTE : MUSTER_OMPT_WORK_LOOP, trip_count(b));
 }
 
 /* The team this static loop is split over: the members of the caller's
@@ -240,7 +244,7 @@ static void static_init(kmp_int32 sched, kmp_bounds *b, int64_t *stride, kmp_int
         int64_t stride;                                                                                          \
         kmp_int32 last;                                                                                          \
         if (muster_ompt_on())                                                                                    \
-            tell_static_begin(__builtin_return_address(0), &b);                                                  \
+            tell_static_begin(__builtin_return_address(0), &b, sched);                                                  \
         static_init(sched, &b, &stride, &last, (int64_t)chunk);                                                  \
         *plower = (T)b.lower;                                                                                    \
         *pupper = (T)b.upper;                                                                                    \

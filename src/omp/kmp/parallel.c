@@ -97,6 +97,8 @@ typedef struct kmp_region {
  * AArch64. */
 static void invoke_microtask(kmpc_micro fn, kmp_int32 *gtid, kmp_int32 *tid, int argc, void **a)
 {
+    if (muster_ompt_on()) /* this adapter, not the core, calls the program's code */
+        muster_ompt_set_exit_frame(__builtin_dwarf_cfa());
     switch (argc) {
     case 0:
         ((void (*)(kmp_int32 *, kmp_int32 *))fn)(gtid, tid);
@@ -401,7 +403,7 @@ MUSTER_OMP_EXPORT void __kmpc_flush(ident_t *loc)
 MUSTER_OMPT_IN_ENTRY void tell_masked(bool mine, int endpoint)
 {
     if (mine && muster_ompt_on()) {
-        muster_ompt_note(__builtin_return_address(0));
+        muster_ompt_note(MUSTER_OMPT_HERE());
         muster_ompt_masked(endpoint);
     }
 }

@@ -12,7 +12,7 @@
 static __attribute__((noinline)) kmp_int32 single_told(const void *ra)
 {
     bool mine = muster_ws_single_claim(muster_omp_self());
-    muster_ompt_note(ra);
+    muster_ompt_note(ra, NULL);
     muster_ompt_single(mine, true);
     return mine;
 }

@@ -144,6 +144,8 @@ static void run_entry(kmp_task_t *task)
     task_header *h = header_of(task);
     bool outer = !h->running;
     h->running = true;
+    if (muster_ompt_on()) /* this adapter, not the core, calls the program's code */
+        muster_ompt_set_exit_frame(__builtin_dwarf_cfa());
     task->routine(muster_kmp_gtid(), task);
     if (outer)
         finish_task(task);
@@ -291,6 +293,7 @@ MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_reg_task_with_affinity(ident_t *loc, kmp_
 MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_task(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
 {
     (void)loc, (void)gtid;
+    MUSTER_OMPT_NOTE_CALLER();
     submit(task, NULL);
     return 0; /* TASK_CURRENT_NOT_QUEUED; clang ignores it */
 }
@@ -315,6 +318,7 @@ static void end_undeferred(kmp_task_t *task)
 MUSTER_OMP_EXPORT void __kmpc_omp_task_begin_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
 {
     (void)loc, (void)gtid;
+    MUSTER_OMPT_NOTE_CALLER();
     begin_undeferred(task);
 }
 
@@ -378,6 +382,7 @@ MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t *loc, kmp_int32 gt
                                                       kmp_int32 ndeps_noalias, kmp_depend_info_t *noalias)
 {
     (void)loc, (void)gtid;
+    MUSTER_OMPT_NOTE_CALLER();
     if (ndeps + ndeps_noalias == 0) {
         submit(task, NULL);
         return 0;
@@ -498,8 +503,17 @@ static void taskloop(kmp_task_t *pattern, int if_val, kmp_uint64 *lb, kmp_uint64
         trip = (upper - lower) / (kmp_uint64)st + 1u;
     else if (st < 0 && (kmp_int64)lower >= (kmp_int64)upper)
         trip = (lower - upper) / (kmp_uint64)(-st) + 1u;
-    if (!nogroup)
+    bool told = muster_ompt_on();
+    muster_ompt_site site = {NULL, NULL}; /* its taskgroup, work region and tasks name its caller */
+    if (told)
+        site = muster_ompt_take_site();
+    if (!nogroup) {
+        if (told)
+            muster_ompt_note(site.ra, site.frame);
         muster_omp_taskgroup_start();
+    }
+    if (told && trip > 0)
+        muster_ompt_taskloop_begin(site, trip);
     if (trip > 0) {
         bool exact = strict && sched == KMP_TASKLOOP_GRAINSIZE && grainsize != 0;
         kmp_uint64 pieces = taskloop_pieces(trip, sched, grainsize, strict);
@@ -524,8 +538,13 @@ static void taskloop(kmp_task_t *pattern, int if_val, kmp_uint64 *lb, kmp_uint64
             }
         }
     }
-    if (!nogroup)
+    if (told && trip > 0)
+        muster_ompt_taskloop_end();
+    if (!nogroup) {
+        if (told)
+            muster_ompt_note(site.ra, site.frame);
         muster_omp_taskgroup_end();
+    }
     free_task(pattern); /* the pattern never runs; its copies own their copies of the firstprivates */
 }
 
@@ -534,6 +553,7 @@ MUSTER_OMP_EXPORT void __kmpc_taskloop(ident_t *loc, kmp_int32 gtid, kmp_task_t 
                                        kmp_uint64 grainsize, void *task_dup)
 {
     (void)loc, (void)gtid;
+    MUSTER_OMPT_NOTE_CALLER();
     taskloop(pattern, if_val, lb, ub, st, nogroup, sched, grainsize, false, task_dup);
 }
 
@@ -543,6 +563,7 @@ MUSTER_OMP_EXPORT void __kmpc_taskloop_5(ident_t *loc, kmp_int32 gtid, kmp_task_
                                          kmp_uint64 grainsize, int modifier, void *task_dup)
 {
     (void)loc, (void)gtid;
+    MUSTER_OMPT_NOTE_CALLER();
     taskloop(pattern, if_val, lb, ub, st, nogroup, sched, grainsize, modifier != 0, task_dup);
 }
 

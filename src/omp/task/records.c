@@ -3,6 +3,7 @@
  * fits together).  Below the waits (wait.c, taskgroup.c) and the creation
  * paths (submit.c, detach.c), which call it. */
 #include <omp.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "omp/task/core.h"
@@ -53,8 +54,9 @@ void muster_omp_frame_leave(task_frame *frame)
 
 /* What an undeferred task keeps in the storage its ABI layer gives it. */
 typedef struct undeferred_storage {
-    task_frame frame; /* first: the storage is the frame */
-    muster_ompt_task ompt;
+    task_frame frame;      /* first: the storage is the frame */
+    muster_ompt_task *ompt; /* the tool's view of it, while a tool is attached (kept out: every task of
+                               clang's carries the storage) */
 } undeferred_storage;
 
 _Static_assert(sizeof(undeferred_storage) <= MUSTER_OMP_UNDEFERRED_FRAME_SIZE, "task.h's frame size holds a frame");
@@ -64,10 +66,14 @@ _Static_assert(sizeof(undeferred_storage) <= MUSTER_OMP_UNDEFERRED_FRAME_SIZE, "
 static __attribute__((noinline)) void undeferred_told(undeferred_storage *s, bool begin)
 {
     if (begin) {
-        muster_ompt_task_create(&s->ompt, muster_ompt_task_flags(MUSTER_OMPT_TASK_UNDEFERRED, s->frame.final), false);
-        muster_ompt_task_begin(&s->ompt);
+        s->ompt = malloc(sizeof *s->ompt);
+        if (s->ompt == NULL)
+            muster_omp_fatal("out of memory telling a tool of a task");
+        muster_ompt_task_create(s->ompt, muster_ompt_task_flags(MUSTER_OMPT_TASK_UNDEFERRED, s->frame.final), false);
+        muster_ompt_task_begin(s->ompt, NULL); /* the program runs the body */
     } else {
-        muster_ompt_task_end(&s->ompt, MUSTER_OMPT_TASK_COMPLETE);
+        muster_ompt_task_end(s->ompt, MUSTER_OMPT_TASK_COMPLETE);
+        free(s->ompt);
     }
 }
 
@@ -311,7 +317,7 @@ static bool run_record_body(deferred_task *t)
     uint64_t start = timed ? muster_now_ns() : 0;
     bool told = muster_ompt_on();
     if (told)
-        muster_ompt_task_begin(&told_of(t)->ompt);
+        muster_ompt_task_begin(&told_of(t)->ompt, __builtin_dwarf_cfa());
     bool cancelled = task_cancelled(t->team, t->group);
     if (!cancelled)
         t->fn(t->data);

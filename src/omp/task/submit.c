@@ -145,7 +145,7 @@ static inline __attribute__((always_inline)) void run_at_once(muster_omp_team *t
                         .work_first = work_first_at_once(running)};
     muster_omp_current_frame = &frame;
     if (told != NULL)
-        muster_ompt_task_begin(told);
+        muster_ompt_task_begin(told, __builtin_dwarf_cfa());
     bool timed = deferrable && muster_omp_defer_sample_start(frame.depth);
     uint64_t start = timed ? muster_now_ns() : 0;
     if (cpyfn == NULL)
@@ -432,7 +432,7 @@ static void run_loop_task_at_once(const muster_omp_task_desc *task, const void *
     muster_omp_frame_enter(&frame, task->final);
     if (told) {
         muster_ompt_task_create(&ompt, at_once_flags(task->if_clause, frame.final), false);
-        muster_ompt_task_begin(&ompt);
+        muster_ompt_task_begin(&ompt, __builtin_dwarf_cfa());
     }
     run_body_on_copy(task->fn, task->data, task->cpyfn, task->arg_size, task->arg_align, bounds, bounds_size);
     if (told)

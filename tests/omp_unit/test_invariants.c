@@ -51,7 +51,7 @@ static void unset_nest_lock_of_another_thread(void)
 static void member_outside_team(void)
 {
     static muster_omp_team team = {.size = 2};
-    muster_omp_become_member(muster_omp_self(), &team, 2);
+    muster_omp_become_member(muster_omp_self(), &team, 2, NULL);
 }
 
 typedef struct invariant_case {

@@ -126,24 +126,32 @@ muster_ompt_frame *muster_ompt_current_frame(void)
     return muster_ompt_running != NULL ? &muster_ompt_running->frame : &muster_ompt_implicit_frame;
 }
 
-static void set_frame(muster_ompt_data *field, int *flags, void *cfa)
-{
-    field->ptr = cfa;
-    *flags = MUSTER_OMPT_FRAME_RUNTIME | MUSTER_OMPT_FRAME_CFA;
-}
-
 void muster_ompt_enter_runtime(void)
 {
     muster_ompt_frame *f = muster_ompt_current_frame();
     /* No entry noted (a region's own end): this hook's caller's frame, a
      * runtime frame below the program's. */
     void *cfa = muster_ompt_entry_frame != NULL ? muster_ompt_entry_frame : __builtin_dwarf_cfa();
-    set_frame(&f->enter_frame, &f->enter_frame_flags, cfa);
+    muster_ompt_frame_set(&f->enter_frame, &f->enter_frame_flags, cfa);
 }
 
 void muster_ompt_leave_runtime(void)
 {
     muster_ompt_current_frame()->enter_frame.ptr = NULL;
+}
+
+bool muster_ompt_enter_runtime_once(void)
+{
+    if (muster_ompt_current_frame()->enter_frame.ptr != NULL)
+        return false;
+    muster_ompt_enter_runtime();
+    return true;
+}
+
+void muster_ompt_leave_runtime_if(bool entered)
+{
+    if (entered)
+        muster_ompt_leave_runtime();
 }
 
 void muster_ompt_body_returned(void *frame)
@@ -155,7 +163,7 @@ void muster_ompt_body_returned(void *frame)
 void muster_ompt_set_exit_frame(void *frame)
 {
     muster_ompt_frame *f = muster_ompt_current_frame();
-    set_frame(&f->exit_frame, &f->exit_frame_flags, frame);
+    muster_ompt_frame_set(&f->exit_frame, &f->exit_frame_flags, frame);
 }
 
 void muster_ompt_implicit_task(int endpoint, muster_ompt_data *parallel, muster_ompt_data *task, unsigned size,

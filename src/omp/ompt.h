@@ -171,6 +171,17 @@ muster_ompt_frame *muster_ompt_current_frame(void);
  * point noted last (muster_ompt_entry_frame), or has left it. */
 void muster_ompt_enter_runtime(void);
 void muster_ompt_leave_runtime(void);
+/* The same for an event told from inside the runtime: enters unless the
+ * task is in already (a wait, a taskloop), and says whether it did, for
+ * muster_ompt_leave_runtime_if. */
+bool muster_ompt_enter_runtime_once(void);
+void muster_ompt_leave_runtime_if(bool entered);
+/* Gives a frame field the runtime's CFA `cfa` (flags runtime | cfa). */
+static inline void muster_ompt_frame_set(muster_ompt_data *field, int *flags, void *cfa)
+{
+    field->ptr = cfa;
+    *flags = MUSTER_OMPT_FRAME_RUNTIME | MUSTER_OMPT_FRAME_CFA;
+}
 /* A member's body has returned (at the region's end, before its
  * barrier): no frame of the program's is left in its implicit task, whose
  * enter frame in the barrier is `frame`, the caller's. */

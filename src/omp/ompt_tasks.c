@@ -65,14 +65,10 @@ void muster_ompt_task_create(muster_ompt_task *task, int flags, bool has_depende
         ra = open_taskloop_caller();
     /* In the runtime while the tool hears of it (the encountering task may
      * be in already: a taskloop's, or tasks made inside a wait). */
-    muster_ompt_frame *frame = muster_ompt_current_frame();
-    bool entered = frame->enter_frame.ptr == NULL;
-    if (entered)
-        muster_ompt_enter_runtime();
+    bool entered = muster_ompt_enter_runtime_once();
     if (cb != NULL)
-        cb(muster_ompt_current_task(), frame, &task->data, flags, has_dependences, ra);
-    if (entered)
-        muster_ompt_leave_runtime();
+        cb(muster_ompt_current_task(), muster_ompt_current_frame(), &task->data, flags, has_dependences, ra);
+    muster_ompt_leave_runtime_if(entered);
 }
 
 void muster_ompt_dependences(muster_ompt_task *task, const muster_ompt_dependence *deps, int ndeps)
@@ -96,15 +92,11 @@ void muster_ompt_task_begin(muster_ompt_task *task, void *body_frame)
      * already (in a wait): a task run at once, at its creation. */
     muster_ompt_frame *suspended = muster_ompt_current_frame();
     task->entered_outer = suspended->enter_frame.ptr == NULL && body_frame != NULL;
-    if (task->entered_outer) {
-        suspended->enter_frame.ptr = body_frame;
-        suspended->enter_frame_flags = MUSTER_OMPT_FRAME_RUNTIME | MUSTER_OMPT_FRAME_CFA;
-    }
+    if (task->entered_outer)
+        muster_ompt_frame_set(&suspended->enter_frame, &suspended->enter_frame_flags, body_frame);
     task->frame = (muster_ompt_frame){0};
-    if (body_frame != NULL) {
-        task->frame.exit_frame.ptr = body_frame;
-        task->frame.exit_frame_flags = MUSTER_OMPT_FRAME_RUNTIME | MUSTER_OMPT_FRAME_CFA;
-    }
+    if (body_frame != NULL)
+        muster_ompt_frame_set(&task->frame.exit_frame, &task->frame.exit_frame_flags, body_frame);
     task->outer = muster_ompt_running;
     task->outer_state = muster_ompt_state; /* a task run inside a wait gives it back */
     muster_ompt_state = muster_ompt_working_state();
@@ -139,13 +131,10 @@ static muster_ompt_data *current_parallel(void)
 static void sync_event(int event, int kind, int endpoint, const void *ra)
 {
     muster_ompt_sync_region_fn cb = MUSTER_OMPT_CALLBACK(muster_ompt_sync_region_fn, event);
-    bool entered = muster_ompt_current_frame()->enter_frame.ptr == NULL;
-    if (entered)
-        muster_ompt_enter_runtime();
+    bool entered = muster_ompt_enter_runtime_once();
     if (cb != NULL)
         cb(kind, endpoint, current_parallel(), muster_ompt_current_task(), ra);
-    if (entered)
-        muster_ompt_leave_runtime();
+    muster_ompt_leave_runtime_if(entered);
 }
 
 void muster_ompt_sync_region_only(int kind, int endpoint, const void *ra)

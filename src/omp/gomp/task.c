@@ -83,12 +83,25 @@ static muster_omp_depend gomp_depend_read(void *const *array, gomp_depend *g)
 
 /* ---- entry points ---- */
 
+/* GOMP_task's if clause, flags and priority in one word (gcc's flags
+ * use the low 16 bits), so that submit_described, given the caller's site
+ * besides, takes no more arguments than GOMP_task and stays its tail call
+ * (a plain call there cost every task three saved registers). */
+#define CLAUSES_IF (1ull << 31)
+static inline uint64_t clauses_pack(bool if_clause, unsigned flags, int priority)
+{
+    return (uint64_t)(uint32_t)priority << 32 | (if_clause ? CLAUSES_IF : 0u) | (flags & 0xffffu);
+}
+
 /* A task with depend, detach or priority clauses, described. */
 static __attribute__((noinline)) void submit_described(void (*fn)(void *), void *data,
                                                        void (*cpyfn)(void *, void *), long arg_size, long arg_align,
-                                                       bool if_clause, unsigned flags, void **depend, int priority,
-                                                       void *detach)
+                                                       uint64_t clauses, void **depend, void *detach,
+                                                       const void *caller, void *caller_frame)
 {
+    bool if_clause = clauses & CLAUSES_IF;
+    unsigned flags = (unsigned)(clauses & 0xffffu);
+    int priority = (int)(uint32_t)(clauses >> 32);
     gomp_depend g;
     muster_omp_depend deps;
     muster_omp_task_desc task = {
@@ -110,23 +123,45 @@ static __attribute__((noinline)) void submit_described(void (*fn)(void *), void 
         deps = gomp_depend_read(depend, &g);
         task.depend = &deps;
     }
-    muster_omp_task_submit(&task);
+    if (muster_ompt_on()) {
+        muster_ompt_note(caller, caller_frame);
+        muster_omp_task_submit_told(&task);
+    } else {
+        muster_omp_task_submit_quiet(&task);
+    }
+}
+
+/* The plain way's general branch (cancellation on or a tool attached),
+ * out of line: noting the caller inside GOMP_task cost every task there
+ * two saved registers. */
+static __attribute__((noinline)) void plain_general(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                                                    long arg_size, long arg_align, unsigned how,
+                                                    muster_ompt_site caller)
+{
+    if (muster_ompt_on())
+        muster_ompt_note(caller.ra, caller.frame);
+    muster_omp_task_plain_general(fn, data, cpyfn, arg_size, arg_align, how);
 }
 
 /* A task without clauses goes the plain way (task.h says why), as a tail
- * call; the rest are described. */
+ * call; the rest are described.  One flag test on the plain way: the
+ * general tasks' (cancellation or a tool), whose branch notes the caller
+ * for a tool. */
 MUSTER_OMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                                  long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
                                  void *detach)
 {
-    MUSTER_OMPT_NOTE_CALLER();
-    if (depend == NULL && !(flags & (GOMP_TASK_FLAG_DETACH | GOMP_TASK_FLAG_PRIORITY)))
-        muster_omp_task_plain(fn, data, cpyfn, arg_size, arg_align,
-                              (if_clause ? MUSTER_OMP_TASK_IF : 0u) |
-                                  (flags & GOMP_TASK_FLAG_FINAL ? MUSTER_OMP_TASK_FINAL : 0u) |
-                                  MUSTER_OMP_TASK_QUEUE_ALONE);
-    else
-        submit_described(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
+    if (depend == NULL && !(flags & (GOMP_TASK_FLAG_DETACH | GOMP_TASK_FLAG_PRIORITY))) {
+        unsigned how = (if_clause ? MUSTER_OMP_TASK_IF : 0u) | (flags & GOMP_TASK_FLAG_FINAL ? MUSTER_OMP_TASK_FINAL : 0u) |
+                       MUSTER_OMP_TASK_QUEUE_ALONE;
+        if (__builtin_expect(muster_omp_general_tasks, 0))
+            plain_general(fn, data, cpyfn, arg_size, arg_align, how, (muster_ompt_site){MUSTER_OMPT_HERE()});
+        else
+            muster_omp_task_plain(fn, data, cpyfn, arg_size, arg_align, how);
+    } else {
+        submit_described(fn, data, cpyfn, arg_size, arg_align, clauses_pack(if_clause, flags, priority), depend,
+                         detach, MUSTER_OMPT_HERE());
+    }
 }
 
 MUSTER_OMP_EXPORT void GOMP_taskwait(void)

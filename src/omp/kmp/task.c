@@ -203,7 +203,10 @@ static muster_omp_task_desc task_desc(const kmp_task_t *task, const muster_omp_d
     };
 }
 
-static void submit(kmp_task_t *task, const muster_omp_depend *depend)
+/* told: a tool is attached (muster_ompt_on(), tested once by the caller,
+ * which may note itself for the tool in that test). */
+static inline __attribute__((always_inline)) void submit(kmp_task_t *task, const muster_omp_depend *depend,
+                                                        bool told)
 {
     task_header *h = header_of(task);
     if (h->running) {
@@ -225,7 +228,10 @@ static void submit(kmp_task_t *task, const muster_omp_depend *depend)
     desc.data = &task;
     desc.arg_size = sizeof task;
     desc.arg_align = _Alignof(kmp_task_t *);
-    muster_omp_task_submit(&desc);
+    if (told)
+        muster_omp_task_submit_told(&desc);
+    else
+        muster_omp_task_submit_quiet(&desc);
 }
 
 /* ---- detach ---- */
@@ -293,20 +299,28 @@ MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_reg_task_with_affinity(ident_t *loc, kmp_
 MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_task(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
 {
     (void)loc, (void)gtid;
-    MUSTER_OMPT_NOTE_CALLER();
-    submit(task, NULL);
+    if (muster_ompt_on()) {
+        muster_ompt_note(MUSTER_OMPT_HERE());
+        submit(task, NULL, true);
+    } else {
+        submit(task, NULL, false);
+    }
     return 0; /* TASK_CURRENT_NOT_QUEUED; clang ignores it */
 }
 
 /* ---- if(0): the compiler runs the entry itself between the two ---- */
 
-static void begin_undeferred(kmp_task_t *task)
+/* told: as submit's. */
+static inline __attribute__((always_inline)) void begin_undeferred(kmp_task_t *task, bool told)
 {
     task_header *h = header_of(task);
     if (h->event != NULL)
         h->event->core = muster_omp_detach_event_new(); /* before its frame: its parent waits for it */
     h->running = true;
-    muster_omp_undeferred_begin(h->frame, (h->flags & KMP_TASK_FINAL) != 0);
+    if (told)
+        muster_omp_undeferred_begin_told(h->frame, (h->flags & KMP_TASK_FINAL) != 0);
+    else
+        muster_omp_undeferred_begin(h->frame, (h->flags & KMP_TASK_FINAL) != 0);
 }
 
 static void end_undeferred(kmp_task_t *task)
@@ -318,8 +332,12 @@ static void end_undeferred(kmp_task_t *task)
 MUSTER_OMP_EXPORT void __kmpc_omp_task_begin_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
 {
     (void)loc, (void)gtid;
-    MUSTER_OMPT_NOTE_CALLER();
-    begin_undeferred(task);
+    if (muster_ompt_on()) {
+        muster_ompt_note(MUSTER_OMPT_HERE());
+        begin_undeferred(task, true);
+    } else {
+        begin_undeferred(task, false);
+    }
 }
 
 MUSTER_OMP_EXPORT void __kmpc_omp_task_complete_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
@@ -382,14 +400,16 @@ MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t *loc, kmp_int32 gt
                                                       kmp_int32 ndeps_noalias, kmp_depend_info_t *noalias)
 {
     (void)loc, (void)gtid;
-    MUSTER_OMPT_NOTE_CALLER();
+    bool told = muster_ompt_on();
+    if (told)
+        muster_ompt_note(MUSTER_OMPT_HERE());
     if (ndeps + ndeps_noalias == 0) {
-        submit(task, NULL);
+        submit(task, NULL, told);
         return 0;
     }
     kmp_depend_lists lists;
     muster_omp_depend depend = depend_lists(&lists, deps, ndeps, noalias, ndeps_noalias);
-    submit(task, &depend);
+    submit(task, &depend, told);
     return 0;
 }
 
@@ -530,9 +550,9 @@ static void taskloop(kmp_task_t *pattern, int if_val, kmp_uint64 *lb, kmp_uint64
             else
                 f->liter = p + 1 == pieces;
             if (if_val) {
-                submit(t, NULL);
+                submit(t, NULL, muster_ompt_on());
             } else { /* if(0): each piece at once, undeferred */
-                begin_undeferred(t);
+                begin_undeferred(t, muster_ompt_on());
                 t->routine(muster_kmp_gtid(), t);
                 end_undeferred(t);
             }
@@ -571,7 +591,7 @@ MUSTER_OMP_EXPORT void __kmpc_taskloop_5(ident_t *loc, kmp_int32 gtid, kmp_task_
 MUSTER_OMP_EXPORT kmp_int32 __kmpc_omp_task_parts(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
 {
     (void)loc, (void)gtid;
-    submit(task, NULL);
+    submit(task, NULL, muster_ompt_on());
     return 0;
 }
 

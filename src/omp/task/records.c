@@ -77,7 +77,7 @@ static __attribute__((noinline)) void undeferred_told(undeferred_storage *s, boo
     }
 }
 
-void muster_omp_undeferred_begin(void *storage, bool final)
+static inline __attribute__((always_inline)) void undeferred_enter(void *storage, bool final)
 {
     task_frame *frame = storage, *parent = muster_omp_current_frame;
     muster_omp_team *team = current_team();
@@ -89,8 +89,17 @@ void muster_omp_undeferred_begin(void *storage, bool final)
                           .depth = depth_below(running),
                           .work_first = work_first_at_once(running)};
     muster_omp_current_frame = frame;
-    if (muster_ompt_on())
-        undeferred_told(storage, true);
+}
+
+void muster_omp_undeferred_begin(void *storage, bool final)
+{
+    undeferred_enter(storage, final);
+}
+
+void muster_omp_undeferred_begin_told(void *storage, bool final)
+{
+    undeferred_enter(storage, final);
+    undeferred_told(storage, true);
 }
 
 void muster_omp_undeferred_end(void *storage)

@@ -351,38 +351,33 @@ static inline __attribute__((always_inline)) void submit_task(const muster_omp_t
 
 /* The general path twice over, with a tool told of each task and
  * without: the told flag is then a constant in each, and a program
- * without a tool pays its test once, here (docs/tuning.md: OMPT). */
-static __attribute__((noinline)) void task_with_clauses(const muster_omp_task_desc *task)
+ * without a tool pays its test once, here or in the entry point that
+ * chose one of the two (docs/tuning.md: OMPT). */
+__attribute__((noinline)) void muster_omp_task_submit_quiet(const muster_omp_task_desc *task)
 {
     submit_task(task, false);
 }
 
-static __attribute__((noinline)) void task_told(const muster_omp_task_desc *task)
+__attribute__((noinline)) void muster_omp_task_submit_told(const muster_omp_task_desc *task)
 {
     submit_task(task, true);
 }
 
-static inline void submit_either(const muster_omp_task_desc *task)
-{
-    if (muster_ompt_on())
-        task_told(task);
-    else
-        task_with_clauses(task);
-}
-
 void muster_omp_task_submit(const muster_omp_task_desc *task)
 {
-    submit_either(task);
+    if (muster_ompt_on())
+        muster_omp_task_submit_told(task);
+    else
+        muster_omp_task_submit_quiet(task);
 }
 
-/* muster_omp_task_plain with cancellation on or a tool attached: the general path, whose
- * description lives in memory here.  Out of line: with the description's
- * address taken in muster_omp_task_plain itself, its common path kept the
- * description in memory too (5 instructions a task; docs/tuning.md, the
- * if(0) path). */
-static __attribute__((noinline)) void plain_general(void (*fn)(void *), void *data,
-                                                        void (*cpyfn)(void *, void *), long arg_size,
-                                                        long arg_align, unsigned how)
+/* muster_omp_task_plain's general path, whose description lives in
+ * memory here.  Out of line: with the description's address taken in
+ * muster_omp_task_plain itself, its common path kept the description in
+ * memory too (5 instructions a task; docs/tuning.md, the if(0) path). */
+__attribute__((noinline)) void muster_omp_task_plain_general(void (*fn)(void *), void *data,
+                                                             void (*cpyfn)(void *, void *), long arg_size,
+                                                             long arg_align, unsigned how)
 {
     muster_omp_task_desc task = {.fn = fn,
                                  .data = data,
@@ -392,20 +387,17 @@ static __attribute__((noinline)) void plain_general(void (*fn)(void *), void *da
                                  .if_clause = how & MUSTER_OMP_TASK_IF,
                                  .final = how & MUSTER_OMP_TASK_FINAL,
                                  .queue_alone = how & MUSTER_OMP_TASK_QUEUE_ALONE};
-    submit_either(&task);
+    muster_omp_task_submit(&task);
 }
 
 /* The common task (no depend, detach or priority clause; cancellation
- * off, no tool) is decided here without the general path's frame; like if(0) and
- * final ones (every task a cut-off turns undeferred), it goes straight to
- * the call when nobody is hungry. */
+ * off, no tool: the caller tested muster_omp_general_tasks) is decided
+ * here without the general path's frame; like if(0) and final ones (every
+ * task a cut-off turns undeferred), it goes straight to the call when
+ * nobody is hungry. */
 void muster_omp_task_plain(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                            long arg_align, unsigned how)
 {
-    if (__builtin_expect(muster_omp_general_tasks, 0)) {
-        plain_general(fn, data, cpyfn, arg_size, arg_align, how);
-        return;
-    }
     bool if_clause = how & MUSTER_OMP_TASK_IF, final = how & MUSTER_OMP_TASK_FINAL;
     bool queue_alone = how & MUSTER_OMP_TASK_QUEUE_ALONE;
     muster_omp_thread *self = muster_omp_self();

@@ -58,8 +58,18 @@ typedef struct muster_omp_task_desc {
  * GOMP_task stays a tail call of a dozen instructions (docs/tuning.md: the
  * if(0) path).  Both end in the same decision. */
 void muster_omp_task_submit(const muster_omp_task_desc *task);
+/* muster_omp_task_submit's two halves, for an entry point that tests
+ * muster_ompt_on() itself, to note its caller in the same test: a tool
+ * told of the task, and not. */
+void muster_omp_task_submit_told(const muster_omp_task_desc *task);
+void muster_omp_task_submit_quiet(const muster_omp_task_desc *task);
+/* The plain way, only while muster_omp_general_tasks is false (the
+ * caller tests it, noting its caller for a tool in the same branch);
+ * muster_omp_task_plain_general otherwise. */
 void muster_omp_task_plain(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                            long arg_align, unsigned how);
+void muster_omp_task_plain_general(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                                   long arg_align, unsigned how);
 /* muster_omp_task_plain's `how`: the description's flags in one word, so
  * that all six arguments travel in registers. */
 enum { MUSTER_OMP_TASK_IF = 1u, MUSTER_OMP_TASK_FINAL = 2u, MUSTER_OMP_TASK_QUEUE_ALONE = 4u };
@@ -85,6 +95,9 @@ void *muster_omp_detach_event_new(void);
 
 #define MUSTER_OMP_UNDEFERRED_FRAME_SIZE 72 /* a frame, and the tool's view of the task */
 void muster_omp_undeferred_begin(void *storage, bool final);
+/* The same with a tool attached (the caller tested muster_ompt_on(), to
+ * note its caller in the same test): the tool is told the task began. */
+void muster_omp_undeferred_begin_told(void *storage, bool final);
 void muster_omp_undeferred_end(void *storage);
 
 /* Opens the taskgroup a worksharing construct with task reductions binds

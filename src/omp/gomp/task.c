@@ -86,7 +86,7 @@ static muster_omp_depend gomp_depend_read(void *const *array, gomp_depend *g)
 /* GOMP_task's if clause, flags and priority in one word (gcc's flags
  * use the low 16 bits), so that submit_described, given the caller's site
  * besides, takes no more arguments than GOMP_task and stays its tail call
- * (a plain call there cost every task three saved registers). */
+ * (a plain call there cost every task two more saved registers). */
 #define CLAUSES_IF (1ull << 31)
 static inline uint64_t clauses_pack(bool if_clause, unsigned flags, int priority)
 {

@@ -203,8 +203,17 @@ static muster_omp_task_desc task_desc(const kmp_task_t *task, const muster_omp_d
     };
 }
 
-/* told: a tool is attached (muster_ompt_on(), tested once by the caller,
- * which may note itself for the tool in that test). */
+/* The core's half for `told`: a tool attached (muster_ompt_on(), tested
+ * once by the entry point, which may note itself for the tool in that
+ * test). */
+static inline void submit_desc(const muster_omp_task_desc *desc, bool told)
+{
+    if (told)
+        muster_omp_task_submit_told(desc);
+    else
+        muster_omp_task_submit_quiet(desc);
+}
+
 static inline __attribute__((always_inline)) void submit(kmp_task_t *task, const muster_omp_depend *depend,
                                                         bool told)
 {
@@ -221,17 +230,14 @@ static inline __attribute__((always_inline)) void submit(kmp_task_t *task, const
         desc.arg_size = sizeof a;
         desc.arg_align = _Alignof(detached_arg);
         desc.detach = &h->event->core;
-        muster_omp_task_submit(&desc);
+        submit_desc(&desc, told);
         return;
     }
     desc.fn = run_task;
     desc.data = &task;
     desc.arg_size = sizeof task;
     desc.arg_align = _Alignof(kmp_task_t *);
-    if (told)
-        muster_omp_task_submit_told(&desc);
-    else
-        muster_omp_task_submit_quiet(&desc);
+    submit_desc(&desc, told);
 }
 
 /* ---- detach ---- */
